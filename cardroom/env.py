@@ -1,0 +1,120 @@
+"""Typed readers for the environment variables that configure Cardroom.
+
+Each helper either returns a value of the right type or raises
+``ImproperlyConfigured`` naming the variable and what it expected, so a typo in a
+deployment fails at start-up instead of surfacing later as odd behaviour.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any
+from urllib.parse import SplitResult, parse_qsl, unquote, urlsplit
+
+from django.core.exceptions import ImproperlyConfigured
+
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off"})
+
+_POSTGRES_SCHEMES = frozenset({"postgres", "postgresql"})
+
+
+def _raw(name: str) -> str | None:
+    """The variable's value, treating an empty string as unset.
+
+    Shells and compose files often export ``NAME=`` to mean "not set"; honouring
+    that keeps the defaults in one place instead of in every deployment.
+    """
+    value = os.environ.get(name, "").strip()
+    return value or None
+
+
+def env_str(name: str, default: str | None = None) -> str:
+    """A string variable; with no default, the variable is required."""
+    value = _raw(name)
+    if value is not None:
+        return value
+    if default is None:
+        raise ImproperlyConfigured(f"{name} must be set.")
+    return default
+
+
+def env_bool(name: str, default: bool) -> bool:
+    """A boolean variable spelled 1/0, true/false, yes/no or on/off."""
+    value = _raw(name)
+    if value is None:
+        return default
+    if value.lower() in _TRUE:
+        return True
+    if value.lower() in _FALSE:
+        return False
+    raise ImproperlyConfigured(
+        f"{name} must be one of 1/0, true/false, yes/no, on/off; got {value!r}."
+    )
+
+
+def env_list(name: str, default: Sequence[str] = ()) -> list[str]:
+    """A comma-separated list; blanks around and between items are dropped."""
+    value = _raw(name)
+    if value is None:
+        return list(default)
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def env_database(url: str) -> dict[str, Any]:
+    """Django's ``DATABASES`` entry for a ``sqlite:`` or ``postgres(ql):`` URL.
+
+    ``sqlite:///db.sqlite3`` is relative to the working directory and
+    ``sqlite:////var/db.sqlite3`` is absolute, as in most URL-configured apps.
+    """
+    scheme = url.partition(":")[0].lower()
+    if scheme == "sqlite":
+        return _sqlite_database(url)
+    if scheme in _POSTGRES_SCHEMES:
+        return _postgres_database(url)
+    raise ImproperlyConfigured(
+        f"DATABASE_URL scheme {scheme!r} is not supported; use sqlite:///PATH or "
+        "postgres://USER:PASSWORD@HOST:PORT/NAME."
+    )
+
+
+def _sqlite_database(url: str) -> dict[str, Any]:
+    prefix = "sqlite:///"
+    if not url.lower().startswith(prefix) or len(url) == len(prefix):
+        raise ImproperlyConfigured(
+            f"DATABASE_URL {url!r} names no SQLite file; use sqlite:///PATH."
+        )
+    return {"ENGINE": "django.db.backends.sqlite3", "NAME": url[len(prefix) :]}
+
+
+def _postgres_database(url: str) -> dict[str, Any]:
+    parts = urlsplit(url)
+    name = unquote(parts.path.lstrip("/"))
+    if not name or "/" in name:
+        raise ImproperlyConfigured(
+            "DATABASE_URL names no PostgreSQL database; "
+            "use postgres://USER:PASSWORD@HOST:PORT/NAME."
+        )
+    return {
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": name,
+        "USER": unquote(parts.username or ""),
+        "PASSWORD": unquote(parts.password or ""),
+        "HOST": parts.hostname or "",
+        "PORT": _port(parts),
+        # Query parameters such as ?sslmode=require go straight to libpq.
+        "OPTIONS": dict(parse_qsl(parts.query)),
+    }
+
+
+def _port(parts: SplitResult) -> str:
+    # urlsplit checks the port only when .port is read, and then raises a bare
+    # ValueError. The message leaves the URL out because it may hold a password.
+    try:
+        port = parts.port
+    except ValueError:
+        raise ImproperlyConfigured(
+            "DATABASE_URL has a bad port; expected a number from 0 to 65535."
+        ) from None
+    return "" if port is None else str(port)

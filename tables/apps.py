@@ -1,0 +1,10 @@
+"""The tables app: seats, hands and the rooms players sit in."""
+
+from __future__ import annotations
+
+from django.apps import AppConfig
+
+
+class TablesConfig(AppConfig):
+    name = "tables"
+    verbose_name = "Tables"
