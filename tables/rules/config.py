@@ -1,0 +1,164 @@
+"""A table's game: variant, stakes, rule options and rake, validated once.
+
+Every option that the seeds disagree on lives here with its default; see
+``docs/rules.md`` for which seed says what.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from fractions import Fraction
+from typing import Any
+
+from tables.rules.errors import IllegalAction
+from tables.rules.variants import Variant, get_variant
+
+TIE_BREAKS = ("position", "suit")
+SHORT_ALL_IN_RULES = ("half", "full")
+STRUCTURES = ("fixed",)
+
+
+def _is_int(value: object) -> bool:
+    return type(value) is int
+
+
+def _need_chips(name: str, value: object, *, positive: bool = False) -> None:
+    if not _is_int(value) or value < (1 if positive else 0):
+        low = "a positive" if positive else "a non-negative"
+        raise IllegalAction(f"{name} must be {low} whole number of chips, not {value!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class RakeRule:
+    """A percentage of the pot, capped, in whole chips (rounded down).
+
+    ``percent`` is text such as ``"5"`` or ``"2.5"`` so it survives JSON exactly.
+    """
+
+    percent: str = "0"
+    cap: int | None = None
+    no_rake_third_street: bool = True
+
+    def __post_init__(self) -> None:
+        try:
+            rate = Fraction(self.percent)
+        except (TypeError, ValueError, ZeroDivisionError):
+            raise IllegalAction(
+                f"rake percent must be a number like '5', not {self.percent!r}"
+            ) from None
+        if not 0 <= rate <= 100:
+            raise IllegalAction(f"rake percent must be between 0 and 100, not {self.percent}")
+        if self.cap is not None:
+            _need_chips("rake cap", self.cap)
+        if type(self.no_rake_third_street) is not bool:
+            raise IllegalAction("no_rake_third_street must be true or false")
+
+    def amount(self, pot: int, *, reached_fourth_street: bool) -> int:
+        """The rake on a pot of ``pot`` chips.
+
+        >>> RakeRule("5", cap=3).amount(100, reached_fourth_street=True)
+        3
+        >>> RakeRule("5", cap=3).amount(39, reached_fourth_street=True)
+        1
+        >>> RakeRule("5").amount(100, reached_fourth_street=False)
+        0
+        """
+        if self.no_rake_third_street and not reached_fourth_street:
+            return 0
+        rake = int(pot * Fraction(self.percent) // 100)
+        return rake if self.cap is None else min(rake, self.cap)
+
+
+NO_RAKE = RakeRule()
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    variant: str = "stud"
+    ante: int = 0
+    bring_in: int = 0  # 0: no bring-in, the best upcard opens and may check
+    small_bet: int = 2
+    big_bet: int = 4
+    structure: str = "fixed"
+    tie_break: str = "position"  # showing-hand ties: "position" (000/001) or "suit" (003)
+    open_pair_big_bet: bool | None = None  # None: the variant's default
+    max_raises: int = 3  # one bet and three raises (seed 002)
+    heads_up_uncapped: bool = False  # lift the cap when two players start the round (003)
+    short_all_in: str = "half"  # "half": an all-in of half a bet or more reopens raising
+    auto_muck: bool = True
+    rake: RakeRule = field(default_factory=RakeRule)
+
+    def __post_init__(self) -> None:
+        variant = get_variant(self.variant)
+        for name in ("ante", "bring_in"):
+            _need_chips(name, getattr(self, name))
+        _need_chips("small bet", self.small_bet, positive=True)
+        _need_chips("big bet", self.big_bet, positive=True)
+        self._check_sizes()
+        self._check_choices(variant)
+
+    def _check_sizes(self) -> None:
+        if self.big_bet < self.small_bet:
+            raise IllegalAction(
+                f"the big bet ({self.big_bet}) can't be below the small bet ({self.small_bet})"
+            )
+        if self.bring_in >= self.small_bet:
+            raise IllegalAction(
+                f"the bring-in ({self.bring_in}) must be below the small bet ({self.small_bet})"
+            )
+        if not _is_int(self.max_raises) or self.max_raises < 1:
+            raise IllegalAction(
+                f"max_raises must be a whole number of at least 1, not {self.max_raises!r}"
+            )
+
+    def _check_choices(self, variant: Variant) -> None:
+        choices = {
+            "structure": (self.structure, STRUCTURES),
+            "tie_break": (self.tie_break, TIE_BREAKS),
+            "short_all_in": (self.short_all_in, SHORT_ALL_IN_RULES),
+        }
+        for name, (value, allowed) in choices.items():
+            if value not in allowed:
+                raise IllegalAction(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
+        for name in ("heads_up_uncapped", "auto_muck"):
+            if type(getattr(self, name)) is not bool:
+                raise IllegalAction(f"{name} must be true or false")
+        if self.open_pair_big_bet not in (None, True, False):
+            raise IllegalAction("open_pair_big_bet must be true, false or unset")
+        if self.open_pair_big_bet and not variant.open_pair_allowed:
+            raise IllegalAction(
+                f"{variant.name} has no open-pair big bet: pairs showing don't change bets"
+            )
+        if not isinstance(self.rake, RakeRule):
+            raise IllegalAction("rake must be a RakeRule")
+
+    @property
+    def game(self) -> Variant:
+        return get_variant(self.variant)
+
+    @property
+    def open_pair(self) -> bool:
+        """Whether an open pair on 4th street allows the big bet at this table."""
+        if self.open_pair_big_bet is None:
+            return self.game.open_pair_default
+        return self.open_pair_big_bet
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameConfig:
+        if not isinstance(data, dict):
+            raise IllegalAction("a game config must be a mapping of option names to values")
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise IllegalAction(f"unknown game option(s): {', '.join(sorted(unknown))}")
+        values = dict(data)
+        rake = values.get("rake")
+        if isinstance(rake, dict):
+            try:
+                values["rake"] = RakeRule(**rake)
+            except TypeError as exc:
+                raise IllegalAction(f"bad rake rule: {exc}") from None
+        return cls(**values)

@@ -1,0 +1,149 @@
+"""Main and side pots, rake shares, and splitting a pot between winners.
+
+All functions are pure and work in whole chips.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+
+@dataclass(slots=True)
+class Pot:
+    amount: int
+    eligible: tuple[int, ...]  # players who may win it, in seat order
+
+
+def build_pots(committed: Sequence[int], live: Sequence[bool]) -> list[Pot]:
+    """Split everything put in into a main pot and side pots.
+
+    Each distinct commitment level of a live player closes a pot that everyone
+    who reached that level can win; folded chips stay in the pots they reached.
+
+    >>> [(p.amount, p.eligible) for p in build_pots([5, 20, 20], [True, True, True])]
+    [(15, (0, 1, 2)), (30, (1, 2))]
+    >>> [(p.amount, p.eligible) for p in build_pots([10, 4, 10], [True, False, True])]
+    [(24, (0, 2))]
+    """
+    players = range(len(committed))
+    levels = sorted({committed[i] for i in players if live[i] and committed[i] > 0})
+    pots: list[Pot] = []
+    previous = 0
+    for level in levels:
+        amount = sum(min(c, level) - min(c, previous) for c in committed)
+        eligible = tuple(i for i in players if live[i] and committed[i] >= level)
+        if pots and pots[-1].eligible == eligible:
+            pots[-1].amount += amount
+        else:
+            pots.append(Pot(amount, eligible))
+        previous = level
+    # Chips a folded player put in above every live player's level have no
+    # other home; they go to the last pot (after uncalled bets are returned
+    # this only happens with no live chips at all).
+    extra = sum(max(0, c - previous) for c in committed)
+    if extra:
+        if pots:
+            pots[-1].amount += extra
+        else:
+            pots.append(Pot(extra, tuple(i for i in players if live[i])))
+    return pots
+
+
+def allocate_rake(amounts: Sequence[int], rake: int) -> list[int]:
+    """Share ``rake`` between pots in proportion to their size, in whole chips.
+
+    Leftover chips go to the pots with the largest remainders, the main pot
+    first on ties, so every player pays rake in proportion to what they contest.
+
+    >>> allocate_rake([30, 10], 3)
+    [2, 1]
+    >>> allocate_rake([10, 10, 10], 2)
+    [1, 1, 0]
+    """
+    total = sum(amounts)
+    if total == 0 or rake == 0:
+        return [0] * len(amounts)
+    shares = [a * rake // total for a in amounts]
+    remainders = sorted(range(len(amounts)), key=lambda i: (-(amounts[i] * rake % total), i))
+    for i in remainders[: rake - sum(shares)]:
+        shares[i] += 1
+    return shares
+
+
+def split_evenly(amount: int, winners: Sequence[int]) -> dict[int, int]:
+    """Split ``amount`` between ``winners``, given in odd-chip order.
+
+    >>> split_evenly(7, [2, 0])
+    {2: 4, 0: 3}
+    """
+    share, odd = divmod(amount, len(winners))
+    return {w: share + (1 if i < odd else 0) for i, w in enumerate(winners)}
+
+
+@dataclass(frozen=True, slots=True)
+class Contender:
+    """What the pot needs to know about one shown hand."""
+
+    high_key: int | None  # higher is better; None when the game has no high half
+    high_order: tuple[int, int]  # larger wins the high odd chip (highest card, suit)
+    low_key: int | None  # lower is better; None when the hand has no (qualifying) low
+    low_order: tuple[int, int]  # smaller wins the low odd chip (lowest card, suit)
+
+
+@dataclass(slots=True)
+class PotAward:
+    amount: int
+    rake: int
+    eligible: tuple[int, ...]
+    high_winners: tuple[int, ...]
+    low_winners: tuple[int, ...]
+    shares: dict[int, int]
+
+
+def award_pot(
+    pot: Pot, rake: int, hands: Mapping[int, Contender], *, high: bool, low: bool
+) -> PotAward:
+    """Award one pot (after its rake) between the shown hands eligible for it.
+
+    Split games give the odd chip to the high half; with no qualifying low
+    the high hand scoops. Ties split evenly, odd chips by seed 002's card order.
+    """
+    net = pot.amount - rake
+    contenders = [i for i in pot.eligible if i in hands]
+    high_winners = _best_high(contenders, hands) if high else ()
+    low_winners = _best_low(contenders, hands) if low else ()
+    if high_winners and low_winners:
+        low_part = net // 2
+        shares = _merge(
+            split_evenly(net - low_part, high_winners), split_evenly(low_part, low_winners)
+        )
+    elif high_winners or low_winners:
+        shares = split_evenly(net, high_winners or low_winners)
+    else:
+        shares = {}
+    return PotAward(pot.amount, rake, pot.eligible, high_winners, low_winners, shares)
+
+
+def _best_high(contenders: Sequence[int], hands: Mapping[int, Contender]) -> tuple[int, ...]:
+    if not contenders:
+        return ()
+    best = max(hands[i].high_key for i in contenders)
+    tied = [i for i in contenders if hands[i].high_key == best]
+    return tuple(sorted(tied, key=lambda i: hands[i].high_order, reverse=True))
+
+
+def _best_low(contenders: Sequence[int], hands: Mapping[int, Contender]) -> tuple[int, ...]:
+    qualified = [i for i in contenders if hands[i].low_key is not None]
+    if not qualified:
+        return ()
+    best = min(hands[i].low_key for i in qualified)
+    tied = [i for i in qualified if hands[i].low_key == best]
+    return tuple(sorted(tied, key=lambda i: hands[i].low_order))
+
+
+def _merge(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
+    merged = dict(a)
+    for player, chips in b.items():
+        merged[player] = merged.get(player, 0) + chips
+    return merged

@@ -1,0 +1,803 @@
+"""The state of one stud hand, and the only way to change it: ``act``.
+
+Players are numbered 0..n-1 in dealing order, 0 being the first seat clockwise
+from the dealer (PHH's ``p1``); "position" in every tie-break means the lower
+number. The tables app maps its seat numbers onto this order each hand.
+
+A hand runs in one of two modes:
+
+* **deck** (``HandState.new``): the engine deals from a 52-card deck, shuffled
+  with a CSPRNG or given for a replay, and plays showdowns itself.
+* **scripted** (``HandState.from_script``): the dealer's cards arrive through
+  ``deal`` and the showdown through ``show``/``muck`` actions, as a PHH file
+  records them. Down cards may be unknown (:data:`UNKNOWN`) until shown.
+
+Every public method validates first and changes nothing on refusal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tables.rules import evaluate
+from tables.rules.cards import DECK_SIZE, card_str, check_deck, low_rank, rank, shuffled_deck, suit
+from tables.rules.config import GameConfig
+from tables.rules.errors import HandOver, IllegalAction, NotYourTurn
+from tables.rules.pots import Contender, allocate_rake, award_pot, build_pots
+from tables.rules.variants import highest_card, lowest_card
+
+UNKNOWN = -1
+BOARD = -1  # deal target for a community card
+
+BETTING, DEALING, SHOWDOWN, OVER = "betting", "dealing", "showdown", "over"
+BET_KINDS = ("fold", "check", "call", "bring_in", "complete", "bet", "raise")
+WAGERS = ("complete", "bet", "raise")
+SHOWDOWN_KINDS = ("show", "muck")
+MAX_PLAYERS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class LegalAction:
+    """One thing the player to act may do.
+
+    ``amounts`` lists the exact amounts allowed (fixed limit allows a few
+    exact sizes); ``min``/``max`` bound them. Amounts are totals for the
+    street ("raise to 16"), or the chips a call or bring-in puts in.
+    """
+
+    kind: str
+    min: int | None = None
+    max: int | None = None
+    amounts: tuple[int, ...] | None = None
+
+    @classmethod
+    def exact(cls, kind: str, *amounts: int) -> LegalAction:
+        return cls(kind, min(amounts), max(amounts), tuple(sorted(set(amounts))))
+
+    def to_dict(self) -> dict[str, Any]:
+        amounts = list(self.amounts) if self.amounts is not None else None
+        return {"kind": self.kind, "min": self.min, "max": self.max, "amounts": amounts}
+
+    def describe(self) -> str:
+        if self.kind == "bring_in":
+            return f"bring in {self.min}"
+        if self.kind == "call":
+            return f"call {self.min}"
+        if self.kind in WAGERS:
+            sizes = " or ".join(str(a) for a in self.amounts or ())
+            return f"{self.kind} {'to ' if self.kind != 'bet' else ''}{sizes}"
+        return self.kind
+
+
+# Every field that makes up a hand, in to_dict order. Derived values
+# (the Variant, the open-pair flag's source) are recomputed, not stored.
+FIELDS = (
+    "config", "scripted", "starting_stacks", "deck", "stub", "stub_count", "burns",
+    "stacks", "bets", "committed", "folded", "hole", "up", "community",
+    "street", "phase", "to_act", "needs", "acted_level", "current_bet", "full_level",
+    "wagers", "big_made", "open_pair", "bring_in_due", "round_players", "first_actor",
+    "last_aggressor", "pending_deals", "showdown_order", "shown", "mucked",
+    "actions", "events", "turn", "result",
+)  # fmt: skip
+
+
+class HandState:
+    __slots__ = (*FIELDS, "game", "n")
+
+    # ----------------------------------------------------------------- creation
+
+    @classmethod
+    def new(
+        cls, config: GameConfig, stacks: Sequence[int], deck: Sequence[int] | None = None
+    ) -> HandState:
+        """Start a hand dealt from ``deck`` (a fresh CSPRNG shuffle when omitted)."""
+        cards = shuffled_deck() if deck is None else check_deck(deck)
+        state = cls._blank(config, stacks, scripted=False)
+        state.deck = cards
+        state.stub = cards[::-1]  # pop() deals the next card
+        state._post_antes()
+        state._begin_street(0)
+        return state
+
+    @classmethod
+    def from_script(cls, config: GameConfig, stacks: Sequence[int]) -> HandState:
+        """Start a hand whose cards arrive through :meth:`deal` (PHH replays)."""
+        state = cls._blank(config, stacks, scripted=True)
+        state._post_antes()
+        state._begin_street(0)
+        return state
+
+    @classmethod
+    def _blank(cls, config: GameConfig, stacks: Sequence[int], *, scripted: bool) -> HandState:
+        if not isinstance(config, GameConfig):
+            raise IllegalAction("a hand needs a GameConfig")
+        stacks = _check_stacks(stacks)
+        n = len(stacks)
+        state = cls.__new__(cls)
+        state.config, state.game, state.n, state.scripted = config, config.game, n, scripted
+        state.starting_stacks, state.stacks = list(stacks), list(stacks)
+        state.deck, state.stub, state.stub_count, state.burns = None, None, DECK_SIZE, []
+        state.bets, state.committed = [0] * n, [0] * n
+        state.folded, state.shown, state.mucked = [False] * n, [False] * n, [False] * n
+        state.hole, state.up, state.community = [[] for _ in stacks], [[] for _ in stacks], []
+        state.street, state.phase, state.to_act = 0, DEALING, None
+        state._reset_round()
+        state.first_actor = state.last_aggressor = None
+        state.pending_deals, state.showdown_order = [], []
+        state.actions, state.events, state.turn, state.result = [], [], 0, None
+        return state
+
+    def _reset_round(self) -> None:
+        self.needs, self.acted_level = [False] * self.n, [-1] * self.n
+        self.current_bet = self.full_level = self.wagers = self.round_players = 0
+        self.big_made = self.open_pair = self.bring_in_due = False
+        self.last_aggressor = None
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def finished(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def street_name(self) -> str:
+        return self.game.streets[self.street].name
+
+    @property
+    def live(self) -> list[int]:
+        """Players still in the hand (not folded), in seat order."""
+        return [i for i in range(self.n) if not self.folded[i]]
+
+    def is_all_in(self, player: int) -> bool:
+        return not self.folded[player] and self.stacks[player] == 0
+
+    @property
+    def pot_total(self) -> int:
+        return sum(self.committed)
+
+    def cards_of(self, player: int) -> list[int]:
+        """All of a player's cards in dealing order, plus any community card."""
+        return self._ordered_cards(player) + self.community
+
+    def legal_actions(self) -> list[LegalAction]:
+        """What the player to act may do now; empty when nobody is to act."""
+        if self.phase == BETTING and self.to_act is not None:
+            return self._betting_options(self.to_act)
+        if self.phase == SHOWDOWN and self.to_act is not None:
+            return [LegalAction("show"), LegalAction("muck")]
+        return []
+
+    @property
+    def pending_deal(self) -> tuple[int, int] | None:
+        """Scripted mode: (player or BOARD, number of cards) the dealer must deal next."""
+        return tuple(self.pending_deals[0]) if self.pending_deals else None
+
+    # ------------------------------------------------------------------ actions
+
+    def act(
+        self,
+        player: int,
+        kind: str,
+        amount: int | None = None,
+        cards: Sequence[int] | None = None,
+    ) -> None:
+        """Apply one player action after checking it against the rules.
+
+        Raises :class:`IllegalAction` (and changes nothing) if it isn't legal.
+        """
+        self._check_actor(player)
+        if self.phase == SHOWDOWN:
+            self._showdown_act(player, kind, cards)
+        else:
+            if cards is not None:
+                raise IllegalAction(f"{kind!r} takes no cards")
+            self._bet_act(player, kind, amount)
+
+    def deal(self, target: int, cards: Sequence[int]) -> None:
+        """Scripted mode: deal ``cards`` to player ``target`` or the board (:data:`BOARD`)."""
+        if not self.scripted:
+            raise IllegalAction("this hand deals from its own deck; cards can't be dealt by hand")
+        if self.phase != DEALING or not self.pending_deals:
+            raise IllegalAction(f"nothing is to be dealt now; the hand is {self._where()}")
+        want_target, want_count = self.pending_deals[0]
+        if target != want_target:
+            raise IllegalAction(f"the next cards go to {_who(want_target)}, not {_who(target)}")
+        cards = self._check_dealt_cards(target, cards, want_count)
+        self._take_burn_once()
+        self.pending_deals.pop(0)
+        self.actions.append({"player": None, "kind": "deal", "target": target, "cards": cards})
+        self.turn += 1
+        self._place(target, cards)
+        if not self.pending_deals:
+            self._open_round()
+
+    def _check_actor(self, player: int) -> None:
+        if self.phase == OVER:
+            raise HandOver("the hand is over; no more actions are allowed")
+        if type(player) is not int or not 0 <= player < self.n:
+            raise IllegalAction(f"player must be a number from 0 to {self.n - 1}, not {player!r}")
+        if self.phase == DEALING:
+            raise IllegalAction(f"the dealer is dealing {self.street_name}; no player may act yet")
+        if self.phase == SHOWDOWN and player in self.showdown_order:
+            return
+        if player != self.to_act:
+            raise NotYourTurn(f"it is player {self.to_act}'s turn to act, not player {player}'s")
+
+    # ------------------------------------------------------------------ betting
+
+    def _bet_act(self, player: int, kind: str, amount: int | None) -> None:
+        options = {o.kind: o for o in self._betting_options(player)}
+        allowed = "; ".join(o.describe() for o in options.values())
+        if not isinstance(kind, str) or kind not in options:
+            raise IllegalAction(f"player {player} can't {kind!r} now; allowed: {allowed}")
+        option = options[kind]
+        if kind in WAGERS:
+            if amount not in option.amounts or type(amount) is not int:
+                raise IllegalAction(
+                    f"player {player} can't {kind} to {amount!r}; allowed: {allowed}"
+                )
+        elif amount is not None and (type(amount) is not int or amount != option.min):
+            raise IllegalAction(f"player {player} can't {kind} {amount!r}; allowed: {allowed}")
+        self.actions.append({"player": player, "kind": kind, "amount": amount})
+        self.turn += 1
+        self._apply_bet(player, kind, amount)
+
+    def _betting_options(self, player: int) -> list[LegalAction]:
+        stack, to_call = self.stacks[player], self.current_bet - self.bets[player]
+        if self.bring_in_due:
+            post = min(self.config.bring_in, stack)
+            options = [LegalAction.exact("bring_in", post)]
+            if stack > post:
+                options.append(LegalAction.exact("complete", min(self.config.small_bet, stack)))
+            return options
+        if to_call > 0:
+            options = [LegalAction("fold"), LegalAction.exact("call", min(to_call, stack))]
+        else:
+            options = [LegalAction("check")]
+        if stack > to_call and self._may_raise(player):
+            options.append(self._wager_option(player))
+        return options
+
+    def _may_raise(self, player: int) -> bool:
+        # A player may raise again only after a full wager since their last action.
+        reopened = self.acted_level[player] < self.full_level
+        capped = self.wagers > self.config.max_raises
+        if capped and self.config.heads_up_uncapped and self.round_players == 2:
+            capped = False
+        return reopened and not capped
+
+    def _full_targets(self) -> list[int]:
+        """The street totals a full complete, bet or raise may go to."""
+        small, big = self.config.small_bet, self.config.big_bet
+        if self.game.streets[self.street].big:
+            units = [big]
+        elif self.open_pair:
+            units = [big] if self.big_made else [small, big]
+        else:
+            units = [small]
+        return [self.full_level + unit for unit in units]
+
+    def _wager_option(self, player: int) -> LegalAction:
+        reach = self.bets[player] + self.stacks[player]
+        amounts = [t for t in self._full_targets() if t <= reach]
+        if reach < self._full_targets()[-1]:
+            amounts.append(reach)  # all in for less than a full wager
+        if self.current_bet == 0:
+            kind = "bet"
+        elif self.wagers == 0:
+            kind = "complete"  # the bring-in, or a short all-in, is not yet a full bet
+        else:
+            kind = "raise"
+        return LegalAction.exact(kind, *amounts)
+
+    def _apply_bet(self, player: int, kind: str, amount: int | None) -> None:
+        if kind == "fold":
+            self.folded[player] = True
+            self.events.append({"type": "fold", "player": player})
+        elif kind == "bring_in":
+            self._put(player, min(self.config.bring_in, self.stacks[player]))
+            self.current_bet = self.config.bring_in  # a short all-in bring-in is called in full
+            self.bring_in_due = False
+            self._log_action(player, kind, self.bets[player])
+        elif kind in WAGERS:
+            self._apply_wager(player, kind, amount)
+        elif kind == "call":
+            self._put(player, min(self.current_bet - self.bets[player], self.stacks[player]))
+            self._log_action(player, kind, self.bets[player])
+        else:
+            self._log_action(player, kind, 0)
+        self.needs[player] = False
+        self.acted_level[player] = self.full_level
+        if len(self.live) == 1:
+            self._close_round()
+        else:
+            self._pass_turn(player)
+
+    def _apply_wager(self, player: int, kind: str, total: int) -> None:
+        targets = self._full_targets()
+        increase = total - self.full_level
+        full = total >= targets[0] or (
+            self.config.short_all_in == "half" and 2 * increase >= targets[0] - self.full_level
+        )
+        if self.open_pair and increase >= self.config.big_bet:
+            self.big_made = True
+        self._put(player, total - self.bets[player])
+        if full:
+            self.wagers += 1
+            self.full_level = total
+        self.current_bet = total
+        self.bring_in_due = False
+        self.last_aggressor = player
+        for other in self.live:
+            self.needs[other] = other != player and self.stacks[other] > 0
+        self._log_action(player, kind, total)
+
+    def _put(self, player: int, chips: int) -> None:
+        self.stacks[player] -= chips
+        self.bets[player] += chips
+        self.committed[player] += chips
+
+    def _log_action(self, player: int, kind: str, total: int) -> None:
+        self.events.append(
+            {"type": kind, "player": player, "total": total, "all_in": self.stacks[player] == 0}
+        )
+
+    def _pass_turn(self, player: int) -> None:
+        for step in range(1, self.n):
+            nxt = (player + step) % self.n
+            if self.needs[nxt]:
+                self.to_act = nxt
+                return
+        self._close_round()
+
+    # ------------------------------------------------------------ street flow
+
+    def _post_antes(self) -> None:
+        for player in range(self.n):
+            chips = min(self.config.ante, self.stacks[player])
+            if chips:
+                self.stacks[player] -= chips
+                self.committed[player] += chips
+                self.events.append({"type": "ante", "player": player, "amount": chips})
+
+    def _begin_street(self, street: int) -> None:
+        self.street, self.phase, self.to_act = street, DEALING, None
+        self._reset_round()
+        plan = self._deal_plan()
+        if self.scripted:
+            self.pending_deals = plan
+            return
+        self._deal_from_deck(plan)
+        self._open_round()
+
+    def _deal_plan(self) -> list[list[int]]:
+        """Who gets how many cards this street, reusing burns or going to a
+        community card when the deck runs short (seeds 000, 001, 003)."""
+        spec, live = self.game.streets[self.street], self.live
+        need = len(live) * (spec.down + spec.up)
+        if self.stub_count < need + 1 and self.burns:
+            self._reuse_burns()
+        if self.stub_count >= need:
+            return [[player, spec.down + spec.up] for player in live]
+        if spec.down + spec.up != 1 or self.stub_count < 1:
+            raise IllegalAction("the deck can't complete this deal")  # unreachable with 8 seats
+        return [[BOARD, 1]]
+
+    def _reuse_burns(self) -> None:
+        self.stub_count += len(self.burns)
+        if not self.scripted:
+            self.stub[:0] = self.burns[::-1]  # under the stub: dealt after what is left
+        self.events.append({"type": "reuse_burns", "count": len(self.burns)})
+        self.burns = []
+
+    def _needs_burn(self) -> bool:
+        """Burn before the street unless that would leave too few cards to deal."""
+        need = sum(count for _, count in self.pending_deals)
+        return self.stub_count >= need + 1
+
+    def _take_burn_once(self) -> None:
+        if self.events and self.events[-1].get("street") == self.street:
+            return  # this street's burn is already done
+        if self._needs_burn():
+            card = self.stub.pop() if self.stub is not None else UNKNOWN
+            self.burns.append(card)
+            self.stub_count -= 1
+            self.events.append({"type": "burn", "card": card, "street": self.street})
+        else:
+            self.events.append({"type": "no_burn", "street": self.street})
+
+    def _deal_from_deck(self, plan: list[list[int]]) -> None:
+        self.pending_deals = plan
+        self._take_burn_once()
+        self.pending_deals = []
+        if plan[0][0] == BOARD:
+            self._place(BOARD, [self.stub.pop()])
+            self.stub_count -= 1
+            return
+        spec = self.game.streets[self.street]
+        dealt: dict[int, list[int]] = {player: [] for player, _ in plan}
+        for _ in range(spec.down + spec.up):  # one card at a time around the table
+            for player in dealt:
+                dealt[player].append(self.stub.pop())
+        for player, cards in dealt.items():
+            self._place(player, cards)
+        self.stub_count -= sum(len(c) for c in dealt.values())
+
+    def _check_dealt_cards(self, target: int, cards: Sequence[int], count: int) -> list[int]:
+        cards = list(cards) if isinstance(cards, (list, tuple)) else None
+        if cards is None or len(cards) != count:
+            raise IllegalAction(f"{_who(target)} must be dealt {count} card(s) now")
+        if any(type(c) is not int or not UNKNOWN <= c < DECK_SIZE for c in cards):
+            raise IllegalAction("dealt cards must be cards (or unknown)")
+        spec = self.game.streets[self.street]
+        for index, card in enumerate(cards):
+            face_up = target == BOARD or index >= spec.down
+            if face_up and card == UNKNOWN:
+                raise IllegalAction("a face-up card can't be unknown")
+        known = [c for c in cards if c != UNKNOWN]
+        seen = self._known_cards()
+        if len(set(known)) != len(known) or seen.intersection(known):
+            raise IllegalAction(f"a card was dealt twice: {' '.join(card_str(c) for c in known)}")
+        self.stub_count -= count
+        return cards
+
+    def _known_cards(self) -> set[int]:
+        seen = {c for cards in self.hole for c in cards} | {c for cards in self.up for c in cards}
+        seen.update(self.community)
+        seen.discard(UNKNOWN)
+        return seen
+
+    def _place(self, target: int, cards: list[int]) -> None:
+        if target == BOARD:
+            self.community.extend(cards)
+            self.events.append({"type": "board", "card": cards[0], "street": self.street})
+            return
+        down = self.game.streets[self.street].down
+        for index, card in enumerate(cards):
+            face_up = index >= down
+            (self.up if face_up else self.hole)[target].append(card)
+            self.events.append(
+                {
+                    "type": "deal",
+                    "player": target,
+                    "card": card,
+                    "up": face_up,
+                    "street": self.street,
+                }
+            )
+
+    # ---------------------------------------------------------- opening a round
+
+    def _open_round(self) -> None:
+        able = [p for p in self.live if self.stacks[p] > 0]
+        self.phase = BETTING
+        self.round_players = len(able)
+        self.first_actor = self._first_by_cards(self.live)
+        if len(able) < 2:
+            self._close_round()  # nobody left to bet against: deal on
+            return
+        self.open_pair = self.street == 1 and self.config.open_pair and self._any_open_pair()
+        for player in able:
+            self.needs[player] = True
+        if self.street == 0 and self.config.bring_in:
+            self.to_act = min(able, key=lambda p: (self.game.bring_in_key(self.up[p][0]), p))
+            self.bring_in_due = True
+        else:
+            self.to_act = self._first_by_cards(able)  # all-in hands take no part
+        self.first_actor = self.to_act
+
+    def _first_by_cards(self, players: list[int]) -> int:
+        """Who acts first by the cards showing: the best door card with no
+        bring-in, later the best showing hand, ties by position or by suit."""
+        key = self._door_key if self.street == 0 else self._showing_key
+        return max(players, key=lambda p: (*key(p), -p))
+
+    def _door_key(self, player: int) -> tuple[int, ...]:
+        card = self.up[player][0]
+        return (self.game.opener_rank(card), *self._suit_tie(card))
+
+    def _showing_key(self, player: int) -> tuple[int, ...]:
+        showing = self.up[player] + self.community
+        lowball = self.game.lowball_order
+        score = evaluate.showing_key(showing, lowball=lowball)
+        if self.config.tie_break != "suit":
+            return (score,)
+        top = max(showing, key=(lambda c: (low_rank(c), suit(c))) if lowball else _rank_suit)
+        return (score, *self._suit_tie(top))
+
+    def _suit_tie(self, card: int) -> tuple[int, ...]:
+        """Seed 003 breaks showing ties by the suit of the highest card: the
+        higher suit acts first in high games, the lower suit in razz."""
+        if self.config.tie_break != "suit":
+            return ()
+        return (-suit(card),) if self.game.lowball_order else (suit(card),)
+
+    def _any_open_pair(self) -> bool:
+        return any(len({rank(c) for c in self.up[p]}) < len(self.up[p]) for p in self.live)
+
+    # ---------------------------------------------------------- closing a round
+
+    def _close_round(self) -> None:
+        self._return_uncalled()
+        self.bets = [0] * self.n
+        self.to_act = None
+        if len(self.live) == 1:
+            self._award([self.live[0]], uncontested=True)
+        elif self.street == len(self.game.streets) - 1:
+            self._start_showdown()
+        else:
+            self._begin_street(self.street + 1)
+
+    def _return_uncalled(self) -> None:
+        if not any(self.bets):
+            return
+        top = max(range(self.n), key=lambda p: self.bets[p])
+        second = max(self.bets[p] for p in range(self.n) if p != top)
+        excess = self.bets[top] - second
+        if excess > 0:
+            self.stacks[top] += excess
+            self.bets[top] -= excess
+            self.committed[top] -= excess
+            self.events.append({"type": "return", "player": top, "amount": excess})
+
+    # ----------------------------------------------------------------- showdown
+
+    def _start_showdown(self) -> None:
+        live = self.live
+        first = self.last_aggressor if self.last_aggressor is not None else self.first_actor
+        start = live.index(first) if first in live else 0
+        self.showdown_order = live[start:] + live[:start]
+        if self.scripted:
+            self.phase = SHOWDOWN
+            self.to_act = self.showdown_order[0]
+            return
+        everyone_shows = not self.config.auto_muck or any(self.stacks[p] == 0 for p in live)
+        for player in self.showdown_order:
+            if everyone_shows or self._could_win(player):
+                self._reveal(player)
+            else:
+                self.mucked[player] = True
+                self.events.append({"type": "muck", "player": player})
+        self.showdown_order = []
+        self._award([p for p in live if self.shown[p]], uncontested=False)
+
+    def _could_win(self, player: int) -> bool:
+        """Auto-muck: does this hand tie or beat every shown hand for some pot?"""
+        shown = [p for p in self.live if self.shown[p]]
+        mine = self._contender(player)
+        for pot in build_pots(self.committed, [not f for f in self.folded]):
+            if player not in pot.eligible:
+                continue
+            rivals = [self._contender(p) for p in shown if p in pot.eligible]
+            if not rivals:
+                return True
+            if self.game.high and mine.high_key >= max(r.high_key for r in rivals):
+                return True
+            lows = [r.low_key for r in rivals if r.low_key is not None]
+            if (
+                self.game.low
+                and mine.low_key is not None
+                and (not lows or mine.low_key <= min(lows))
+            ):
+                return True
+        return False
+
+    def _reveal(self, player: int) -> None:
+        self.shown[player] = True
+        self.events.append({"type": "show", "player": player, "cards": self._ordered_cards(player)})
+
+    def _showdown_act(self, player: int, kind: str, cards: Sequence[int] | None) -> None:
+        if kind not in SHOWDOWN_KINDS:
+            raise IllegalAction(f"at the showdown player {player} may show or muck, not {kind!r}")
+        if kind == "show":
+            filled = self._check_shown_cards(player, cards)
+        elif cards is not None:
+            raise IllegalAction("a muck takes no cards")
+        self.actions.append({"player": player, "kind": kind, "cards": cards and list(cards)})
+        self.turn += 1
+        self.showdown_order.remove(player)
+        if kind == "show":
+            self._fill_hole(player, filled)
+            self._reveal(player)
+        else:
+            self.mucked[player] = True
+            self.events.append({"type": "muck", "player": player})
+        if self.showdown_order:
+            self.to_act = self.showdown_order[0]
+        else:
+            self.to_act = None
+            self._award([p for p in self.live if self.shown[p]], uncontested=False)
+
+    def _check_shown_cards(self, player: int, cards: Sequence[int] | None) -> list[int]:
+        """A shown hand: all its cards in dealing order, or just the down cards."""
+        mine = self._ordered_cards(player)
+        hidden = self.hole[player]
+        if cards is None:
+            if UNKNOWN in hidden:
+                raise IllegalAction(f"player {player}'s down cards are unknown; show them by name")
+            return list(hidden)
+        cards = list(cards) if isinstance(cards, (list, tuple)) else []
+        if len(cards) == len(mine):
+            pairs = list(zip(mine, cards, strict=True))
+            if any(old not in (UNKNOWN, new) for old, new in pairs):
+                raise IllegalAction(f"player {player} can't show cards they weren't dealt")
+            cards = [new for old, new in pairs if old in hidden or old == UNKNOWN]
+            cards = [c for c in cards if c not in self.up[player]]
+        if len(cards) != len(hidden) or any(type(c) is not int for c in cards):
+            raise IllegalAction(f"player {player} must show {len(hidden)} down cards")
+        for old, new in zip(hidden, cards, strict=True):
+            if old not in (UNKNOWN, new):
+                raise IllegalAction(f"player {player} can't show cards they weren't dealt")
+        fresh = [new for old, new in zip(hidden, cards, strict=True) if old == UNKNOWN]
+        if len(set(fresh)) != len(fresh) or self._known_cards().intersection(fresh):
+            raise IllegalAction(f"player {player} shows a card that is elsewhere in the hand")
+        if any(not 0 <= c < DECK_SIZE for c in cards):
+            raise IllegalAction("shown cards must be real cards")
+        return cards
+
+    def _fill_hole(self, player: int, cards: list[int]) -> None:
+        self.hole[player] = list(cards)
+
+    def _ordered_cards(self, player: int) -> list[int]:
+        """A player's cards in the order they were dealt: two down, the up cards, the last down."""
+        hole, up = self.hole[player], self.up[player]
+        return hole[:2] + up + hole[2:]
+
+    # ------------------------------------------------------------------- awards
+
+    def _contender(self, player: int) -> Contender:
+        cards = self.cards_of(player)
+        if UNKNOWN in cards:
+            raise IllegalAction(f"player {player}'s cards are unknown, so the hand can't be read")
+        high = evaluate.high_hand(cards) if self.game.high else None
+        low = evaluate.low_hand(cards, self.game.low_qualifier) if self.game.low else None
+        top = highest_card(high.cards) if high else 0
+        bottom = lowest_card(low.cards) if low else 0
+        return Contender(
+            high_key=high.key if high else None,
+            high_order=_rank_suit(top),
+            low_key=low.key if low else None,
+            low_order=(low_rank(bottom), suit(bottom)),
+        )
+
+    def _award(self, shown: list[int], *, uncontested: bool) -> None:
+        contenders = set(shown)
+        pots = build_pots(self.committed, [p in contenders for p in range(self.n)])
+        rake = self.config.rake.amount(self.pot_total, reached_fourth_street=self.street >= 1)
+        rakes = allocate_rake([pot.amount for pot in pots], rake)
+        if uncontested:
+            hands = {shown[0]: Contender(0, (0, 0), 0, (0, 0))}
+            high, low = True, False
+        else:
+            hands = {p: self._contender(p) for p in shown}
+            high, low = self.game.high, self.game.low
+        awards = [
+            award_pot(pot, r, hands, high=high, low=low) for pot, r in zip(pots, rakes, strict=True)
+        ]
+        if any(not a.shares for a in awards if a.amount > a.rake):
+            raise IllegalAction("a pot has no shown hand to award it to")
+        payouts = [0] * self.n
+        for award in awards:
+            for player, chips in award.shares.items():
+                payouts[player] += chips
+        for player, chips in enumerate(payouts):
+            self.stacks[player] += chips
+        self.committed = [0] * self.n
+        self.phase, self.to_act = OVER, None
+        self.result = self._result(awards, payouts, rake, uncontested)
+        self.events.append({"type": "result", "payouts": payouts, "rake": rake})
+
+    def _result(self, awards: list, payouts: list[int], rake: int, uncontested: bool) -> dict:
+        hands = {}
+        for player in range(self.n):
+            if self.shown[player]:
+                hands[str(player)] = self._hand_words(player)
+        return {
+            "uncontested": uncontested,
+            "rake": rake,
+            "payouts": payouts,
+            "pots": [
+                {
+                    "amount": a.amount,
+                    "rake": a.rake,
+                    "eligible": list(a.eligible),
+                    "high_winners": list(a.high_winners),
+                    "low_winners": list(a.low_winners),
+                    "shares": sorted([p, c] for p, c in a.shares.items()),
+                }
+                for a in awards
+            ],
+            "hands": hands,
+        }
+
+    def _hand_words(self, player: int) -> dict[str, Any]:
+        cards = self.cards_of(player)
+        words: dict[str, Any] = {"cards": [card_str(c) for c in cards]}
+        if self.game.high:
+            words["high"] = evaluate.high_hand(cards).words
+        if self.game.low:
+            low = evaluate.low_hand(cards, self.game.low_qualifier)
+            words["low"] = low.words if low else None
+        return words
+
+    def _where(self) -> str:
+        return "over" if self.phase == OVER else f"{self.phase} on {self.street_name}"
+
+    # ---------------------------------------------------------- data & replays
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything about the hand as JSON-ready data (server-only: it holds the deck)."""
+        data = {name: _plain(getattr(self, name)) for name in FIELDS}
+        data["config"] = self.config.to_dict()
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> HandState:
+        if not isinstance(data, dict) or set(data) != set(FIELDS):
+            raise IllegalAction("not a saved hand: its fields don't match")
+        state = cls.__new__(cls)
+        for name in FIELDS:
+            setattr(state, name, _copy(data[name]))
+        state.config = GameConfig.from_dict(data["config"])
+        state.game, state.n = state.config.game, len(state.stacks)
+        return state
+
+    @classmethod
+    def replay(cls, data: dict[str, Any]) -> HandState:
+        """Rebuild a hand from its start (config, stacks, deck) and its action list."""
+        config = GameConfig.from_dict(data["config"])
+        if data["scripted"]:
+            state = cls.from_script(config, data["starting_stacks"])
+        else:
+            state = cls.new(config, data["starting_stacks"], data["deck"])
+        for action in data["actions"]:
+            state.apply(action)
+        return state
+
+    def apply(self, action: dict[str, Any]) -> None:
+        """Apply one entry of an action list (as stored in ``actions``)."""
+        if not isinstance(action, dict) or "kind" not in action:
+            raise IllegalAction(f"not an action: {action!r}")
+        if action["kind"] == "deal":
+            self.deal(action.get("target"), action.get("cards"))
+        else:
+            self.act(
+                action.get("player"), action["kind"], action.get("amount"), action.get("cards")
+            )
+
+
+def _rank_suit(card: int) -> tuple[int, int]:
+    return (rank(card), suit(card))
+
+
+def _who(target: int) -> str:
+    return "the board" if target == BOARD else f"player {target}"
+
+
+def _check_stacks(stacks: Sequence[int]) -> list[int]:
+    if not isinstance(stacks, (list, tuple)) or not 2 <= len(stacks) <= MAX_PLAYERS:
+        raise IllegalAction(f"a stud hand needs 2 to {MAX_PLAYERS} players' stacks")
+    if any(type(s) is not int or s < 1 for s in stacks):
+        raise IllegalAction("every stack must be a positive whole number of chips")
+    return list(stacks)
+
+
+def _plain(value: Any) -> Any:
+    """A JSON-ready deep copy: tuples become lists."""
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, GameConfig):
+        return value.to_dict()
+    return value
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    return value

@@ -1,0 +1,77 @@
+"""What one seat, or an observer, may see of a hand.
+
+This is the only door from a :class:`HandState` to a client. A down card
+leaves through it only to its owner, or to everyone once its owner has shown
+it at the showdown; burns, the deck and mucked hands never leave.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tables.rules.cards import card_str
+from tables.rules.pots import build_pots
+from tables.rules.state import OVER, UNKNOWN, HandState
+
+OBSERVER = None
+
+
+def view(state: HandState, player: int | None = OBSERVER) -> dict[str, Any]:
+    """The hand as ``player`` sees it (``None``: an observer).
+
+    Cards are strings such as ``"Kd"``; a hidden down card is ``None``.
+    """
+    collected = [c - b for c, b in zip(state.committed, state.bets, strict=True)]
+    live = [not f for f in state.folded]
+    yours = player is not None and player == state.to_act
+    return {
+        "variant": state.config.variant,
+        "street": state.street_name,
+        "phase": state.phase,
+        "turn": state.turn,
+        "to_act": state.to_act,
+        "viewer": player,
+        "players": [_seat(state, p, player) for p in range(state.n)],
+        "community": [card_str(c) for c in state.community],
+        "current_bet": state.current_bet,
+        "pots": [
+            {"amount": pot.amount, "eligible": list(pot.eligible)}
+            for pot in build_pots(collected, live)
+        ],
+        "legal_actions": [a.to_dict() for a in state.legal_actions()] if yours else [],
+        # The result names only shown hands, so it is the same for every viewer.
+        "result": state.result if state.phase == OVER else None,
+    }
+
+
+def _seat(state: HandState, seat: int, viewer: int | None) -> dict[str, Any]:
+    open_to_viewer = seat == viewer or state.shown[seat]
+    return {
+        "player": seat,
+        "stack": state.stacks[seat],
+        "bet": state.bets[seat],
+        "folded": state.folded[seat],
+        "all_in": state.is_all_in(seat),
+        "shown": state.shown[seat],
+        "up": [card_str(c) for c in state.up[seat]],
+        "down": [_card(c) if open_to_viewer else None for c in state.hole[seat]],
+    }
+
+
+def _card(card: int) -> str | None:
+    return None if card == UNKNOWN else card_str(card)
+
+
+def events_for(state: HandState, player: int | None = OBSERVER) -> list[dict[str, Any]]:
+    """The hand's event log with every card the viewer may not see removed."""
+    visible = []
+    for event in state.events:
+        kind = event["type"]
+        if kind == "burn" or kind == "deal" and not event["up"] and event["player"] != player:
+            event = {**event, "card": None}
+        if "card" in event and event["card"] is not None:
+            event = {**event, "card": _card(event["card"])}
+        if "cards" in event:
+            event = {**event, "cards": [_card(c) for c in event["cards"]]}
+        visible.append(event)
+    return visible
