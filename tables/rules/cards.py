@@ -13,6 +13,7 @@ bring-in suit order of seeds 000/001/002 (clubs lowest).
 
 from __future__ import annotations
 
+import math
 import secrets
 from collections.abc import Iterable, Sequence
 
@@ -86,12 +87,32 @@ def pretty(card: int) -> str:
     return ("10" if rank(card) == 10 else RANK_CHARS[card >> 2]) + SUIT_SYMBOLS[card & 3]
 
 
-def shuffled_deck(rng: secrets.SystemRandom | None = None) -> list[int]:
-    """A fresh 52-card deck in Fisher-Yates order drawn from the OS CSPRNG."""
-    draw = (rng or secrets.SystemRandom()).randrange
+DECK_ORDERS = math.factorial(DECK_SIZE)
+_ORDER_BITS = DECK_ORDERS.bit_length()
+
+
+def shuffled_deck() -> list[int]:
+    """A fresh 52-card deck shuffled by Fisher-Yates from the OS CSPRNG.
+
+    One draw picks a uniform number below 52! (rejecting the few that are not),
+    and its mixed-radix digits are the swap indices: the same uniform shuffle
+    as 51 separate draws, for one system call instead of 51.
+    """
+    order = secrets.randbits(_ORDER_BITS)
+    while order >= DECK_ORDERS:
+        order = secrets.randbits(_ORDER_BITS)
+    return fisher_yates(order)
+
+
+def fisher_yates(order: int) -> list[int]:
+    """The deck that Fisher-Yates makes when ``order`` supplies its swap indices.
+
+    >>> fisher_yates(0)[:3], sorted(fisher_yates(DECK_ORDERS - 1)) == list(FULL_DECK)
+    ([1, 2, 3], True)
+    """
     deck = list(FULL_DECK)
     for i in range(DECK_SIZE - 1, 0, -1):
-        j = draw(i + 1)
+        order, j = divmod(order, i + 1)
         deck[i], deck[j] = deck[j], deck[i]
     return deck
 

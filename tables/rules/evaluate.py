@@ -328,6 +328,27 @@ def high_hand(cards: Sequence[int]) -> HighHand:
     return HighHand(key, category, played, _high_words(category, ranks))
 
 
+def high_words(key: int) -> str:
+    """Name a high hand from its key alone, without the cards.
+
+    >>> high_words(high_key(parse_cards("9h5d9cKhKc3s5s")))
+    'two pair, kings and nines'
+    """
+    return _high_words(key >> CATEGORY_SHIFT, _high_ranks(key))
+
+
+def low_words(key: int) -> str:
+    """Name an ace-to-five low from its key alone.
+
+    >>> low_words(low_key(parse_cards("8c6d4h2sAc")))
+    '8-6-4-2-A low'
+    """
+    category = key >> CATEGORY_SHIFT
+    ranks = _expand(key, _LOW_SHAPES[category])
+    spelled = "-".join(_rank_text(r) for r in sorted(ranks, reverse=True))
+    return f"{spelled} low{_low_suffix(category, ranks)}"
+
+
 def _high_ranks(key: int) -> list[int]:
     """The five ranks a high key stands for, in the order the hand is read."""
     category = key >> CATEGORY_SHIFT
@@ -387,11 +408,9 @@ def low_hand(cards: Sequence[int], qualifier: int | None = None) -> LowHand | No
     key = low_key(cards, qualifier)
     if key is None:
         return None
-    category = key >> CATEGORY_SHIFT
-    ranks = _expand(key, _LOW_SHAPES[category])
+    ranks = _expand(key, _LOW_SHAPES[key >> CATEGORY_SHIFT])
     played = sorted(_pick(cards, ranks, low_rank), key=lambda c: (low_rank(c), c), reverse=True)
-    spelled = "-".join(_rank_text(low_rank(c)) for c in played)
-    return LowHand(key, tuple(played), f"{spelled} low{_low_suffix(category, ranks)}")
+    return LowHand(key, tuple(played), low_words(key))
 
 
 def _low_suffix(category: int, ranks: Sequence[int]) -> str:
@@ -413,11 +432,20 @@ def showing_key(upcards: Sequence[int], lowball: bool = False) -> int:
     >>> showing_key(parse_cards("6c2d"), lowball=True) > showing_key(parse_cards("7c2d"), True)
     True
     """
-    category, ranks = _showing(upcards, lowball)
-    key = category << CATEGORY_SHIFT
-    for i, r in enumerate(ranks):
-        key |= r << (16 - 4 * i)
-    return _SHOW_FLIP - key if lowball else key
+    pattern = (lowball, *sorted(c >> 2 for c in upcards))  # suits never matter here
+    key = _SHOWING_KEYS.get(pattern)
+    if key is None:
+        category, ranks = _showing(upcards, lowball)
+        key = category << CATEGORY_SHIFT
+        for i, r in enumerate(ranks):
+            key |= r << (16 - 4 * i)
+        key = _SHOWING_KEYS[pattern] = _SHOW_FLIP - key if lowball else key
+    return key
+
+
+# Showing keys by rank pattern: at most a few thousand patterns of one to five
+# ranks, each worked out once; the engine asks on every street for every player.
+_SHOWING_KEYS: dict[tuple[int, ...], int] = {}
 
 
 def showing_words(upcards: Sequence[int], lowball: bool = False) -> str:

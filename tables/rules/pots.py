@@ -8,6 +8,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from tables.rules import evaluate
+from tables.rules.cards import low_rank, rank, suit
+
 
 @dataclass(slots=True)
 class Pot:
@@ -83,12 +86,25 @@ def split_evenly(amount: int, winners: Sequence[int]) -> dict[int, int]:
 
 @dataclass(frozen=True, slots=True)
 class Contender:
-    """What the pot needs to know about one shown hand."""
+    """What a pot needs to know about one shown hand."""
 
+    cards: tuple[int, ...]  # all the player's cards, with any community card
     high_key: int | None  # higher is better; None when the game has no high half
-    high_order: tuple[int, int]  # larger wins the high odd chip (highest card, suit)
-    low_key: int | None  # lower is better; None when the hand has no (qualifying) low
-    low_order: tuple[int, int]  # smaller wins the low odd chip (lowest card, suit)
+    low_key: int | None  # lower is better; None without a (qualifying) low
+
+
+def high_chip_order(hand: Contender) -> tuple[int, int]:
+    """Seed 002: a high tie's odd chip goes to the highest card by suit
+    (spades high) among the five cards played."""
+    played = evaluate.high_hand(hand.cards).cards
+    return max((rank(c), suit(c)) for c in played)
+
+
+def low_chip_order(hand: Contender) -> tuple[int, int]:
+    """Seed 002: a low tie's odd chip goes to the lowest card by suit (clubs
+    low) among the five cards played."""
+    played = evaluate.low_hand(hand.cards).cards
+    return min((low_rank(c), suit(c)) for c in played)
 
 
 @dataclass(slots=True)
@@ -130,7 +146,9 @@ def _best_high(contenders: Sequence[int], hands: Mapping[int, Contender]) -> tup
         return ()
     best = max(hands[i].high_key for i in contenders)
     tied = [i for i in contenders if hands[i].high_key == best]
-    return tuple(sorted(tied, key=lambda i: hands[i].high_order, reverse=True))
+    if len(tied) == 1:
+        return tuple(tied)
+    return tuple(sorted(tied, key=lambda i: high_chip_order(hands[i]), reverse=True))
 
 
 def _best_low(contenders: Sequence[int], hands: Mapping[int, Contender]) -> tuple[int, ...]:
@@ -139,7 +157,9 @@ def _best_low(contenders: Sequence[int], hands: Mapping[int, Contender]) -> tupl
         return ()
     best = min(hands[i].low_key for i in qualified)
     tied = [i for i in qualified if hands[i].low_key == best]
-    return tuple(sorted(tied, key=lambda i: hands[i].low_order))
+    if len(tied) == 1:
+        return tuple(tied)
+    return tuple(sorted(tied, key=lambda i: low_chip_order(hands[i])))
 
 
 def _merge(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:

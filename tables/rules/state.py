@@ -18,15 +18,13 @@ Every public method validates first and changes nothing on refusal.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from tables.rules import evaluate
 from tables.rules.cards import DECK_SIZE, card_str, check_deck, low_rank, rank, shuffled_deck, suit
 from tables.rules.config import GameConfig
 from tables.rules.errors import HandOver, IllegalAction, NotYourTurn
-from tables.rules.pots import Contender, allocate_rake, award_pot, build_pots
-from tables.rules.variants import highest_card, lowest_card
+from tables.rules.pots import Contender, Pot, PotAward, allocate_rake, award_pot, build_pots
 
 UNKNOWN = -1
 BOARD = -1  # deal target for a community card
@@ -38,13 +36,13 @@ SHOWDOWN_KINDS = ("show", "muck")
 MAX_PLAYERS = 8
 
 
-@dataclass(frozen=True, slots=True)
-class LegalAction:
+class LegalAction(NamedTuple):
     """One thing the player to act may do.
 
     ``amounts`` lists the exact amounts allowed (fixed limit allows a few
     exact sizes); ``min``/``max`` bound them. Amounts are totals for the
     street ("raise to 16"), or the chips a call or bring-in puts in.
+    (A NamedTuple because the engine builds a few of these every move.)
     """
 
     kind: str
@@ -54,7 +52,10 @@ class LegalAction:
 
     @classmethod
     def exact(cls, kind: str, *amounts: int) -> LegalAction:
-        return cls(kind, min(amounts), max(amounts), tuple(sorted(set(amounts))))
+        if len(amounts) == 1:
+            return cls(kind, amounts[0], amounts[0], amounts)
+        ordered = tuple(sorted(set(amounts)))
+        return cls(kind, ordered[0], ordered[-1], ordered)
 
     def to_dict(self) -> dict[str, Any]:
         amounts = list(self.amounts) if self.amounts is not None else None
@@ -84,7 +85,8 @@ FIELDS = (
 
 
 class HandState:
-    __slots__ = (*FIELDS, "game", "n")
+    # Not saved: the Variant comes from the config, the options cache from the state.
+    __slots__ = (*FIELDS, "game", "n", "_options")
 
     # ----------------------------------------------------------------- creation
 
@@ -127,6 +129,7 @@ class HandState:
         state.first_actor = state.last_aggressor = None
         state.pending_deals, state.showdown_order = [], []
         state.actions, state.events, state.turn, state.result = [], [], 0, None
+        state._options = None
         return state
 
     def _reset_round(self) -> None:
@@ -164,7 +167,7 @@ class HandState:
     def legal_actions(self) -> list[LegalAction]:
         """What the player to act may do now; empty when nobody is to act."""
         if self.phase == BETTING and self.to_act is not None:
-            return self._betting_options(self.to_act)
+            return list(self._options_now())
         if self.phase == SHOWDOWN and self.to_act is not None:
             return [LegalAction("show"), LegalAction("muck")]
         return []
@@ -228,21 +231,31 @@ class HandState:
     # ------------------------------------------------------------------ betting
 
     def _bet_act(self, player: int, kind: str, amount: int | None) -> None:
-        options = {o.kind: o for o in self._betting_options(player)}
-        allowed = "; ".join(o.describe() for o in options.values())
-        if not isinstance(kind, str) or kind not in options:
-            raise IllegalAction(f"player {player} can't {kind!r} now; allowed: {allowed}")
-        option = options[kind]
+        options = self._options_now()
+        for option in options:
+            if option.kind == kind:
+                break
+        else:
+            self._refuse(f"player {player} can't {kind!r} now", options)
         if kind in WAGERS:
-            if amount not in option.amounts or type(amount) is not int:
-                raise IllegalAction(
-                    f"player {player} can't {kind} to {amount!r}; allowed: {allowed}"
-                )
+            if type(amount) is not int or amount not in option.amounts:
+                self._refuse(f"player {player} can't {kind} to {amount!r}", options)
         elif amount is not None and (type(amount) is not int or amount != option.min):
-            raise IllegalAction(f"player {player} can't {kind} {amount!r}; allowed: {allowed}")
+            self._refuse(f"player {player} can't {kind} {amount!r}", options)
         self.actions.append({"player": player, "kind": kind, "amount": amount})
         self.turn += 1
         self._apply_bet(player, kind, amount)
+
+    @staticmethod
+    def _refuse(problem: str, options: Sequence[LegalAction]) -> None:
+        allowed = "; ".join(o.describe() for o in options)
+        raise IllegalAction(f"{problem}; allowed: {allowed}")
+
+    def _options_now(self) -> tuple[LegalAction, ...]:
+        """The betting options of the player to act, worked out once per turn."""
+        if self._options is None or self._options[0] != self.turn:
+            self._options = (self.turn, tuple(self._betting_options(self.to_act)))
+        return self._options[1]
 
     def _betting_options(self, player: int) -> list[LegalAction]:
         stack, to_call = self.stacks[player], self.current_bet - self.bets[player]
@@ -281,8 +294,9 @@ class HandState:
 
     def _wager_option(self, player: int) -> LegalAction:
         reach = self.bets[player] + self.stacks[player]
-        amounts = [t for t in self._full_targets() if t <= reach]
-        if reach < self._full_targets()[-1]:
+        targets = self._full_targets()
+        amounts = [t for t in targets if t <= reach]
+        if reach < targets[-1] and reach not in amounts:
             amounts.append(reach)  # all in for less than a full wager
         if self.current_bet == 0:
             kind = "bet"
@@ -290,7 +304,7 @@ class HandState:
             kind = "complete"  # the bring-in, or a short all-in, is not yet a full bet
         else:
             kind = "raise"
-        return LegalAction.exact(kind, *amounts)
+        return LegalAction(kind, amounts[0], amounts[-1], tuple(amounts))  # already ascending
 
     def _apply_bet(self, player: int, kind: str, amount: int | None) -> None:
         if kind == "fold":
@@ -310,7 +324,7 @@ class HandState:
             self._log_action(player, kind, 0)
         self.needs[player] = False
         self.acted_level[player] = self.full_level
-        if len(self.live) == 1:
+        if self.folded.count(False) == 1:
             self._close_round()
         else:
             self._pass_turn(player)
@@ -474,9 +488,11 @@ class HandState:
         able = [p for p in self.live if self.stacks[p] > 0]
         self.phase = BETTING
         self.round_players = len(able)
-        self.first_actor = self._first_by_cards(self.live)
         if len(able) < 2:
-            self._close_round()  # nobody left to bet against: deal on
+            # Nobody left to bet against: deal on. The best hand showing still
+            # counts as first to act, for the order of the showdown.
+            self.first_actor = self._first_by_cards(self.live)
+            self._close_round()
             return
         self.open_pair = self.street == 1 and self.config.open_pair and self._any_open_pair()
         for player in able:
@@ -523,8 +539,9 @@ class HandState:
         self._return_uncalled()
         self.bets = [0] * self.n
         self.to_act = None
-        if len(self.live) == 1:
-            self._award([self.live[0]], uncontested=True)
+        if self.folded.count(False) == 1:
+            winner = self.live[0]  # everyone else folded: no cards to read
+            self._award({winner: Contender((), high_key=0, low_key=None)}, uncontested=True)
         elif self.street == len(self.game.streets) - 1:
             self._start_showdown()
         else:
@@ -554,23 +571,24 @@ class HandState:
             self.to_act = self.showdown_order[0]
             return
         everyone_shows = not self.config.auto_muck or any(self.stacks[p] == 0 for p in live)
+        hands = {p: self._contender(p) for p in live}
+        pots = build_pots(self.committed, [not f for f in self.folded])
         for player in self.showdown_order:
-            if everyone_shows or self._could_win(player):
+            if everyone_shows or self._could_win(player, hands, pots):
                 self._reveal(player)
             else:
                 self.mucked[player] = True
                 self.events.append({"type": "muck", "player": player})
         self.showdown_order = []
-        self._award([p for p in live if self.shown[p]], uncontested=False)
+        self._award({p: hands[p] for p in live if self.shown[p]})
 
-    def _could_win(self, player: int) -> bool:
+    def _could_win(self, player: int, hands: dict[int, Contender], pots: list[Pot]) -> bool:
         """Auto-muck: does this hand tie or beat every shown hand for some pot?"""
-        shown = [p for p in self.live if self.shown[p]]
-        mine = self._contender(player)
-        for pot in build_pots(self.committed, [not f for f in self.folded]):
+        mine = hands[player]
+        for pot in pots:
             if player not in pot.eligible:
                 continue
-            rivals = [self._contender(p) for p in shown if p in pot.eligible]
+            rivals = [hands[p] for p in pot.eligible if self.shown[p]]
             if not rivals:
                 return True
             if self.game.high and mine.high_key >= max(r.high_key for r in rivals):
@@ -608,7 +626,7 @@ class HandState:
             self.to_act = self.showdown_order[0]
         else:
             self.to_act = None
-            self._award([p for p in self.live if self.shown[p]], uncontested=False)
+            self._award({p: self._contender(p) for p in self.live if self.shown[p]})
 
     def _check_shown_cards(self, player: int, cards: Sequence[int] | None) -> list[int]:
         """A shown hand: all its cards in dealing order, or just the down cards."""
@@ -648,31 +666,21 @@ class HandState:
     # ------------------------------------------------------------------- awards
 
     def _contender(self, player: int) -> Contender:
-        cards = self.cards_of(player)
+        cards = tuple(self.cards_of(player))
         if UNKNOWN in cards:
             raise IllegalAction(f"player {player}'s cards are unknown, so the hand can't be read")
-        high = evaluate.high_hand(cards) if self.game.high else None
-        low = evaluate.low_hand(cards, self.game.low_qualifier) if self.game.low else None
-        top = highest_card(high.cards) if high else 0
-        bottom = lowest_card(low.cards) if low else 0
         return Contender(
-            high_key=high.key if high else None,
-            high_order=_rank_suit(top),
-            low_key=low.key if low else None,
-            low_order=(low_rank(bottom), suit(bottom)),
+            cards,
+            high_key=evaluate.high_key(cards) if self.game.high else None,
+            low_key=evaluate.low_key(cards, self.game.low_qualifier) if self.game.low else None,
         )
 
-    def _award(self, shown: list[int], *, uncontested: bool) -> None:
-        contenders = set(shown)
-        pots = build_pots(self.committed, [p in contenders for p in range(self.n)])
+    def _award(self, hands: dict[int, Contender], *, uncontested: bool = False) -> None:
+        """Rake the pots, then award each one between the shown ``hands``."""
+        pots = build_pots(self.committed, [p in hands for p in range(self.n)])
         rake = self.config.rake.amount(self.pot_total, reached_fourth_street=self.street >= 1)
         rakes = allocate_rake([pot.amount for pot in pots], rake)
-        if uncontested:
-            hands = {shown[0]: Contender(0, (0, 0), 0, (0, 0))}
-            high, low = True, False
-        else:
-            hands = {p: self._contender(p) for p in shown}
-            high, low = self.game.high, self.game.low
+        high, low = (True, False) if uncontested else (self.game.high, self.game.low)
         awards = [
             award_pot(pot, r, hands, high=high, low=low) for pot, r in zip(pots, rakes, strict=True)
         ]
@@ -686,14 +694,18 @@ class HandState:
             self.stacks[player] += chips
         self.committed = [0] * self.n
         self.phase, self.to_act = OVER, None
-        self.result = self._result(awards, payouts, rake, uncontested)
+        self.result = self._result(awards, payouts, rake, hands, uncontested)
         self.events.append({"type": "result", "payouts": payouts, "rake": rake})
 
-    def _result(self, awards: list, payouts: list[int], rake: int, uncontested: bool) -> dict:
-        hands = {}
-        for player in range(self.n):
-            if self.shown[player]:
-                hands[str(player)] = self._hand_words(player)
+    def _result(
+        self,
+        awards: list[PotAward],
+        payouts: list[int],
+        rake: int,
+        hands: dict[int, Contender],
+        uncontested: bool,
+    ) -> dict[str, Any]:
+        shown = {str(p): self._hand_words(hand) for p, hand in hands.items() if self.shown[p]}
         return {
             "uncontested": uncontested,
             "rake": rake,
@@ -709,17 +721,15 @@ class HandState:
                 }
                 for a in awards
             ],
-            "hands": hands,
+            "hands": shown,
         }
 
-    def _hand_words(self, player: int) -> dict[str, Any]:
-        cards = self.cards_of(player)
-        words: dict[str, Any] = {"cards": [card_str(c) for c in cards]}
+    def _hand_words(self, hand: Contender) -> dict[str, Any]:
+        words: dict[str, Any] = {"cards": [card_str(c) for c in hand.cards]}
         if self.game.high:
-            words["high"] = evaluate.high_hand(cards).words
+            words["high"] = evaluate.high_words(hand.high_key)
         if self.game.low:
-            low = evaluate.low_hand(cards, self.game.low_qualifier)
-            words["low"] = low.words if low else None
+            words["low"] = None if hand.low_key is None else evaluate.low_words(hand.low_key)
         return words
 
     def _where(self) -> str:
@@ -741,7 +751,7 @@ class HandState:
         for name in FIELDS:
             setattr(state, name, _copy(data[name]))
         state.config = GameConfig.from_dict(data["config"])
-        state.game, state.n = state.config.game, len(state.stacks)
+        state.game, state.n, state._options = state.config.game, len(state.stacks), None
         return state
 
     @classmethod

@@ -8,7 +8,6 @@ a finished hand is valued for the high and low halves.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tables.rules.cards import low_rank, rank, suit
@@ -109,13 +108,3 @@ def get_variant(code: str) -> Variant:
         raise IllegalAction(
             f"unknown variant {code!r}; choose one of {', '.join(VARIANTS)}"
         ) from None
-
-
-def highest_card(cards: Sequence[int]) -> int:
-    """The highest card by rank, then suit (spades high): seed 002's odd-chip order."""
-    return max(cards, key=lambda c: (rank(c), suit(c)))
-
-
-def lowest_card(cards: Sequence[int]) -> int:
-    """The lowest card, ace low, then suit (clubs low): seed 002's low odd-chip order."""
-    return min(cards, key=lambda c: (low_rank(c), suit(c)))
