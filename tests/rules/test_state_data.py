@@ -1,0 +1,40 @@
+"""The hand is data: JSON both ways, and a replay of its actions rebuilds it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tables.rules import HandState, IllegalAction
+from tests.rules.stacking import play
+from tests.rules.test_showdown import to_seventh
+
+
+def test_a_hand_survives_json_and_back_mid_hand():
+    state = to_seventh()
+    data = json.loads(json.dumps(state.to_dict()))
+    again = HandState.from_dict(data)
+    assert again.to_dict() == state.to_dict()
+    play(again, (1, "bet", 10))  # and it plays on
+    assert again.to_act == 2
+
+
+def test_replaying_the_deck_and_actions_reproduces_the_state_exactly():
+    state = play(to_seventh(), (1, "bet", 10), (2, "call"), (0, "raise", 20), (1, "call"))
+    play(state, (2, "fold"))
+    assert HandState.replay(state.to_dict()).to_dict() == state.to_dict()
+
+
+def test_a_saved_hand_with_missing_fields_is_refused():
+    data = to_seventh().to_dict()
+    del data["deck"]
+    with pytest.raises(IllegalAction, match="not a saved hand"):
+        HandState.from_dict(data)
+
+
+def test_a_replay_with_a_tampered_action_is_refused():
+    data = to_seventh().to_dict()
+    data["actions"][1]["amount"] = 7
+    with pytest.raises(IllegalAction, match="can't call 7"):
+        HandState.replay(data)

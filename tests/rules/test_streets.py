@@ -1,0 +1,91 @@
+"""Streets, burns, and running out of cards with eight players (seeds 000, 001, 003)."""
+
+from __future__ import annotations
+
+from tables.rules import HandState
+from tables.rules.cards import SUIT_CHARS, card_str, fisher_yates
+from tables.rules.views import view
+from tests.rules.stacking import config, stack_deck
+
+
+def check_around(state: HandState, until: str | None = None) -> HandState:
+    """Everyone checks (no bring-in at these tables) until ``until`` or the end."""
+    while not state.finished and state.street_name != until:
+        state.act(state.to_act, "check")
+    return state
+
+
+def test_streets_deal_two_down_one_up_then_three_up_then_one_down():
+    state = check_around(HandState.new(config(bring_in=0), [50] * 3, fisher_yates(7)))
+    assert [len(cards) for cards in state.hole] == [3, 3, 3]
+    assert [len(cards) for cards in state.up] == [4, 4, 4]
+
+
+def test_one_card_is_burned_before_each_street_and_never_dealt():
+    state = check_around(HandState.new(config(bring_in=0), [50] * 3, fisher_yates(7)))
+    assert len(state.burns) == 5
+    dealt = {c for cards in state.hole + state.up for c in cards}
+    assert dealt.isdisjoint(state.burns)
+
+
+def test_seven_players_reuse_the_burns_to_deal_everyone_a_seventh_card():
+    state = check_around(HandState.new(config(bring_in=0), [50] * 7, fisher_yates(99)))
+    assert any(e["type"] == "reuse_burns" for e in state.events)
+    assert state.community == []
+    assert all(len(cards) == 3 for cards in state.hole)
+
+
+def test_eight_players_get_one_community_card_when_even_the_burns_run_short():
+    state = HandState.new(config(bring_in=0), [50] * 8, fisher_yates(5))
+    check_around(state, until="7th street")
+    assert len(state.community) == 1
+    assert all(len(cards) == 2 for cards in state.hole)
+    assert view(state, None)["community"] == [card_str(state.community[0])]
+    check_around(state)
+    assert all(len(hand["cards"]) == 7 for hand in state.result["hands"].values())
+
+
+def test_folded_cards_are_dead_even_when_the_deck_runs_short():
+    state = HandState.new(config(bring_in=0), [50] * 8, fisher_yates(11))
+    folder = state.to_act
+    state.act(folder, "check")
+    # Folding is not offered when checking is free, so the folder must face a bet.
+    state.act(state.to_act, "bet", 5)
+    while state.to_act != folder:
+        state.act(state.to_act, "call")
+    folded_cards = state.hole[folder] + state.up[folder]
+    state.act(folder, "fold")
+    check_around(state)
+    seven = [state.hole[p] + state.up[p] for p in state.live]
+    assert all(len(cards) == 7 for cards in seven)
+    assert not {c for cards in seven for c in cards}.intersection(folded_cards)
+    # 49 cards were used by 7th street, so the burns came back and no burn was left to spare.
+    assert [e["type"] for e in state.events if e.get("street") == 4][:1] == ["no_burn"]
+
+
+def suited(ranks_by_player: list[str]) -> dict[int, list[str]]:
+    """Give each rank its next unused suit, so the cards are all different."""
+    used: dict[str, int] = {}
+    hands = {}
+    for player, ranks in enumerate(ranks_by_player):
+        hands[player] = []
+        for r in ranks:
+            hands[player].append(r + SUIT_CHARS[used.get(r, 0)])
+            used[r] = used.get(r, 0) + 1
+    return hands
+
+
+def test_the_community_card_counts_as_a_showing_card_for_the_seventh_street_order():
+    # Upcards for 3rd to 6th street. Player 0's A-K-Q-J is the best showing hand
+    # until the community deuce pairs player 5's door card.
+    ups = suited(["AKQJ", "AKQ9", "AKQ8", "AKJ9", "QJT8", "2346", "JT97", "T987", "2"])
+    community = ups.pop(8)[0]
+    streets = [{p: ("????" + cards[0]) for p, cards in ups.items()}]
+    streets += [{p: cards[k] for p, cards in ups.items()} for k in (1, 2, 3)]
+    streets[1]["burn"] = community  # the second burn comes back as the community card
+    state = HandState.new(config(bring_in=0), [50] * 8, stack_deck(*streets))
+    check_around(state, until="6th street")
+    assert state.to_act == 0
+    check_around(state, until="7th street")
+    assert [card_str(c) for c in state.community] == [community]
+    assert state.to_act == 5

@@ -1,0 +1,80 @@
+"""What each seat and each observer may see (persona: player 0 is "alice",
+player 1 "bob", player 2 "carol"; None is an observer, who sees only upcards)."""
+
+from __future__ import annotations
+
+import json
+
+from tables.rules import HandState
+from tables.rules.cards import card_str
+from tables.rules.views import events_for, view
+from tests.rules.stacking import config, play
+from tests.rules.test_all_ins import RANKED, run_out
+from tests.rules.test_showdown import to_seventh
+
+ALICE, BOB, CAROL, OBSERVER = 0, 1, 2, None
+
+
+def fresh() -> HandState:
+    return HandState.new(config(), [100] * 3, RANKED)
+
+
+def test_a_player_sees_their_own_down_cards_and_nobody_elses():
+    seats = view(fresh(), ALICE)["players"]
+    assert seats[ALICE]["down"] == ["Ac", "Ad"]
+    assert seats[BOB]["down"] == [None, None]
+    assert seats[CAROL]["down"] == [None, None]
+
+
+def test_an_observer_sees_no_down_cards_but_every_upcard():
+    seats = view(fresh(), OBSERVER)["players"]
+    assert all(seat["down"] == [None, None] for seat in seats)
+    assert [seat["up"] for seat in seats] == [["Ah"], ["Kh"], ["2c"]]
+
+
+def test_only_the_player_to_act_gets_their_legal_actions():
+    state = fresh()
+    assert view(state, CAROL)["legal_actions"] == [
+        {"kind": "bring_in", "min": 2, "max": 2, "amounts": [2]},
+        {"kind": "complete", "min": 5, "max": 5, "amounts": [5]},
+    ]
+    assert view(state, ALICE)["legal_actions"] == []
+    assert view(state, OBSERVER)["legal_actions"] == []
+
+
+def test_the_view_shows_stacks_bets_and_pots():
+    state = play(fresh(), (CAROL, "bring_in"), (ALICE, "complete", 5))
+    seen = view(state, BOB)
+    assert [(s["stack"], s["bet"]) for s in seen["players"]] == [(94, 5), (99, 0), (97, 2)]
+    assert seen["pots"] == [{"amount": 3, "eligible": [0, 1, 2]}]
+    assert (seen["to_act"], seen["current_bet"], seen["street"]) == (BOB, 5, "3rd street")
+
+
+def test_shown_hands_become_visible_to_everyone_and_mucked_hands_never_do():
+    state = play(to_seventh(), (1, "bet", 10), (2, "call"), (0, "call"))
+    seen = view(state, OBSERVER)
+    assert seen["players"][1]["down"] == ["Kc", "Kd", "8d"]
+    assert seen["players"][0]["down"] == ["Ac", "Ad", "7d"]
+    assert seen["players"][2]["down"] == [None, None, None]  # mucked
+    text = json.dumps(seen)
+    assert all(card_str(c) not in text for c in state.hole[2])
+
+
+def test_event_logs_hide_other_players_down_cards_and_every_burn():
+    state = run_out(fresh())
+    for viewer in (ALICE, BOB, CAROL, OBSERVER):
+        for event in events_for(state, viewer):
+            if event["type"] == "burn":
+                assert event["card"] is None
+            if event["type"] == "deal" and not event["up"] and event["player"] != viewer:
+                assert event["card"] is None
+    mine = [e["card"] for e in events_for(state, ALICE) if e["type"] == "deal" and e["player"] == 0]
+    assert mine[:2] == ["Ac", "Ad"]
+
+
+def test_a_folded_players_down_cards_stay_hidden_after_the_hand():
+    state = play(fresh(), (CAROL, "bring_in"), (ALICE, "complete", 5), (BOB, "fold"))
+    play(state, (CAROL, "fold"))
+    assert state.finished
+    assert view(state, ALICE)["players"][BOB]["down"] == [None, None]
+    assert view(state, BOB)["players"][BOB]["down"] == ["Kc", "Kd"]
