@@ -269,9 +269,14 @@ class HandState:
             options = [LegalAction("fold"), LegalAction.exact("call", min(to_call, stack))]
         else:
             options = [LegalAction("check")]
-        if stack > to_call and self._may_raise(player):
+        if stack > to_call and self._may_raise(player) and self._someone_can_call(player):
             options.append(self._wager_option(player))
         return options
+
+    def _someone_can_call(self, player: int) -> bool:
+        """No raising when every other live player is already all in."""
+        stacks, folded = self.stacks, self.folded
+        return any(stacks[p] and not folded[p] for p in range(self.n) if p != player)
 
     def _may_raise(self, player: int) -> bool:
         # A player may raise again only after a full wager since their last action.

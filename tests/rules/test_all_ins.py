@@ -113,3 +113,9 @@ def test_nobody_is_forced_out_for_lack_of_chips():
     assert call[0].min == 9  # all that is left
     play(state, (1, "call"))
     assert state.is_all_in(1) and not state.folded[1]
+
+
+def test_no_raise_is_offered_when_every_opponent_is_all_in():
+    state = fifth_street([100, 100, 12])
+    play(state, (0, "check"), (1, "check"), (2, "bet", 9), (0, "fold"))
+    assert [a.kind for a in state.legal_actions()] == ["fold", "call"]
