@@ -1,0 +1,577 @@
+"""Hand histories in the PHH format, written from and replayed through the engine.
+
+A PHH file (https://phh.readthedocs.io) is TOML: the game's stakes, the
+starting stacks and an ``actions`` array in which the dealer (``d``) and the
+players (``p1``, ``p2``, ...) take turns. ``p1`` is our player 0.
+
+* :func:`write_phh` exports a finished hand for one viewer. Down cards that
+  viewer never saw are written ``??``; burns are never written.
+* :func:`read_phh` parses and checks a file into a :class:`HandHistory`, and
+  :func:`replay` plays it through :meth:`HandState.from_script`.
+* :func:`write_phhs` / :func:`read_phhs` handle the ``.phhs`` form, many hands
+  in one file: one TOML table per hand, ``[1]``, ``[2]`` and so on, each holding
+  that hand's fields. Readers keep the tables in file order and take any label.
+
+Showdowns are written ``pN sm <all the player's cards in dealing order>`` for a
+shown hand and a bare ``pN sm`` for a muck. The reader also takes ``pN sm -``
+(show the cards as dealt), just the down cards, and showdown actions that other
+tools write straight after an all-in, before the last streets are dealt.
+
+Errors name the action by its index in the ``actions`` array, counting from 0,
+and quote it: ``action 7 'p2 cbr 40': player 1 can't raise to 40; allowed: ...``.
+The engine's own words count players from 0, so ``p2`` is its "player 1".
+
+Table options PHH has no field for (rake, tie-breaks, raise caps...) travel in
+one user-defined field, ``_cardroom_rules``, written only when they differ from
+the defaults, so that a raked hand replays to the same finishing stacks.
+
+>>> history = read_phh('''
+... variant = "F7S"
+... antes = [1, 1]
+... bring_in = 2
+... small_bet = 5
+... big_bet = 10
+... starting_stacks = [50, 50]
+... actions = ["d dh p1 ????2c", "d dh p2 ????Kd", "p1 pb", "p2 cbr 5", "p1 f"]
+... ''')
+>>> replay(history).stacks
+[47, 53]
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+import tomllib
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from tables.rules.cards import card_str, cards_str, parse_card
+from tables.rules.config import GameConfig
+from tables.rules.errors import IllegalAction
+from tables.rules.state import BOARD, DEALING, SHOWDOWN, UNKNOWN, WAGERS, HandState
+from tables.rules.variants import BY_PHH
+
+RULES_FIELD = "_cardroom_rules"
+REQUIRED = ("variant", "antes", "bring_in", "small_bet", "big_bet", "starting_stacks", "actions")
+# Fields the PHH standard defines for stud; the rest of GameConfig goes in RULES_FIELD.
+PHH_STAKES = ("variant", "ante", "bring_in", "small_bet", "big_bet")
+PLAIN_VERBS = {"bring_in": "pb", "check": "cc", "call": "cc", "fold": "f", "muck": "sm"}
+MAX_PLAYERS = 8
+MUCK = "muck"  # what a bare ``pN sm`` reads as
+
+# What ``pN sm`` asks for: MUCK, None for the cards as dealt (``-``), or named cards.
+Shown = list[int] | str | None
+
+
+class PHHError(ValueError):
+    """A PHH file that can't be read or replayed; the message names the field or action."""
+
+
+@dataclass(frozen=True)
+class HandHistory:
+    """One checked PHH hand: what the engine needs, plus every field as read."""
+
+    config: GameConfig
+    starting_stacks: list[int]
+    actions: list[str]
+    finishing_stacks: list[int] | None
+    fields: dict[str, Any]
+
+    @classmethod
+    def from_fields(cls, fields: dict[str, Any]) -> HandHistory:
+        """Check one hand's fields (a parsed ``.phh`` file or ``.phhs`` table)."""
+        if not isinstance(fields, dict):
+            raise PHHError("a hand must be a table of fields")
+        missing = [name for name in REQUIRED if name not in fields]
+        if missing:
+            raise PHHError(f"missing required field(s): {', '.join(missing)}")
+        stacks = _chip_list(fields, "starting_stacks", least=1)
+        if not 2 <= len(stacks) <= MAX_PLAYERS:
+            raise PHHError(f"starting_stacks: a stud hand has 2 to {MAX_PLAYERS} players")
+        finishing = None
+        if "finishing_stacks" in fields:
+            finishing = _chip_list(fields, "finishing_stacks", count=len(stacks))
+        return cls(
+            config=_config(fields, len(stacks)),
+            starting_stacks=stacks,
+            actions=_action_list(fields),
+            finishing_stacks=finishing,
+            fields=dict(fields),
+        )
+
+
+# ------------------------------------------------------------------- reading
+
+
+def read_phh(text: str | bytes) -> HandHistory:
+    """Parse and check one ``.phh`` document."""
+    return HandHistory.from_fields(_load_toml(text))
+
+
+def read_phhs(text: str | bytes) -> list[HandHistory]:
+    """Parse and check every hand of a ``.phhs`` document, in file order."""
+    histories = []
+    for label, fields in phhs_sections(text).items():
+        try:
+            histories.append(HandHistory.from_fields(fields))
+        except PHHError as exc:
+            raise PHHError(f"hand [{label}]: {exc}") from None
+    return histories
+
+
+def phhs_sections(text: str | bytes) -> dict[str, dict[str, Any]]:
+    """The unchecked fields of each hand in a ``.phhs`` document, by table name."""
+    document = _load_toml(text)
+    for label, fields in document.items():
+        if not isinstance(fields, dict):
+            raise PHHError(f"{label!r} is not a hand: a .phhs file holds one [N] table per hand")
+    if not document:
+        raise PHHError("the .phhs file holds no hands")
+    return document
+
+
+def _load_toml(text: str | bytes) -> dict[str, Any]:
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise PHHError(f"not UTF-8 text: {exc}") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise PHHError(f"not valid TOML: {exc}") from None
+
+
+def _chips(value: Any, name: str, *, least: int = 0) -> int:
+    """Whole chips; a float is taken only when it is a whole number (``25.0``)."""
+    if type(value) is float and value.is_integer():
+        value = int(value)
+    if type(value) is not int or value < least:
+        kind = "a positive" if least else "a non-negative"
+        raise PHHError(f"{name} must be {kind} whole number of chips, not {value!r}")
+    return value
+
+
+def _chip_list(
+    fields: dict[str, Any], name: str, *, count: int | None = None, least: int = 0
+) -> list[int]:
+    values = fields[name]
+    if not isinstance(values, list):
+        raise PHHError(f"{name} must be an array with one number per player")
+    if count is not None and len(values) != count:
+        raise PHHError(f"{name} has {len(values)} entries for {count} players")
+    return [_chips(v, f"{name}[{i}]", least=least) for i, v in enumerate(values)]
+
+
+def _config(fields: dict[str, Any], players: int) -> GameConfig:
+    variant = fields["variant"]
+    if not isinstance(variant, str) or variant not in BY_PHH:
+        raise PHHError(f"variant {variant!r} is not played here; use one of {', '.join(BY_PHH)}")
+    _refuse_button_fields(fields)
+    options = {
+        **_house_rules_read(fields),
+        "variant": BY_PHH[variant].code,
+        "ante": _uniform_ante(_chip_list(fields, "antes", count=players)),
+        **{name: _chips(fields[name], name) for name in ("bring_in", "small_bet", "big_bet")},
+    }
+    try:
+        return GameConfig.from_dict(options)
+    except IllegalAction as exc:
+        raise PHHError(f"the game can't be set up: {exc}") from None
+
+
+def _refuse_button_fields(fields: dict[str, Any]) -> None:
+    blinds = fields.get("blinds_or_straddles")
+    harmless = blinds is None or (isinstance(blinds, list) and not any(blinds))  # all zeros
+    if not harmless:
+        raise PHHError("blinds_or_straddles: stud has a bring-in, not blinds")
+    if "min_bet" in fields:
+        raise PHHError("min_bet: stud here is fixed limit; give small_bet and big_bet")
+
+
+def _uniform_ante(antes: list[int]) -> int:
+    """The engine takes the same ante from everyone, so the file must too."""
+    if len(set(antes)) != 1:
+        raise PHHError(f"antes: every player must ante the same here, not {antes}")
+    return antes[0]
+
+
+def _house_rules_read(fields: dict[str, Any]) -> dict[str, Any]:
+    rules = fields.get(RULES_FIELD, {})
+    if not isinstance(rules, dict):
+        raise PHHError(f"{RULES_FIELD} must be a table of game options")
+    clash = sorted(set(rules) & set(PHH_STAKES))
+    if clash:
+        raise PHHError(f"{RULES_FIELD} can't set {', '.join(clash)}; the PHH fields do")
+    return dict(rules)
+
+
+def _action_list(fields: dict[str, Any]) -> list[str]:
+    actions = fields["actions"]
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise PHHError("actions must be an array of strings")
+    return list(actions)
+
+
+# ------------------------------------------------------------------ replaying
+
+
+def replay(history: HandHistory) -> HandState:
+    """Play every action of ``history`` through the engine; the hand may stop part-way.
+
+    Raises :class:`PHHError` naming the first action the engine refuses, or the
+    finishing stacks when the file's disagree with the replay's.
+    """
+    try:
+        state = HandState.from_script(history.config, history.starting_stacks)
+    except IllegalAction as exc:
+        raise PHHError(f"the hand can't start: {exc}") from None
+    early: list[tuple[int, str, int, Shown]] = []  # shows written before the last deals
+    for index, text in enumerate(history.actions):
+        with _blame(index, text):
+            _step(state, index, text, early)
+        if state.phase == SHOWDOWN:
+            for held_index, held_text, player, shown in early:
+                with _blame(held_index, held_text):
+                    _showdown(state, player, _complete(state, player, shown))
+            early.clear()
+    _check_finish(history, state)
+    return state
+
+
+@contextmanager
+def _blame(index: int, text: str) -> Iterator[None]:
+    """Name the action, counting from 0 as in the ``actions`` array, in any refusal."""
+    try:
+        yield
+    except IllegalAction as exc:
+        raise PHHError(f"action {index} {text!r}: {exc}") from None
+
+
+def _step(state: HandState, index: int, text: str, early: list) -> None:
+    words = text.split("#", 1)[0].split()  # commentary follows a '#'
+    if not words:
+        return  # an empty action or a bare commentary
+    if len(words) < 2:
+        raise IllegalAction("an action is an actor and a verb, like 'p1 cc'")
+    if words[0] == "d":
+        _deal(state, words[1:])
+    elif words[1] == "sm":
+        player, shown = _player(state, words[0]), _shown_cards(words[2:])
+        if state.phase == DEALING and state.pending_deal is not None:
+            early.append((index, text, player, _early_show(state, player, shown)))
+        else:
+            _showdown(state, player, shown)
+    else:
+        _bet(state, _player(state, words[0]), words[1], words[2:])
+
+
+def _deal(state: HandState, words: list[str]) -> None:
+    if words[0] == "dh" and len(words) == 3:
+        state.deal(_player(state, words[1]), _read_cards(words[2]))
+    elif words[0] == "db" and len(words) == 2:
+        state.deal(BOARD, _read_cards(words[1]))
+    else:
+        raise IllegalAction("the dealer's actions are 'd dh pN cards' and 'd db card'")
+
+
+def _bet(state: HandState, player: int, verb: str, args: list[str]) -> None:
+    if verb == "cbr" and len(args) == 1:
+        state.act(player, _wager_kind(state), _amount(args[0]))
+    elif verb in ("pb", "cc", "f") and not args:
+        kind = {"pb": "bring_in", "f": "fold"}.get(verb) or _check_or_call(state)
+        state.act(player, kind)
+    elif verb == "sd":
+        raise IllegalAction("stud has no draws to stand pat or discard in")
+    else:
+        raise IllegalAction("player actions are pb, cbr AMOUNT, cc, f and sm [cards]")
+
+
+def _player(state: HandState, word: str) -> int:
+    match = re.fullmatch(r"p([1-9][0-9]*)", word)
+    if not match or int(match[1]) > state.n:
+        raise IllegalAction(f"{word!r} is not a player; this hand has p1 to p{state.n}")
+    return int(match[1]) - 1
+
+
+def _read_cards(text: str) -> list[int]:
+    """PHH cards: two characters each, ``??`` for a card nobody saw."""
+    if len(text) % 2:
+        raise IllegalAction(f"{text!r} is not a list of cards")
+    pairs = [text[i : i + 2] for i in range(0, len(text), 2)]
+    return [UNKNOWN if pair == "??" else parse_card(pair) for pair in pairs]
+
+
+def _amount(text: str) -> int:
+    match = re.fullmatch(r"([0-9]+)(?:\.0*)?", text)
+    if not match:
+        raise IllegalAction(f"the amount {text!r} must be a whole number of chips")
+    return int(match[1])
+
+
+def _wager_kind(state: HandState) -> str:
+    kinds = {option.kind for option in state.legal_actions()}
+    return next((kind for kind in WAGERS if kind in kinds), "raise")
+
+
+def _check_or_call(state: HandState) -> str:
+    kinds = {option.kind for option in state.legal_actions()}
+    return "call" if "call" in kinds else "check"
+
+
+def _shown_cards(args: list[str]) -> Shown:
+    if not args:
+        return MUCK
+    if args == ["-"]:
+        return None
+    if len(args) != 1:
+        raise IllegalAction("write the shown cards together, like 'AhKd7c'")
+    return _read_cards(args[0])
+
+
+def _showdown(state: HandState, player: int, shown: Shown) -> None:
+    if shown == MUCK:
+        state.act(player, "muck")
+    else:
+        state.act(player, "show", cards=shown)
+
+
+def _early_show(state: HandState, player: int, shown: Shown) -> Shown:
+    """A show written straight after an all-in, kept for the showdown.
+
+    Named cards are the player's cards so far: all in dealing order, or just
+    the down ones. Either way they become the start of the dealing order.
+    """
+    if not isinstance(shown, list):
+        return shown
+    down, up = state.hole[player], state.up[player]
+    if len(shown) == len(down):
+        return shown[:2] + up + shown[2:]
+    if len(shown) != len(down) + len(up):
+        raise IllegalAction(f"player {player} has {len(down) + len(up)} cards to show")
+    return shown
+
+
+def _complete(state: HandState, player: int, shown: Shown) -> Shown:
+    """An early show plus the cards dealt to the player since."""
+    if not isinstance(shown, list):
+        return shown
+    dealt = state.cards_of(player)[: len(state.hole[player]) + len(state.up[player])]
+    return shown + dealt[len(shown) :]
+
+
+def _check_finish(history: HandHistory, state: HandState) -> None:
+    if history.finishing_stacks is not None and history.finishing_stacks != state.stacks:
+        raise PHHError(
+            f"finishing_stacks: the file says {history.finishing_stacks} "
+            f"but the actions leave {state.stacks}"
+        )
+
+
+# ------------------------------------------------------------------- writing
+
+
+def write_phh(
+    state: HandState,
+    *,
+    viewer: int | None = None,
+    everything: bool = False,
+    extra: dict[str, Any] | None = None,
+) -> str:
+    """A finished hand as a PHH document, as ``viewer`` saw it.
+
+    ``viewer`` is a player number, or None for an observer; ``everything``
+    (staff only) writes every down card. Others' down cards are ``??`` unless
+    shown at the showdown. ``extra`` adds optional fields (``players``,
+    ``hand``, ``table``, ``time``, ``seat_count``...).
+    """
+    return _dump(hand_fields(state, viewer=viewer, everything=everything, extra=extra))
+
+
+def write_phhs(
+    hands: Iterable[HandState | HandHistory | str],
+    *,
+    viewer: int | None = None,
+    everything: bool = False,
+) -> str:
+    """Many hands as one ``.phhs`` document: tables ``[1]``, ``[2]``, ...
+
+    Each hand is a finished :class:`HandState` (written for ``viewer``), a
+    :class:`HandHistory`, or the text of a ``.phh`` document.
+    """
+    sections = []
+    for number, hand in enumerate(hands, start=1):
+        if isinstance(hand, HandState):
+            fields = hand_fields(hand, viewer=viewer, everything=everything)
+        else:
+            fields = (hand if isinstance(hand, HandHistory) else read_phh(hand)).fields
+        sections.append(f"[{number}]\n{_dump(fields)}")
+    return "\n".join(sections)
+
+
+def hand_fields(
+    state: HandState,
+    *,
+    viewer: int | None = None,
+    everything: bool = False,
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The PHH fields of a finished hand, in the order they are written."""
+    _check_writable(state, viewer)
+    config = state.config
+    fields: dict[str, Any] = {
+        "variant": config.game.phh,
+        "antes": [config.ante] * state.n,
+        "bring_in": config.bring_in,
+        "small_bet": config.small_bet,
+        "big_bet": config.big_bet,
+        "starting_stacks": list(state.starting_stacks),
+        "actions": _action_lines(state, _open_hands(state, viewer, everything)),
+        "finishing_stacks": list(state.stacks),
+    }
+    rules = _house_rules(config)
+    if rules:
+        fields[RULES_FIELD] = rules
+    for name, value in (extra or {}).items():
+        if name in fields:
+            raise PHHError(f"extra field {name!r} would overwrite the hand's own")
+        fields[name] = value
+    return fields
+
+
+def _check_writable(state: HandState, viewer: int | None) -> None:
+    if not state.finished:
+        raise PHHError("only a finished hand can be written")
+    if viewer is not None and (type(viewer) is not int or not 0 <= viewer < state.n):
+        raise PHHError(f"viewer must be a player from 0 to {state.n - 1} or None, not {viewer!r}")
+
+
+def _open_hands(state: HandState, viewer: int | None, everything: bool) -> set[int]:
+    """The players whose down cards this export may name."""
+    if everything:
+        return set(range(state.n))
+    shown = {event["player"] for event in state.events if event["type"] == "show"}
+    return shown | ({viewer} if viewer is not None else set())
+
+
+def _action_lines(state: HandState, open_hands: set[int]) -> list[str]:
+    lines: list[str] = []
+    dealing = None  # (player, street) of the deal line being built
+    for event in state.events:
+        if event["type"] != "deal":
+            dealing = None
+            lines.extend(_event_line(event))
+            continue
+        player = event["player"]
+        card = _card(event["card"], event["up"] or player in open_hands)
+        if dealing == (player, event["street"]):
+            lines[-1] += card
+        else:
+            lines.append(f"d dh p{player + 1} {card}")
+            dealing = (player, event["street"])
+    return lines
+
+
+def _event_line(event: dict[str, Any]) -> list[str]:
+    """The action line for one non-deal event; none for antes, burns, returns..."""
+    kind = event["type"]
+    if kind == "board":
+        return [f"d db {card_str(event['card'])}"]
+    actor = f"p{event.get('player', 0) + 1}"
+    if kind in WAGERS:
+        return [f"{actor} cbr {event['total']}"]
+    if kind == "show":
+        return [f"{actor} sm {cards_str(event['cards'])}"]
+    if kind in PLAIN_VERBS:
+        return [f"{actor} {PLAIN_VERBS[kind]}"]
+    return []
+
+
+def _card(card: int, visible: bool) -> str:
+    return card_str(card) if visible and card != UNKNOWN else "??"
+
+
+def _house_rules(config: GameConfig) -> dict[str, Any]:
+    """The table's options that PHH has no field for and that differ from the defaults."""
+    default = GameConfig().to_dict()
+    return {
+        name: value
+        for name, value in config.to_dict().items()
+        if name not in PHH_STAKES and value != default[name]
+    }
+
+
+# -------------------------------------------------------------- TOML output
+
+TOML_ESCAPES = {
+    '"': '\\"',
+    "\\": "\\\\",
+    "\b": "\\b",
+    "\t": "\\t",
+    "\n": "\\n",
+    "\f": "\\f",
+    "\r": "\\r",
+}
+
+
+def _dump(fields: dict[str, Any]) -> str:
+    """Top-level ``key = value`` lines; the actions one per line for people to read."""
+    lines = []
+    for name, value in fields.items():
+        if name == "actions" and value:
+            items = "".join(f"  {_toml(action)},\n" for action in value)
+            lines.append(f"actions = [\n{items}]\n")
+        elif value is not None:
+            lines.append(f"{_key(name)} = {_toml(value)}\n")
+    return "".join(lines)
+
+
+def _toml(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return _float(value)
+    if isinstance(value, str):
+        return _string(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, dict):
+        pairs = (f"{_key(k)} = {_toml(v)}" for k, v in value.items() if v is not None)
+        return ("{ " + ", ".join(pairs) + " }") if value else "{}"
+    if isinstance(value, (datetime.date, datetime.time)):
+        return _moment(value)
+    raise PHHError(f"can't write a {type(value).__name__} to PHH: {value!r}")
+
+
+def _float(value: float) -> str:
+    if value != value:
+        return "nan"
+    if value in (float("inf"), float("-inf")):
+        return "inf" if value > 0 else "-inf"
+    return repr(value)
+
+
+def _moment(value: datetime.date | datetime.time) -> str:
+    if isinstance(value, datetime.time) and value.tzinfo is not None:
+        raise PHHError("TOML has no time of day with a time zone; give a datetime")
+    return value.isoformat()
+
+
+def _string(text: str) -> str:
+    def escape(char: str) -> str:
+        if char in TOML_ESCAPES:
+            return TOML_ESCAPES[char]
+        return f"\\u{ord(char):04x}" if ord(char) < 0x20 or ord(char) == 0x7F else char
+
+    return '"' + "".join(escape(c) for c in text) + '"'
+
+
+def _key(name: str) -> str:
+    if not isinstance(name, str):
+        raise PHHError(f"a field name must be text, not {name!r}")
+    return name if re.fullmatch(r"[A-Za-z0-9_-]+", name) else _string(name)

@@ -1,0 +1,440 @@
+"""PHH hand histories: what an export names, and that every export replays.
+
+Random hands are played with ``random.Random(seed)`` so a failure names its seed.
+In the staff export every card is written; in a player's or an observer's
+export, other players' down cards are ``??`` unless shown at the showdown.
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+from pathlib import Path
+
+import pytest
+
+from tables.rules import GameConfig, HandState, RakeRule
+from tables.rules.cards import FULL_DECK, card_str
+from tables.rules.phh import (
+    PHHError,
+    read_phh,
+    read_phhs,
+    replay,
+    write_phh,
+    write_phhs,
+)
+from tables.rules.state import WAGERS
+from tables.rules.views import events_for
+from tests.rules.test_sample_deal import CRAIG, JIMMY, play, play_to_seventh, sample_hand
+
+FIXTURES = Path(__file__).parent / "phh"
+SEEDS = range(150)
+VARIANTS = ("stud", "razz", "stud8")
+
+
+# ------------------------------------------------------------------- helpers
+
+
+def random_config(rng: random.Random) -> GameConfig:
+    small = rng.randint(2, 10)
+    options = {
+        "variant": rng.choice(VARIANTS),
+        "ante": rng.randint(0, 3),
+        "bring_in": rng.randint(0, small - 1),
+        "small_bet": small,
+        "big_bet": small * rng.choice((1, 2)),
+        "auto_muck": rng.random() < 0.7,
+    }
+    if rng.random() < 0.3:  # house rules that PHH has no field for
+        options.update(tie_break="suit", short_all_in="full", rake=RakeRule("5", cap=3))
+    return GameConfig(**options)
+
+
+def random_hand(seed: int) -> HandState:
+    """A finished hand of random legal play; stacks of 1..300 make all-ins common."""
+    rng = random.Random(seed)
+    stacks = [rng.randint(1, 300) for _ in range(rng.randint(2, 8))]
+    deck = list(FULL_DECK)
+    rng.shuffle(deck)
+    state = HandState.new(random_config(rng), stacks, deck)
+    while not state.finished:
+        options = state.legal_actions()
+        weights = [1 if option.kind == "fold" else 4 for option in options]
+        option = rng.choices(options, weights)[0]
+        amount = rng.choice(option.amounts) if option.kind in WAGERS else None
+        state.act(state.to_act, option.kind, amount)
+    return state
+
+
+def finished_sample_hand() -> HandState:
+    """Seeds 000/001: Craig's straight beats Jimmy, who mucks; Larry and Katherine fold."""
+    state = play(play_to_seventh(sample_hand()), (JIMMY, "check"))
+    return play(state, (CRAIG, "bet", 500), (JIMMY, "call"))
+
+
+def cards_seen_by(state: HandState, viewer: int | None) -> set[str]:
+    """Every card the engine's own view of the event log shows ``viewer``."""
+    seen = set()
+    for event in events_for(state, viewer):
+        if event.get("card"):
+            seen.add(event["card"])
+        seen.update(card for card in event.get("cards", ()) if card)
+    return seen
+
+
+def cards_written(text: str) -> list[str]:
+    """Every card named in a PHH document's actions, ``??`` included."""
+    written = []
+    for action in read_phh(text).actions:
+        words = action.split()
+        if words[0] == "d" or (words[1] == "sm" and len(words) > 2):
+            packed = words[-1]
+            written += [packed[i : i + 2] for i in range(0, len(packed), 2)]
+    return written
+
+
+def hidden_down_cards(state: HandState, viewer: int | None) -> int:
+    shown = {e["player"] for e in state.events if e["type"] == "show"}
+    return sum(
+        1
+        for e in state.events
+        if e["type"] == "deal" and not e["up"] and e["player"] not in (viewer, *shown)
+    )
+
+
+def fixture(name: str) -> str:
+    return (FIXTURES / name).read_text(encoding="utf-8")
+
+
+def refusal(text: str) -> str:
+    with pytest.raises(PHHError) as caught:
+        replay(read_phh(text))
+    return str(caught.value)
+
+
+# ---------------------------------------------------------------- round trips
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_staff_export_replays_to_the_same_stacks(seed):
+    state = random_hand(seed)
+    replayed = replay(read_phh(write_phh(state, everything=True)))
+    assert replayed.finished
+    assert replayed.stacks == state.stacks
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_players_export_replays_to_the_same_stacks(seed):
+    state = random_hand(seed)
+    for viewer in (0, state.n - 1, None):
+        replayed = replay(read_phh(write_phh(state, viewer=viewer)))
+        assert replayed.stacks == state.stacks, f"viewer {viewer}"
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_players_export_names_only_cards_that_player_saw(seed):
+    state = random_hand(seed)
+    for viewer in (0, None):
+        written = cards_written(write_phh(state, viewer=viewer))
+        named = [card for card in written if card != "??"]
+        assert set(named) <= cards_seen_by(state, viewer)
+        assert written.count("??") == hidden_down_cards(state, viewer)
+
+
+def test_random_play_reaches_showdowns_all_ins_and_every_variant():
+    """The round trips above must cover what makes them hard."""
+    hands = [random_hand(seed) for seed in SEEDS]
+    kinds = {e["type"] for hand in hands for e in hand.events}
+    assert {"show", "muck", "board"} <= kinds
+    assert any(e.get("all_in") for hand in hands for e in hand.events)
+    assert {hand.config.variant for hand in hands} == set(VARIANTS)
+    assert any(hand.result["rake"] for hand in hands)
+
+
+# ---------------------------------------------------------- the sample deal
+
+
+def test_the_sample_deal_exports_the_seeds_actions_to_an_observer():
+    text = write_phh(finished_sample_hand())
+    assert read_phh(text).actions == [
+        "d dh p1 ????4s",  # Larry folds: his down cards stay hidden
+        "d dh p2 Qs2hKd",  # Craig shows at the showdown
+        "d dh p3 ????4d",
+        "d dh p4 ????9c",  # Jimmy mucks
+        "p3 pb",
+        "p4 cc",
+        "p1 f",
+        "p2 cbr 300",
+        "p3 f",
+        "p4 cc",
+        "d dh p2 Jc",
+        "d dh p4 Kh",
+        "p2 cc",
+        "p4 cc",
+        "d dh p2 Th",
+        "d dh p4 Kc",
+        "p4 cbr 500",
+        "p2 cc",
+        "d dh p2 Td",
+        "d dh p4 3s",
+        "p4 cbr 500",
+        "p2 cc",
+        "d dh p2 Ad",
+        "d dh p4 ??",
+        "p4 cc",
+        "p2 cbr 500",
+        "p4 cc",
+        "p2 sm Qs2hKdJcThTdAd",
+        "p4 sm",
+    ]
+
+
+def test_the_sample_deal_writes_the_stakes_and_stacks():
+    history = read_phh(write_phh(finished_sample_hand()))
+    assert history.fields["variant"] == "F7S"
+    assert history.fields["antes"] == [25, 25, 25, 25]
+    assert (history.config.bring_in, history.config.small_bet, history.config.big_bet) == (
+        100,
+        300,
+        500,
+    )
+    assert history.starting_stacks == [10_000] * 4
+    assert history.finishing_stacks == [9_975, 11_975, 9_875, 8_175]
+
+
+def test_jimmy_sees_his_own_mucked_hand_in_his_export():
+    actions = read_phh(write_phh(finished_sample_hand(), viewer=JIMMY)).actions
+    assert "d dh p4 9h5d9c" in actions
+    assert "d dh p4 5s" in actions
+    assert "d dh p1 ????4s" in actions
+
+
+def test_the_staff_export_names_every_down_card_but_no_burn():
+    state = finished_sample_hand()
+    written = cards_written(write_phh(state, everything=True))
+    burns = {card_str(e["card"]) for e in state.events if e["type"] == "burn"}
+    assert "??" not in written
+    assert not burns & set(written)
+
+
+# ------------------------------------------------------------ writing options
+
+
+def test_extra_fields_are_written_after_the_hand():
+    extra = {
+        "players": ["Larry", "Craig", "Katherine", "Jimmy"],
+        "hand": 17,
+        "table": "Table 3",
+        "seat_count": 8,
+        "time": datetime.time(21, 5, 30),
+    }
+    fields = read_phh(write_phh(finished_sample_hand(), extra=extra)).fields
+    assert {name: fields[name] for name in extra} == extra
+
+
+def test_extra_text_survives_quotes_backslashes_and_control_characters():
+    names = ['Bobby "Tables"', "back\\slash", "new\nline\ttab", "\x7f\x01", "Zoë ♠"]
+    extra = {"players": names[:4], "event": names[4], "odd key": 1.5}
+    fields = read_phh(write_phh(finished_sample_hand(), extra=extra)).fields
+    assert {name: fields[name] for name in extra} == extra
+
+
+def test_a_replayed_hand_can_be_written_again():
+    state = random_hand(7)
+    text = write_phh(state, viewer=0)
+    again = write_phh(replay(read_phh(text)), everything=True)
+    assert read_phh(again).actions == read_phh(text).actions
+    assert replay(read_phh(again)).stacks == state.stacks
+
+
+def test_an_extra_field_may_not_overwrite_the_hands_own():
+    with pytest.raises(PHHError, match="actions"):
+        write_phh(finished_sample_hand(), extra={"actions": []})
+
+
+def test_a_hand_in_play_is_not_written():
+    with pytest.raises(PHHError, match="finished"):
+        write_phh(sample_hand())
+
+
+def test_a_viewer_outside_the_hand_is_refused():
+    with pytest.raises(PHHError, match="viewer"):
+        write_phh(finished_sample_hand(), viewer=4)
+
+
+def test_house_rules_travel_in_a_user_defined_field():
+    state = HandState.new(
+        GameConfig(ante=1, bring_in=2, small_bet=5, big_bet=10, rake=RakeRule("10", cap=2)),
+        [50, 50],
+        list(FULL_DECK),
+    )
+    while not state.finished:  # the first to act bets, the other calls: a raked pot
+        kinds = {option.kind: option for option in state.legal_actions()}
+        kind = next(k for k in ("complete", "bet", "call") if k in kinds)
+        state.act(state.to_act, kind, kinds[kind].min if kind != "call" else None)
+    assert state.result["rake"] == 2
+    history = read_phh(write_phh(state, everything=True))
+    rake = {"percent": "10", "cap": 2, "no_rake_third_street": True}
+    assert history.fields["_cardroom_rules"] == {"rake": rake}
+    assert history.config.rake == RakeRule("10", cap=2)
+    assert replay(history).stacks == state.stacks
+
+
+# ------------------------------------------------------------- hand-written
+
+
+def test_a_razz_hand_replays_to_the_wheels_win():
+    state = replay(read_phh(fixture("razz.phh")))
+    assert state.finished
+    assert state.stacks == [59, 142, 99]
+    assert state.result["hands"]["1"]["low"].startswith("5")
+
+
+def test_a_stud8_hand_splits_high_and_low():
+    state = replay(read_phh(fixture("stud8.phh")))
+    assert state.result["payouts"] == [47, 48, 0]  # the odd chip goes high
+    assert state.stacks == [101, 102, 97]
+
+
+RAZZ = fixture("razz.phh")
+
+
+def test_an_oversized_bet_is_refused_by_its_index_and_text():
+    message = refusal(RAZZ.replace('"p2 cbr 5  # completes"', '"p2 cbr 999"'))
+    assert message.startswith("action 4 'p2 cbr 999': player 1 can't complete to 999")
+    assert "complete to 5" in message
+
+
+def test_an_action_out_of_turn_is_refused():
+    message = refusal(RAZZ.replace('"p2 cbr 5  # completes"', '"p3 cbr 5"'))
+    assert message.startswith("action 4 'p3 cbr 5': ")
+    assert "turn" in message
+
+
+def test_a_player_outside_the_hand_is_refused():
+    assert "'p4' is not a player" in refusal(RAZZ.replace('"p3 f"', '"p4 f"'))
+
+
+def test_a_card_dealt_twice_is_refused():
+    message = refusal(RAZZ.replace('"d dh p1 6d"', '"d dh p1 As"'))
+    assert message.startswith("action 7 'd dh p1 As': ")
+
+
+def test_unknown_variants_are_refused_by_name():
+    with pytest.raises(PHHError, match="variant 'NT'"):
+        read_phh(RAZZ.replace('"FR"', '"NT"'))
+
+
+def test_garbage_is_not_toml():
+    with pytest.raises(PHHError, match="not valid TOML"):
+        read_phh("variant = [F7S\nantes = ")
+
+
+def test_non_uniform_antes_are_refused():
+    with pytest.raises(PHHError, match=r"antes: every player must ante the same"):
+        read_phh(RAZZ.replace("antes = [1, 1, 1]", "antes = [0, 0, 5]"))
+
+
+def test_a_missing_field_is_named():
+    with pytest.raises(PHHError, match="missing required field.*starting_stacks"):
+        read_phh(RAZZ.replace("starting_stacks = [100, 100, 100]", ""))
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "named"),
+    [
+        ("starting_stacks = [100, 100, 100]", "starting_stacks = [100, 99.5, 100]", "stacks"),
+        ("bring_in = 2", "bring_in = 1.5", "bring_in"),
+        ("small_bet = 5", 'small_bet = "5"', "small_bet"),
+        ('"p2 cbr 10",\n  "p1 cc",\n  "# 6th', '"p2 cbr 10.5",\n  "p1 cc",\n  "# 6th', "10.5"),
+    ],
+)
+def test_amounts_must_be_whole_chips(old, new, named):
+    with pytest.raises(PHHError, match=r"whole number") as caught:
+        replay(read_phh(RAZZ.replace(old, new)))
+    assert named in str(caught.value)
+
+
+def test_whole_floats_are_read_as_chips():
+    text = RAZZ.replace("antes = [1, 1, 1]", "antes = [1.0, 1.0, 1.0]")
+    assert read_phh(text).config.ante == 1
+
+
+def test_finishing_stacks_that_disagree_with_the_replay_are_refused():
+    text = fixture("stud8.phh").replace("[101, 102, 97]", "[102, 101, 97]")
+    with pytest.raises(PHHError, match="finishing_stacks"):
+        replay(read_phh(text))
+
+
+def test_blinds_have_no_place_in_stud():
+    with pytest.raises(PHHError, match="blinds_or_straddles"):
+        read_phh(RAZZ + "blinds_or_straddles = [1, 2, 0]\n")
+
+
+ALL_IN_EARLY = """
+variant = "F7S"
+antes = [0, 0]
+bring_in = 1
+small_bet = 2
+big_bet = 4
+starting_stacks = [4, 100]
+actions = [
+  "d dh p1 ????2c", "d dh p2 KsKd9h",
+  "p1 pb", "p2 cbr 2", "p1 cbr 4", "p2 cc",
+  "p1 sm AsAd2c", "p2 sm -",
+  "d dh p1 7c", "d dh p2 Kh",
+  "d dh p1 8c", "d dh p2 8d",
+  "d dh p1 5d", "d dh p2 7d",
+  "d dh p1 Jh", "d dh p2 Js",
+]
+"""
+
+
+def test_shows_written_right_after_an_all_in_wait_for_the_showdown():
+    state = replay(read_phh(ALL_IN_EARLY))
+    assert state.finished
+    assert state.stacks == [0, 104]
+    assert state.result["hands"]["0"]["cards"] == ["As", "Ad", "2c", "7c", "8c", "5d", "Jh"]
+
+
+def test_a_hand_may_stop_part_way():
+    text = ALL_IN_EARLY.replace('"d dh p1 Jh", "d dh p2 Js",', "")
+    state = replay(read_phh(text))
+    assert not state.finished
+    assert state.pending_deal == (0, 1)
+
+
+def test_a_bare_sm_mucks_and_sm_dash_shows_as_dealt():
+    text = fixture("stud8.phh").replace('"p1 sm As2c3d4d7hJcQd"', '"p1 sm"')
+    text = text.replace('"p2 sm KhKsKdQc7c8s6c"', '"p2 sm -"')
+    text = text.replace("[101, 102, 97]", "[54, 149, 97]")
+    state = replay(read_phh(text))
+    assert state.mucked[0] and state.shown[1]
+
+
+# --------------------------------------------------------------------- .phhs
+
+
+def test_three_hands_round_trip_through_a_phhs_file():
+    hands = [random_hand(seed) for seed in (3, 4, 5)]
+    text = write_phhs(hands, everything=True)
+    assert [line for line in text.splitlines() if line.startswith("[")] == ["[1]", "[2]", "[3]"]
+    histories = read_phhs(text)
+    assert [replay(h).stacks for h in histories] == [hand.stacks for hand in hands]
+
+
+def test_a_phhs_file_takes_documents_and_histories_too():
+    text = write_phhs([fixture("razz.phh"), read_phh(fixture("stud8.phh"))])
+    stacks = [replay(history).stacks for history in read_phhs(text)]
+    assert stacks == [[59, 142, 99], [101, 102, 97]]
+
+
+def test_a_bad_hand_in_a_phhs_file_is_named_by_its_table():
+    text = write_phhs([fixture("razz.phh"), fixture("stud8.phh")]).replace('"F7S/8"', '"XX"')
+    with pytest.raises(PHHError, match=r"hand \[2\]: variant 'XX'"):
+        read_phhs(text)
+
+
+def test_a_phhs_file_holds_only_hands():
+    with pytest.raises(PHHError, match="not a hand"):
+        read_phhs('variant = "FR"\n')
