@@ -72,6 +72,8 @@ class LegalAction(NamedTuple):
         return self.kind
 
 
+FOLD, CHECK = LegalAction("fold"), LegalAction("check")
+
 # Every field that makes up a hand, in to_dict order. Derived values
 # (the Variant, the open-pair flag's source) are recomputed, not stored.
 FIELDS = (
@@ -266,9 +268,10 @@ class HandState:
                 options.append(LegalAction.exact("complete", min(self.config.small_bet, stack)))
             return options
         if to_call > 0:
-            options = [LegalAction("fold"), LegalAction.exact("call", min(to_call, stack))]
+            call = min(to_call, stack)
+            options = [FOLD, LegalAction("call", call, call, (call,))]
         else:
-            options = [LegalAction("check")]
+            options = [CHECK]
         if stack > to_call and self._may_raise(player) and self._someone_can_call(player):
             options.append(self._wager_option(player))
         return options
@@ -276,7 +279,10 @@ class HandState:
     def _someone_can_call(self, player: int) -> bool:
         """No raising when every other live player is already all in."""
         stacks, folded = self.stacks, self.folded
-        return any(stacks[p] and not folded[p] for p in range(self.n) if p != player)
+        for other in range(self.n):
+            if other != player and stacks[other] and not folded[other]:
+                return True
+        return False
 
     def _may_raise(self, player: int) -> bool:
         # A player may raise again only after a full wager since their last action.
@@ -473,18 +479,12 @@ class HandState:
             self.community.extend(cards)
             self.events.append({"type": "board", "card": cards[0], "street": self.street})
             return
-        down = self.game.streets[self.street].down
+        down, street, events = self.game.streets[self.street].down, self.street, self.events
         for index, card in enumerate(cards):
             face_up = index >= down
             (self.up if face_up else self.hole)[target].append(card)
-            self.events.append(
-                {
-                    "type": "deal",
-                    "player": target,
-                    "card": card,
-                    "up": face_up,
-                    "street": self.street,
-                }
+            events.append(
+                {"type": "deal", "player": target, "card": card, "up": face_up, "street": street}
             )
 
     # ---------------------------------------------------------- opening a round
@@ -513,7 +513,12 @@ class HandState:
         """Who acts first by the cards showing: the best door card with no
         bring-in, later the best showing hand, ties by position or by suit."""
         key = self._door_key if self.street == 0 else self._showing_key
-        return max(players, key=lambda p: (*key(p), -p))
+        best, best_key = players[0], key(players[0])
+        for player in players[1:]:  # seat order, so a strict > leaves ties to position
+            player_key = key(player)
+            if player_key > best_key:
+                best, best_key = player, player_key
+        return best
 
     def _door_key(self, player: int) -> tuple[int, ...]:
         card = self.up[player][0]

@@ -1,0 +1,274 @@
+"""Benchmark our stud rules engine against pokerkit, side by side.
+
+Both engines play the same number of random six-handed fixed-limit hands of each
+game with the same stakes, the same per-hand starting stacks and the same random
+policy, and the script prints hands per second and microseconds per player
+action for each. pokerkit is a benchmark-only dependency (the ``bench`` extra).
+
+    python bench/engine.py [--hands N] [--seed S] [--games stud,razz,stud8]
+
+Only the play loop is timed: state creation plus every player decision. Stacks
+are drawn before the clock starts. Dealing, antes, bet collection and showdown
+happen inside the timed loop for both engines, automatically in pokerkit's case.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pokerkit
+
+SEATS = 6
+ANTE = 1
+BRING_IN = 2
+SMALL_BET = 5
+BIG_BET = 10
+# Short stacks next to deep ones so that all-ins and side pots are exercised.
+MIN_STACK = 20
+MAX_STACK = 300
+# A fixed-limit stud hand has a few dozen decisions at most; far more means a
+# bug in an engine or its adapter, and an error beats a benchmark that hangs.
+MAX_ACTIONS_PER_HAND = 500
+GAMES = ("stud", "razz", "stud8")
+# Both engines build lookup tables and caches on first use; that is not play.
+WARM_UP_HANDS = 200
+
+# One legal choice as the policy sees it: (engine's own kind, min amount, max amount).
+Option = tuple[str, int | None, int | None]
+# Plays one hand from the given starting stacks; returns (actions, final stacks).
+PlayHand = Callable[[list[int], random.Random], tuple[int, list[int]]]
+
+
+@dataclass(frozen=True)
+class Result:
+    engine: str
+    game: str
+    hands: int
+    actions: int
+    seconds: float
+
+    @property
+    def hands_per_second(self) -> float:
+        return self.hands / self.seconds
+
+    @property
+    def micros_per_action(self) -> float:
+        return self.seconds * 1e6 / self.actions
+
+
+def choose(rng: random.Random, options: Sequence[Option]) -> tuple[str, int | None]:
+    """The shared random policy: a uniform pick among the legal kinds.
+
+    Each adapter passes exactly one option per kind (fold, check/call, bring-in,
+    complete/bet/raise), so both engines face the same distribution. A sized
+    action takes its min or max with equal chance when the two differ.
+    """
+    option = rng.choice(options)
+    kind, low, high = option[0], option[1], option[2]
+    if low is None or low == high:
+        return kind, low
+    return kind, rng.choice((low, high))
+
+
+def make_ours(game: str) -> PlayHand:
+    """Our engine's adapter; every name from ``tables.rules`` is used only here.
+
+    Raises ImportError while the engine is not there yet.
+    """
+    from tables.rules import GameConfig, HandState
+
+    config = GameConfig(
+        variant=game, ante=ANTE, bring_in=BRING_IN, small_bet=SMALL_BET, big_bet=BIG_BET
+    )
+
+    def play(stacks: list[int], rng: random.Random) -> tuple[int, list[int]]:
+        state = HandState.new(config, stacks=stacks)
+        actions = 0
+        while not state.finished:
+            # LegalAction is already a (kind, min, max, ...) tuple, and like pokerkit
+            # the engine offers a fold only to a player facing a bet.
+            kind, amount = choose(rng, state.legal_actions())
+            state.act(state.to_act, kind, amount)
+            actions = _count(actions)
+        return actions, list(state.stacks)
+
+    return play
+
+
+def make_pokerkit(game: str) -> PlayHand:
+    """pokerkit's adapter: automations do everything but the players' decisions."""
+    variant = {
+        "stud": pokerkit.FixedLimitSevenCardStud,
+        "razz": pokerkit.FixedLimitRazz,
+        "stud8": pokerkit.FixedLimitSevenCardStudHighLowSplitEightOrBetter,
+    }[game]
+    automation = pokerkit.Automation
+    automations = (
+        automation.ANTE_POSTING,
+        automation.BET_COLLECTION,
+        automation.BLIND_OR_STRADDLE_POSTING,
+        automation.CARD_BURNING,
+        automation.HOLE_DEALING,
+        automation.BOARD_DEALING,
+        automation.RUNOUT_COUNT_SELECTION,
+        automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+        automation.HAND_KILLING,
+        automation.CHIPS_PUSHING,
+        automation.CHIPS_PULLING,
+    )
+
+    def play(stacks: list[int], rng: random.Random) -> tuple[int, list[int]]:
+        # Uniform antes want ante trimming on, as pokerkit's docs advise.
+        state = variant.create_state(
+            automations, True, ANTE, BRING_IN, SMALL_BET, BIG_BET, stacks, SEATS
+        )
+        actions = 0
+        while state.status:
+            if state.actor_index is None:
+                raise RuntimeError("pokerkit waits on a step no automation covers")
+            _pokerkit_act(state, rng)
+            actions = _count(actions)
+        return actions, list(state.stacks)
+
+    return play
+
+
+def _pokerkit_act(state: pokerkit.State, rng: random.Random) -> None:
+    """Offer the policy one option per legal kind, then apply its pick."""
+    options: list[Option] = []
+    # In pokerkit's default tournament mode can_fold() is false unless facing a bet.
+    if state.can_fold():
+        options.append(("fold", None, None))
+    if state.can_check_or_call():
+        options.append(("check_or_call", None, None))
+    if state.can_post_bring_in():
+        options.append(("bring_in", None, None))
+    if state.can_complete_bet_or_raise_to():
+        low = state.min_completion_betting_or_raising_to_amount
+        high = state.max_completion_betting_or_raising_to_amount
+        options.append(("raise", low, high))
+    kind, amount = choose(rng, options)
+    if kind == "fold":
+        state.fold()
+    elif kind == "check_or_call":
+        state.check_or_call()
+    elif kind == "bring_in":
+        state.post_bring_in()
+    else:
+        state.complete_bet_or_raise_to(amount)
+
+
+def _count(actions: int) -> int:
+    if actions >= MAX_ACTIONS_PER_HAND:
+        raise RuntimeError(f"a hand ran past {MAX_ACTIONS_PER_HAND} actions")
+    return actions + 1
+
+
+def draw_stacks(hands: int, seed: int) -> list[list[int]]:
+    # Its own generator, so both engines get the same stacks for hand i.
+    rng = random.Random(f"{seed}:stacks")
+    return [[rng.randint(MIN_STACK, MAX_STACK) for _ in range(SEATS)] for _ in range(hands)]
+
+
+def run(engine: str, game: str, play: PlayHand, stacks: list[list[int]], seed: int) -> Result:
+    """Time one engine over every hand, then check that no chip was made or lost."""
+    warm = random.Random(f"{seed}:warm-up")
+    for hand_stacks in stacks[:WARM_UP_HANDS]:  # fill each engine's caches, untimed
+        play(list(hand_stacks), warm)
+    rng = random.Random(seed)
+    finals: list[list[int]] = []
+    actions = 0
+    start = time.perf_counter()
+    for hand_stacks in stacks:
+        # A copy, in case an engine keeps and mutates the list it is given.
+        count, final = play(list(hand_stacks), rng)
+        actions += count
+        finals.append(final)
+    seconds = time.perf_counter() - start
+    for before, after in zip(stacks, finals, strict=True):
+        if sum(before) != sum(after):
+            raise RuntimeError(f"{engine} {game}: chips {sum(before)} became {sum(after)}")
+    return Result(engine, game, len(stacks), actions, seconds)
+
+
+def load_ours(games: Sequence[str]) -> dict[str, PlayHand]:
+    """Our adapter per game, or none at all while ``tables.rules`` cannot be imported."""
+    # Run as a script, only bench/ is on the path; the engine lives at the root.
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    try:
+        return {game: make_ours(game) for game in games}
+    except ImportError as exc:
+        print(f"note: our engine is not importable yet ({exc}); benchmarking pokerkit only")
+        return {}
+
+
+def pokerkit_version() -> str:
+    try:
+        return importlib.metadata.version("pokerkit")
+    except importlib.metadata.PackageNotFoundError:
+        return "(unknown version)"
+
+
+def print_table(results: Sequence[Result]) -> None:
+    header = f"{'game':<6} {'engine':<9} {'hands':>7} {'actions':>9} {'seconds':>8}"
+    print(f"{header} {'hands/s':>9} {'µs/action':>10}")
+    for r in results:
+        row = f"{r.game:<6} {r.engine:<9} {r.hands:>7} {r.actions:>9} {r.seconds:>8.3f}"
+        print(f"{row} {r.hands_per_second:>9.0f} {r.micros_per_action:>10.1f}")
+
+
+def summary(game: str, ours: Result | None, theirs: Result) -> str:
+    pk = f"pokerkit {theirs.hands_per_second:.0f} hands/s"
+    if ours is None:
+        return f"{game}: ours n/a, {pk}, ratio n/a"
+    ratio = ours.hands_per_second / theirs.hands_per_second
+    return f"{game}: ours {ours.hands_per_second:.0f} hands/s, {pk}, ratio {ratio:.1f}x"
+
+
+def parse_games(text: str) -> list[str]:
+    games = [g.strip() for g in text.split(",") if g.strip()]
+    unknown = sorted(set(games) - set(GAMES))
+    if unknown or not games:
+        raise argparse.ArgumentTypeError(f"choose from {','.join(GAMES)}; got {text!r}")
+    return games
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=2000, help="hands per game and engine")
+    parser.add_argument("--seed", type=int, default=1, help="seed for stacks and the policy")
+    parser.add_argument("--games", type=parse_games, default=list(GAMES), help="stud,razz,stud8")
+    args = parser.parse_args(argv)
+    if args.hands < 1:
+        parser.error("--hands must be at least 1")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = parse_args(argv)
+    print(
+        f"{args.hands} hands per game and engine, seed {args.seed}, pokerkit {pokerkit_version()}"
+    )
+    stacks = draw_stacks(args.hands, args.seed)
+    ours_by_game = load_ours(args.games)
+    results: list[Result] = []
+    lines: list[str] = []
+    for game in args.games:
+        ours_play = ours_by_game.get(game)
+        ours = None if ours_play is None else run("ours", game, ours_play, stacks, args.seed)
+        theirs = run("pokerkit", game, make_pokerkit(game), stacks, args.seed)
+        results += [r for r in (ours, theirs) if r is not None]
+        lines.append(summary(game, ours, theirs))
+    print_table(results)
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
