@@ -54,6 +54,20 @@ def env_bool(name: str, default: bool) -> bool:
     )
 
 
+def env_int(name: str, default: int, minimum: int = 0) -> int:
+    """A whole-number variable, at least ``minimum``."""
+    value = _raw(name)
+    if value is None:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}.") from None
+    if number < minimum:
+        raise ImproperlyConfigured(f"{name} must be at least {minimum}, not {number}.")
+    return number
+
+
 def env_list(name: str, default: Sequence[str] = ()) -> list[str]:
     """A comma-separated list; blanks around and between items are dropped."""
     value = _raw(name)

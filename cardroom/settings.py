@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cardroom.env import env_bool, env_database, env_list, env_str
+from cardroom.env import env_bool, env_database, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -40,8 +40,12 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "accounts",
     "tables",
 ]
+
+# A custom user model from day one: players carry a display name and a chip balance.
+AUTH_USER_MODEL = "accounts.User"
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
@@ -91,3 +95,6 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 # Where `collectstatic` gathers files for a web server; never committed.
 STATIC_ROOT = BASE_DIR / "staticfiles"
+
+# Play chips every new player starts with.
+CARDROOM_SIGNUP_GRANT = env_int("CARDROOM_SIGNUP_GRANT", default=10_000)

@@ -1,0 +1,60 @@
+"""Players and their chips.
+
+A player's balance is the chips they hold away from the tables. It changes only
+through :func:`accounts.services.ledger_post`, which writes a :class:`ChipTransfer`
+row recording the balance afterwards, so the ledger explains every chip.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+
+
+class User(AbstractUser):
+    display_name = models.CharField(max_length=40, blank=True)
+    balance = models.BigIntegerField(default=0, editable=False)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(balance__gte=0), name="user_balance_not_negative"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.shown_name
+
+    @property
+    def shown_name(self) -> str:
+        return self.display_name or self.username
+
+
+class ChipTransfer(models.Model):
+    """One change to a player's balance; rows are only ever added."""
+
+    class Kind(models.TextChoices):
+        GRANT = "grant", "Grant"
+        BUY_IN = "buy_in", "Buy-in"
+        CASH_OUT = "cash_out", "Cash-out"
+        ADJUSTMENT = "adjustment", "Adjustment"
+
+    user = models.ForeignKey(User, on_delete=models.PROTECT, related_name="transfers")
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    amount = models.BigIntegerField(help_text="Chips into the balance; negative means out.")
+    balance_after = models.BigIntegerField()
+    table = models.ForeignKey(
+        "tables.Table", null=True, blank=True, on_delete=models.PROTECT, related_name="transfers"
+    )
+    note = models.CharField(max_length=200, blank=True)
+    created_by = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["user", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.amount:+} for {self.user}"

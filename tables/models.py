@@ -1,0 +1,284 @@
+"""Stakes, tables, seats, hands and rake, as the services persist them.
+
+The rules live in ``tables.rules``; these models store what a table is set to
+and what happened, and only ``tables.services`` changes them.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+
+from tables.rules import GameConfig, IllegalAction
+from tables.rules import RakeRule as EngineRake
+from tables.rules.variants import VARIANTS
+
+VARIANT_CHOICES = [(code, v.name) for code, v in VARIANTS.items()]
+
+
+class RakeRule(models.Model):
+    name = models.CharField(max_length=60, unique=True)
+    percent = models.DecimalField(
+        max_digits=5,
+        decimal_places=2,
+        validators=[MinValueValidator(0), MaxValueValidator(100)],
+        help_text="Share of each pot, in percent.",
+    )
+    cap = models.PositiveIntegerField(null=True, blank=True, help_text="Empty: no cap.")
+    no_rake_third_street = models.BooleanField(
+        default=True, help_text="No rake when the hand ends before 4th street."
+    )
+
+    def __str__(self) -> str:
+        cap = f", cap {self.cap}" if self.cap is not None else ""
+        return f"{self.name} ({self.percent.normalize()}%{cap})"
+
+    def engine_rule(self) -> EngineRake:
+        return EngineRake(
+            percent=str(self.percent.normalize()),
+            cap=self.cap,
+            no_rake_third_street=self.no_rake_third_street,
+        )
+
+
+class Stakes(models.Model):
+    class Structure(models.TextChoices):
+        FIXED = "fixed", "Fixed limit"
+
+    class TimeoutPolicy(models.TextChoices):
+        CHECK_FOLD = "check_fold", "Check if free, otherwise fold"
+        ALL_IN = "all_in", "Treat as all in for the pot so far (seed 002)"
+
+    class TieBreak(models.TextChoices):
+        POSITION = "position", "Position (seeds 000, 001)"
+        SUIT = "suit", "Suit of the highest card (seed 003)"
+
+    class ShortAllIn(models.TextChoices):
+        HALF = "half", "Half a bet or more reopens raising"
+        FULL = "full", "Only a full raise reopens raising"
+
+    name = models.CharField(max_length=60, unique=True)
+    variant = models.CharField(max_length=8, choices=VARIANT_CHOICES, default="stud")
+    structure = models.CharField(max_length=8, choices=Structure.choices, default="fixed")
+    ante = models.PositiveIntegerField(default=0)
+    bring_in = models.PositiveIntegerField(default=0, help_text="0: no bring-in.")
+    small_bet = models.PositiveIntegerField()
+    big_bet = models.PositiveIntegerField()
+    min_buy_in = models.PositiveIntegerField()
+    max_buy_in = models.PositiveIntegerField()
+    seats = models.PositiveSmallIntegerField(
+        default=8, validators=[MinValueValidator(2), MaxValueValidator(8)]
+    )
+    action_seconds = models.PositiveSmallIntegerField(default=10)
+    time_bank_seconds = models.PositiveSmallIntegerField(default=20)
+    timeout_policy = models.CharField(
+        max_length=12, choices=TimeoutPolicy.choices, default=TimeoutPolicy.CHECK_FOLD
+    )
+    tie_break = models.CharField(max_length=8, choices=TieBreak.choices, default="position")
+    open_pair_big_bet = models.BooleanField(
+        null=True, blank=True, help_text="Empty: the variant's default (on in stud)."
+    )
+    max_raises = models.PositiveSmallIntegerField(default=3)
+    heads_up_uncapped = models.BooleanField(default=False)
+    short_all_in = models.CharField(max_length=4, choices=ShortAllIn.choices, default="half")
+    auto_muck = models.BooleanField(default=True)
+    rake = models.ForeignKey(
+        RakeRule, null=True, blank=True, on_delete=models.PROTECT, related_name="stakes"
+    )
+
+    class Meta:
+        verbose_name_plural = "stakes"
+        ordering = ["variant", "small_bet", "name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def describe(self) -> str:
+        """``"Razz 5/10, ante 1, bring-in 2"``."""
+        forced = f", ante {self.ante}" if self.ante else ""
+        forced += f", bring-in {self.bring_in}" if self.bring_in else ""
+        return f"{VARIANTS[self.variant].name} {self.small_bet}/{self.big_bet}{forced}"
+
+    def game_config(self) -> GameConfig:
+        return GameConfig(
+            variant=self.variant,
+            structure=self.structure,
+            ante=self.ante,
+            bring_in=self.bring_in,
+            small_bet=self.small_bet,
+            big_bet=self.big_bet,
+            tie_break=self.tie_break,
+            open_pair_big_bet=self.open_pair_big_bet,
+            max_raises=self.max_raises,
+            heads_up_uncapped=self.heads_up_uncapped,
+            short_all_in=self.short_all_in,
+            auto_muck=self.auto_muck,
+            rake=self.rake.engine_rule() if self.rake else EngineRake(),
+        )
+
+    def clean(self) -> None:
+        errors: dict[str, str] = {}
+        if None in (self.small_bet, self.big_bet, self.min_buy_in, self.max_buy_in):
+            return  # the field validators report the missing values
+        if self.bring_in and self.ante >= self.bring_in:
+            errors["ante"] = f"The ante ({self.ante}) must be below the bring-in ({self.bring_in})."
+        if self.max_buy_in < self.min_buy_in:
+            errors["max_buy_in"] = (
+                f"The maximum buy-in ({self.max_buy_in}) can't be below "
+                f"the minimum ({self.min_buy_in})."
+            )
+        if self.min_buy_in < self.big_bet:
+            errors["min_buy_in"] = f"The minimum buy-in must cover a big bet ({self.big_bet})."
+        if errors:
+            raise ValidationError(errors)
+        try:
+            self.game_config()
+        except IllegalAction as exc:
+            raise ValidationError(str(exc)[:1].upper() + str(exc)[1:] + ".") from None
+
+
+class Table(models.Model):
+    name = models.CharField(max_length=60, unique=True)
+    stakes = models.ForeignKey(Stakes, on_delete=models.PROTECT, related_name="tables")
+    is_open = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def current_hand(self) -> Hand | None:
+        return self.hands.filter(ended_at__isnull=True).first()
+
+
+class Seat(models.Model):
+    class State(models.TextChoices):
+        PLAYING = "playing", "Playing"
+        SITTING_OUT = "sitting_out", "Sitting out"
+        DISCONNECTED = "disconnected", "Disconnected"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_set")
+    number = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
+    )
+    stack = models.BigIntegerField(default=0)
+    state = models.CharField(max_length=12, choices=State.choices, default=State.PLAYING)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="one_player_per_seat"),
+            models.UniqueConstraint(fields=["table", "player"], name="one_seat_per_player"),
+            models.CheckConstraint(
+                condition=models.Q(stack__gte=0), name="seat_stack_not_negative"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.number}"
+
+
+class Hand(models.Model):
+    """One hand at a table. ``deck`` and ``state`` hold every card: server-only."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="hands")
+    number = models.PositiveIntegerField()
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    deck = models.JSONField(help_text="The shuffled deck, revealed only after the hand.")
+    deck_salt = models.CharField(max_length=64)
+    deck_commitment = models.CharField(
+        max_length=64, help_text="SHA-256 of the salt and deck, published when the hand starts."
+    )
+    seating = models.JSONField(help_text="Engine player order: seat numbers and player ids.")
+    state = models.JSONField()
+    version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-started_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="hand_number_per_table"),
+        ]
+        indexes = [
+            models.Index(fields=["table", "-started_at"]),
+            models.Index(fields=["ended_at"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} hand #{self.number}"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.ended_at is not None
+
+
+class HandAction(models.Model):
+    """An applied move; rows are only ever added, in ``seq`` order."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField()
+    seat_number = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hand_actions"
+    )
+    kind = models.CharField(max_length=10)
+    amount = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["hand", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "seq"], name="one_action_per_seq"),
+        ]
+
+    def __str__(self) -> str:
+        amount = f" {self.amount}" if self.amount is not None else ""
+        return f"{self.hand} #{self.seq}: seat {self.seat_number} {self.kind}{amount}"
+
+
+class HandResult(models.Model):
+    """What one player put in and took out of one hand."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="results")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hand_results"
+    )
+    seat_number = models.PositiveSmallIntegerField()
+    starting_stack = models.BigIntegerField()
+    final_stack = models.BigIntegerField()
+    net = models.BigIntegerField(help_text="Chips won (positive) or lost (negative).")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "player"], name="one_result_per_player"),
+        ]
+        indexes = [models.Index(fields=["player", "hand"])]
+
+    def __str__(self) -> str:
+        return f"{self.hand}: {self.player} {self.net:+}"
+
+
+class RakeEntry(models.Model):
+    hand = models.OneToOneField(Hand, on_delete=models.PROTECT, related_name="rake_entry")
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rake_entries")
+    stakes = models.ForeignKey(Stakes, on_delete=models.PROTECT, related_name="rake_entries")
+    amount = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "rake entries"
+        indexes = [
+            models.Index(fields=["created_at"]),
+            models.Index(fields=["table", "created_at"]),
+            models.Index(fields=["stakes", "created_at"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.amount} from {self.hand}"
