@@ -210,8 +210,8 @@ class HandState:
         if target != want_target:
             raise IllegalAction(f"the next cards go to {_who(want_target)}, not {_who(target)}")
         cards = self._check_dealt_cards(target, cards, want_count)
-        self._take_burn_once()
         self.pending_deals.pop(0)
+        self.stub_count -= want_count
         self.actions.append({"player": None, "kind": "deal", "target": target, "cards": cards})
         self.turn += 1
         self._place(target, cards)
@@ -391,6 +391,7 @@ class HandState:
         self.street, self.phase, self.to_act = street, DEALING, None
         self._reset_round()
         plan = self._deal_plan()
+        self._burn(sum(count for _, count in plan))
         if self.scripted:
             self.pending_deals = plan
             return
@@ -417,26 +418,18 @@ class HandState:
         self.events.append({"type": "reuse_burns", "count": len(self.burns)})
         self.burns = []
 
-    def _needs_burn(self) -> bool:
-        """Burn before the street unless that would leave too few cards to deal."""
-        need = sum(count for _, count in self.pending_deals)
-        return self.stub_count >= need + 1
-
-    def _take_burn_once(self) -> None:
-        if self.events and self.events[-1].get("street") == self.street:
-            return  # this street's burn is already done
-        if self._needs_burn():
-            card = self.stub.pop() if self.stub is not None else UNKNOWN
-            self.burns.append(card)
-            self.stub_count -= 1
-            self.events.append({"type": "burn", "card": card, "street": self.street})
-        else:
+    def _burn(self, need: int) -> None:
+        """Burn before the street unless that would leave too few cards to deal.
+        In a scripted hand the burn is a card nobody knows; it is only counted."""
+        if self.stub_count < need + 1:
             self.events.append({"type": "no_burn", "street": self.street})
+            return
+        card = self.stub.pop() if self.stub is not None else UNKNOWN
+        self.burns.append(card)
+        self.stub_count -= 1
+        self.events.append({"type": "burn", "card": card, "street": self.street})
 
     def _deal_from_deck(self, plan: list[list[int]]) -> None:
-        self.pending_deals = plan
-        self._take_burn_once()
-        self.pending_deals = []
         if plan[0][0] == BOARD:
             self._place(BOARD, [self.stub.pop()])
             self.stub_count -= 1
@@ -465,7 +458,6 @@ class HandState:
         seen = self._known_cards()
         if len(set(known)) != len(known) or seen.intersection(known):
             raise IllegalAction(f"a card was dealt twice: {' '.join(card_str(c) for c in known)}")
-        self.stub_count -= count
         return cards
 
     def _known_cards(self) -> set[int]:

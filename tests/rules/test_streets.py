@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tables.rules import HandState
 from tables.rules.cards import SUIT_CHARS, card_str, fisher_yates
+from tables.rules.phh import read_phh, replay, write_phh
 from tables.rules.views import view
 from tests.rules.stacking import config, stack_deck
 
@@ -89,3 +92,36 @@ def test_the_community_card_counts_as_a_showing_card_for_the_seventh_street_orde
     check_around(state, until="7th street")
     assert [card_str(c) for c in state.community] == [community]
     assert state.to_act == 5
+
+
+def bet_and_fold(state: HandState, bet: int) -> None:
+    """The first player bets, the next folds, everyone else calls."""
+    state.act(state.to_act, "bet", bet)
+    state.act(state.to_act, "fold")
+    while state.to_act is not None and "call" in [a.kind for a in state.legal_actions()]:
+        state.act(state.to_act, "call")
+
+
+@pytest.mark.parametrize(
+    ("players", "folds_on"),
+    [
+        (7, ()),
+        (8, ()),
+        (8, ("3rd street",)),
+        # 3 cards left plus 4 burns back = 7, one more than the 6 players: burn, then deal.
+        (8, ("3rd street", "6th street")),
+    ],
+)
+def test_a_scripted_replay_burns_and_runs_short_exactly_like_the_deck(players, folds_on):
+    state = HandState.new(config(bring_in=0), [50] * players, fisher_yates(1234))
+    while not state.finished:
+        if state.street_name in folds_on and state.current_bet == 0:
+            bet_and_fold(state, 10 if state.street > 1 else 5)
+            folds_on = tuple(s for s in folds_on if s != state.street_name)
+            continue
+        kinds = [a.kind for a in state.legal_actions()]
+        state.act(state.to_act, "check" if "check" in kinds else "call")
+    replayed = replay(read_phh(write_phh(state, everything=True)))
+    assert (len(replayed.burns), replayed.stub_count) == (len(state.burns), state.stub_count)
+    assert replayed.community == state.community
+    assert replayed.stacks == state.stacks
