@@ -1,0 +1,123 @@
+"""Hypothesis strategies and a random-play driver for the rules engine.
+
+Games are drawn at the house stakes (ante 1, bring-in 2, 5/10 fixed limit) with
+every rule option drawn too, and stacks mostly of 1 to 60 chips, so that all-ins
+on the ante, on the bring-in and on every later street turn up often.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+
+from hypothesis import note
+from hypothesis import strategies as st
+
+from tables.rules import GameConfig, HandState, RakeRule
+from tables.rules.state import WAGERS
+
+# No hand at these stakes comes near this many actions; it bounds every driver loop.
+MAX_ACTIONS = 200
+
+Move = tuple[str, int | None]
+
+
+@st.composite
+def rakes(draw: st.DrawFn) -> RakeRule:
+    return RakeRule(
+        draw(st.sampled_from(["0", "5", "10", "2.5"])),
+        cap=draw(st.none() | st.integers(0, 5)),
+        no_rake_third_street=draw(st.booleans()),
+    )
+
+
+@st.composite
+def configs(draw: st.DrawFn, variants: tuple[str, ...] = ("stud", "razz", "stud8")) -> GameConfig:
+    variant = draw(st.sampled_from(variants))
+    open_pair = [None, False] if variant == "razz" else [None, False, True]
+    return GameConfig(
+        variant=variant,
+        ante=draw(st.sampled_from([1, 0])),
+        bring_in=draw(st.sampled_from([2, 0])),
+        small_bet=5,
+        big_bet=10,
+        tie_break=draw(st.sampled_from(["position", "suit"])),
+        open_pair_big_bet=draw(st.sampled_from(open_pair)),
+        max_raises=draw(st.integers(1, 4)),
+        heads_up_uncapped=draw(st.booleans()),
+        short_all_in=draw(st.sampled_from(["half", "full"])),
+        auto_muck=draw(st.booleans()),
+        rake=draw(rakes()),
+    )
+
+
+# Short stacks go all in on the ante, the bring-in and every street; deep ones reach
+# capped raises and the showdowns where nobody is all in, so a losing hand may muck.
+SHORT, MIXED, DEEP = st.integers(1, 60), st.integers(1, 400), st.integers(250, 400)
+stacks = st.sampled_from([SHORT, MIXED, DEEP]).flatmap(
+    lambda chips: st.lists(chips, min_size=2, max_size=8)
+)
+decks = st.permutations(range(52))
+
+
+def legal_moves(state: HandState) -> list[Move]:
+    """Every (kind, amount) the engine reports as legal now.
+
+    Wagers take one of their exact totals; a call or bring-in takes its chip
+    amount or no amount; fold, check, show and muck take no amount.
+    """
+    moves: list[Move] = []
+    for option in state.legal_actions():
+        if option.kind in WAGERS:
+            moves.extend((option.kind, total) for total in option.amounts or ())
+        else:
+            moves.append((option.kind, None))
+            if option.kind in ("call", "bring_in"):
+                moves.append((option.kind, option.min))
+    return moves
+
+
+def is_one_of(moves: list[Move], to_act: int, player: object, kind: object, amount: object) -> bool:
+    """Whether (player, kind, amount) is exactly one of ``moves`` for ``to_act``.
+
+    Types are compared too: ``True`` and ``5.0`` equal ``1`` and ``5`` but are no chips.
+    """
+    if type(player) is not int or player != to_act or not isinstance(kind, str):
+        return False
+    if amount is not None and type(amount) is not int:
+        return False
+    return (kind, amount) in moves
+
+
+def choose_move(data: st.DataObject, state: HandState, stubbornness: int = 3) -> Move:
+    """Any legal move, each move that stays in weighted ``stubbornness + 1`` times
+    to a fold's once, so that hands reach the later streets and the deck runs short."""
+    moves = legal_moves(state)
+    assert moves, f"the hand is not over but player {state.to_act} has nothing to do"
+    staying = [m for m in moves if m[0] != "fold"]
+    pool = staying * stubbornness + moves
+    move = pool[data.draw(index_below(len(pool)))]
+    note(f"player {state.to_act}: {move[0]} {move[1]}")
+    return move
+
+
+@cache
+def index_below(size: int) -> st.SearchStrategy[int]:
+    """An index into a list of ``size`` choices."""
+    # Building a strategy per draw costs more than the engine's whole move.
+    return st.integers(0, size - 1)
+
+
+def play_out(
+    data: st.DataObject,
+    state: HandState,
+    after: Callable[[HandState], None] = lambda state: None,
+) -> HandState:
+    """Play random legal moves until the hand ends (or MAX_ACTIONS is reached),
+    calling ``after(state)`` after every move. Some tables fold a lot, some hardly ever."""
+    stubbornness = data.draw(st.sampled_from([3, 0, 50]), label="stubbornness")
+    while not state.finished and len(state.actions) < MAX_ACTIONS:
+        kind, amount = choose_move(data, state, stubbornness)
+        state.act(state.to_act, kind, amount)
+        after(state)
+    return state

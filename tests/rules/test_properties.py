@@ -1,0 +1,490 @@
+"""Invariants of the rules engine under random legal play (hypothesis).
+
+Every test deals a random hand of stud, razz or stud hi-lo to 2 to 8 players with
+short stacks (mostly 1 to 60 chips, so all-ins happen on every street), at ante 1,
+bring-in 2 (or none) and 5/10 fixed limit, with the table's rule options drawn at
+random, and plays it out by choosing among all the moves the engine reports as legal.
+
+The viewers are every seat plus an observer (``None``): a seat may see its own down
+cards, everybody's up cards, the board and the down cards of hands shown at the
+showdown; an observer sees only the last three.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from hypothesis import given, note, settings
+from hypothesis import strategies as st
+
+from tables.rules import GameConfig, HandOver, HandState, IllegalAction
+from tables.rules.cards import card_str
+from tables.rules.evaluate import high_key, low_key
+from tables.rules.state import BET_KINDS, WAGERS
+from tables.rules.views import events_for, view
+from tests.rules.strategies import (
+    MAX_ACTIONS,
+    choose_move,
+    configs,
+    decks,
+    index_below,
+    is_one_of,
+    legal_moves,
+    play_out,
+    stacks,
+)
+
+EXAMPLES = 150
+ANY_GAME = configs()
+HI_LO = configs(variants=("stud8",))
+
+
+def random_hands(examples: int = EXAMPLES, games: st.SearchStrategy = ANY_GAME) -> Callable:
+    """Run the test on random games, stacks, decks and move choices."""
+
+    def wrap(test: Callable) -> Callable:
+        test = given(game=games, stacks=stacks, deck=decks, data=st.data())(test)
+        return settings(max_examples=examples, deadline=None)(test)
+
+    return wrap
+
+
+def finished_hand(game: GameConfig, stacks: list[int], deck: list[int], data: Any) -> HandState:
+    state = play_out(data, HandState.new(game, stacks, deck))
+    assert state.finished, f"the hand did not end within {MAX_ACTIONS} actions"
+    return state
+
+
+def checked_hand(game, stacks, deck, data, check: Callable[[HandState], None]) -> HandState:
+    """Play a hand out, running ``check`` on the fresh deal and after every action."""
+    state = HandState.new(game, stacks, deck)
+    check(state)
+    return play_out(data, state, check)
+
+
+def viewers(state: HandState) -> list[int | None]:
+    return [None, *range(state.n)]
+
+
+# ---------------------------------------------------------------------------- chips
+
+
+@random_hands()
+def test_chips_are_conserved_after_every_action(game, stacks, deck, data):
+    def check(state: HandState) -> None:
+        rake = state.result["rake"] if state.finished else 0
+        assert sum(state.stacks) + sum(state.committed) + rake == sum(stacks)
+
+    checked_hand(game, stacks, deck, data, check)
+
+
+@random_hands()
+def test_no_stack_or_commitment_ever_goes_negative(game, stacks, deck, data):
+    def check(state: HandState) -> None:
+        assert min(state.stacks) >= 0, state.stacks
+        assert min(state.committed) >= 0, state.committed
+
+    checked_hand(game, stacks, deck, data, check)
+
+
+# ---------------------------------------------------------------------------- cards
+
+
+def dealt_and_burned(state: HandState) -> list[int]:
+    hole = [c for cards in state.hole for c in cards]
+    up = [c for cards in state.up for c in cards]
+    return hole + up + state.community + state.burns
+
+
+@random_hands()
+def test_no_card_is_dealt_twice(game, stacks, deck, data):
+    def check(state: HandState) -> None:
+        cards = dealt_and_burned(state)
+        assert len(set(cards)) == len(cards), sorted(cards)
+
+    checked_hand(game, stacks, deck, data, check)
+
+
+@random_hands()
+def test_dealt_burned_and_undealt_cards_make_up_the_deck(game, stacks, deck, data):
+    def check(state: HandState) -> None:
+        assert sorted(dealt_and_burned(state) + state.stub) == list(range(52))
+        assert len(state.stub) == state.stub_count
+
+    checked_hand(game, stacks, deck, data, check)
+
+
+def folded_snapshots() -> tuple[dict[int, set[int]], Callable[[HandState], None]]:
+    """Record each player's cards at the moment they fold."""
+    folded: dict[int, set[int]] = {}
+
+    def record(state: HandState) -> None:
+        for player in range(state.n):
+            if state.folded[player] and player not in folded:
+                folded[player] = set(state.hole[player] + state.up[player])
+
+    return folded, record
+
+
+@random_hands()
+def test_a_folded_players_cards_never_reach_another_seat_the_board_or_the_burns(
+    game, stacks, deck, data
+):
+    folded, record = folded_snapshots()
+
+    def check(state: HandState) -> None:
+        record(state)
+        for player, cards in folded.items():
+            elsewhere = set(state.community + state.burns)
+            for other in range(state.n):
+                if other != player:
+                    elsewhere.update(state.hole[other] + state.up[other])
+            assert not cards & elsewhere, (player, sorted(cards & elsewhere))
+
+    checked_hand(game, stacks, deck, data, check)
+
+
+@random_hands()
+def test_a_folded_player_is_dealt_no_more_cards(game, stacks, deck, data):
+    folded, record = folded_snapshots()
+
+    def check(state: HandState) -> None:
+        record(state)
+        for player, cards in folded.items():
+            assert set(state.hole[player] + state.up[player]) == cards
+
+    checked_hand(game, stacks, deck, data, check)
+
+
+# ---------------------------------------------------------------------------- views
+
+CARD_TEXT = re.compile(r'"([2-9TJQKA][cdhs])"')
+CARD_SLOTS = ("card", "cards", "down", "up", "community")
+
+
+def may_know(state: HandState, viewer: int | None) -> set[str]:
+    """The cards ``viewer`` may know: all up cards, the board, their own down
+    cards and the down cards of hands shown at the showdown."""
+    cards = {c for up in state.up for c in up} | set(state.community)
+    for player in range(state.n):
+        if player == viewer or state.shown[player]:
+            cards.update(state.hole[player])
+    return {card_str(c) for c in cards}
+
+
+def cards_in(payload: Any) -> set[str]:
+    """Every card a payload names: card text anywhere, and any card left as a
+    number in a card slot."""
+    named = set(CARD_TEXT.findall(json.dumps(payload)))
+    named.update(card_str(c) for c in _numbers_in_card_slots(payload))
+    return named
+
+
+def _numbers_in_card_slots(payload: Any, in_slot: bool = False) -> list[int]:
+    if isinstance(payload, dict):
+        return [n for k, v in payload.items() for n in _numbers_in_card_slots(v, k in CARD_SLOTS)]
+    if isinstance(payload, list):
+        return [n for v in payload for n in _numbers_in_card_slots(v, in_slot)]
+    if in_slot and type(payload) is int and 0 <= payload < 52:
+        return [payload]
+    return []
+
+
+@random_hands(100)
+def test_no_view_shows_another_seats_unshown_down_cards(game, stacks, deck, data):
+    def check(state: HandState) -> None:
+        for viewer in viewers(state):
+            seats = view(state, viewer)["players"]
+            for player in range(state.n):
+                if player != viewer and not state.shown[player]:
+                    assert seats[player]["down"] == [None] * len(state.hole[player])
+
+    checked_hand(game, stacks, deck, data, check)
+
+
+@random_hands(75)
+def test_no_view_or_event_log_names_a_card_its_viewer_may_not_know(game, stacks, deck, data):
+    def check(state: HandState) -> None:
+        for viewer in viewers(state):
+            allowed = may_know(state, viewer)
+            assert cards_in(view(state, viewer)) <= allowed, viewer
+            assert cards_in(events_for(state, viewer)) <= allowed, viewer
+
+    checked_hand(game, stacks, deck, data, check)
+
+
+@random_hands(100)
+def test_every_view_shows_the_up_cards_the_board_and_the_down_cards_it_may_see(
+    game, stacks, deck, data
+):
+    def check(state: HandState) -> None:
+        for viewer in viewers(state):
+            seen = view(state, viewer)
+            assert seen["community"] == [card_str(c) for c in state.community]
+            for player, seat in enumerate(seen["players"]):
+                assert seat["up"] == [card_str(c) for c in state.up[player]]
+                if player == viewer or state.shown[player]:
+                    assert seat["down"] == [card_str(c) for c in state.hole[player]]
+
+    checked_hand(game, stacks, deck, data, check)
+
+
+@random_hands(100)
+def test_only_the_player_to_act_is_shown_legal_actions(game, stacks, deck, data):
+    def check(state: HandState) -> None:
+        allowed = [option.to_dict() for option in state.legal_actions()]
+        for viewer in viewers(state):
+            shown = view(state, viewer)["legal_actions"]
+            assert shown == (allowed if viewer == state.to_act else []), viewer
+
+    checked_hand(game, stacks, deck, data, check)
+
+
+# -------------------------------------------------------------- saving and replaying
+
+
+def midway(game, stacks, deck, data, actions: list[dict]) -> tuple[int, HandState]:
+    """The same hand replayed move by move up to a random point: (moves made, hand)."""
+    made = data.draw(st.integers(0, len(actions)), label="moves before the checkpoint")
+    state = HandState.new(game, stacks, deck)
+    for action in actions[:made]:
+        state.act(action["player"], action["kind"], action["amount"])
+    return made, state
+
+
+@random_hands()
+def test_replaying_the_action_list_rebuilds_the_hand(game, stacks, deck, data):
+    state = finished_hand(game, stacks, deck, data)
+    _, halfway = midway(game, stacks, deck, data, state.actions)
+    for saved in (halfway.to_dict(), state.to_dict()):
+        assert HandState.replay(saved).to_dict() == saved
+
+
+@random_hands()
+def test_a_saved_hand_survives_json_and_from_dict(game, stacks, deck, data):
+    state = finished_hand(game, stacks, deck, data)
+    _, halfway = midway(game, stacks, deck, data, state.actions)
+    for saved in (halfway.to_dict(), state.to_dict()):
+        loaded = json.loads(json.dumps(saved))
+        assert loaded == saved
+        assert HandState.from_dict(loaded).to_dict() == saved
+
+
+@random_hands()
+def test_a_hand_restored_midway_plays_on_to_the_same_end(game, stacks, deck, data):
+    state = finished_hand(game, stacks, deck, data)
+    made, halfway = midway(game, stacks, deck, data, state.actions)
+    restored = HandState.from_dict(json.loads(json.dumps(halfway.to_dict())))
+    for action in state.actions[made:]:
+        restored.act(action["player"], action["kind"], action["amount"])
+    assert restored.to_dict() == state.to_dict()
+
+
+# ------------------------------------------------------------------- legal actions
+
+
+@random_hands()
+def test_every_reported_legal_move_is_accepted(game, stacks, deck, data):
+    state = HandState.new(game, stacks, deck)
+    while not state.finished and len(state.actions) < MAX_ACTIONS:
+        kind, amount = choose_move(data, state)
+        try:
+            state.act(state.to_act, kind, amount)
+        except IllegalAction as refusal:
+            pytest.fail(f"{kind} {amount} was reported legal, then refused: {refusal}")
+
+
+GARBAGE = ("x", 3.5, True, False, -1, 10**9, [5], {"amount": 5})
+
+
+def illegal_attempts(state: HandState) -> list[tuple[Any, Any, Any]]:
+    """Moves that differ from a reported legal one in player, kind or amount."""
+    moves, player = legal_moves(state), state.to_act
+    kinds = [kind for kind, _ in moves]
+    kind, amount = moves[0]
+    attempts = [(other, kind, amount) for other in range(state.n)]
+    attempts += [(p, kind, amount) for p in (-1, state.n, None, str(player), float(player), True)]
+    for wrong in (*BET_KINDS, "show", "muck", "deal", "", "FOLD", None, 3, ["fold"]):
+        if wrong not in kinds:
+            attempts += [(player, wrong, a) for a in dict.fromkeys([None, *(a for _, a in moves)])]
+    for kind, amount in moves:
+        if amount is not None:
+            attempts += [(player, kind, x) for x in (amount - 1, amount + 1, float(amount))]
+            attempts.append((player, kind, str(amount)))
+        attempts += [(player, kind, junk) for junk in GARBAGE]
+        if kind in WAGERS:
+            attempts.append((player, kind, None))
+    return [a for a in attempts if not is_one_of(moves, player, *a)]
+
+
+@random_hands()
+def test_an_illegal_move_is_refused_and_changes_nothing(game, stacks, deck, data):
+    def check(state: HandState) -> None:
+        if state.finished:
+            return
+        attempts = illegal_attempts(state)
+        player, kind, amount = attempts[data.draw(index_below(len(attempts)))]
+        note(f"tried: player {player!r}: {kind!r} {amount!r}")
+        before, allowed = state.to_dict(), state.legal_actions()
+        with pytest.raises(IllegalAction):
+            state.act(player, kind, amount)
+        assert state.to_dict() == before
+        assert state.legal_actions() == allowed
+
+    checked_hand(game, stacks, deck, data, check)
+
+
+@random_hands()
+def test_no_move_is_accepted_after_the_hand_ends(game, stacks, deck, data):
+    state = finished_hand(game, stacks, deck, data)
+    before = state.to_dict()
+    player = data.draw(st.integers(0, state.n - 1))
+    kind = data.draw(st.sampled_from(["fold", "check", "call", "bet", "show", "muck"]))
+    with pytest.raises(HandOver):
+        state.act(player, kind, 5 if kind == "bet" else None)
+    assert state.to_dict() == before
+    assert state.legal_actions() == []
+
+
+@random_hands()
+def test_every_hand_ends_within_the_action_bound(game, stacks, deck, data):
+    state = play_out(data, HandState.new(game, stacks, deck))
+    assert state.finished, f"{len(state.actions)} actions and the hand goes on"
+
+
+# ------------------------------------------------------------------------- payouts
+
+
+def pot_shares(pot: dict) -> dict[int, int]:
+    return {player: chips for player, chips in pot["shares"]}
+
+
+@random_hands()
+def test_each_pot_is_shared_only_among_live_players_eligible_for_it(game, stacks, deck, data):
+    state = finished_hand(game, stacks, deck, data)
+    for pot in state.result["pots"]:
+        assert set(pot_shares(pot)) <= set(pot["eligible"]), pot
+        assert not any(state.folded[p] for p in pot["eligible"]), (pot, state.folded)
+
+
+@random_hands()
+def test_each_pot_is_paid_out_in_full_after_its_rake(game, stacks, deck, data):
+    state = finished_hand(game, stacks, deck, data)
+    pots = state.result["pots"]
+    for pot in pots:
+        assert sum(pot_shares(pot).values()) + pot["rake"] == pot["amount"], pot
+    assert sum(pot["rake"] for pot in pots) == state.result["rake"]
+
+
+@random_hands()
+def test_payouts_are_the_sums_of_the_pot_shares(game, stacks, deck, data):
+    state = finished_hand(game, stacks, deck, data)
+    totals = [0] * state.n
+    for pot in state.result["pots"]:
+        for player, chips in pot_shares(pot).items():
+            totals[player] += chips
+    assert state.result["payouts"] == totals
+
+
+@random_hands()
+def test_a_folded_player_wins_nothing(game, stacks, deck, data):
+    state = finished_hand(game, stacks, deck, data)
+    for player in range(state.n):
+        if state.folded[player]:
+            assert state.result["payouts"][player] == 0, (player, state.result)
+
+
+@random_hands()
+def test_no_player_wins_more_from_a_rival_than_they_matched(game, stacks, deck, data):
+    """Side pots: whoever put in ``c`` chips can win at most ``min(c, c_rival)``
+    from each rival, so at most the sum of those over the table."""
+    state = finished_hand(game, stacks, deck, data)
+    payouts = state.result["payouts"]
+    # What each player put in, from where they started, ended and were paid.
+    put_in = [s - e + w for s, e, w in zip(stacks, state.stacks, payouts, strict=True)]
+    for player, won in enumerate(payouts):
+        assert won <= sum(min(c, put_in[player]) for c in put_in), (player, put_in, payouts)
+
+
+@random_hands()
+def test_the_rake_is_the_tables_percentage_of_the_whole_pot_capped(game, stacks, deck, data):
+    """Rounded down, and nothing from a hand that ends on third street if the rule says so."""
+    state = finished_hand(game, stacks, deck, data)
+    rule, total = game.rake, sum(pot["amount"] for pot in state.result["pots"])
+    expected = int(total * Fraction(rule.percent) / 100)
+    if rule.cap is not None:
+        expected = min(expected, rule.cap)
+    if rule.no_rake_third_street and state.street == 0:
+        expected = 0
+    assert state.result["rake"] == expected
+
+
+@random_hands()
+def test_an_uncontested_pot_goes_whole_to_the_last_player_standing(game, stacks, deck, data):
+    state = finished_hand(game, stacks, deck, data)
+    if not state.result["uncontested"]:
+        return
+    [winner] = state.live
+    total = sum(pot["amount"] for pot in state.result["pots"])
+    assert state.result["payouts"][winner] == total - state.result["rake"]
+
+
+def best_hands(state: HandState, contenders: list[int]) -> tuple[set[int], set[int]]:
+    """(the best high hands, the best qualifying low hands) among ``contenders``."""
+    game = state.game
+    highs, lows = {}, {}
+    for player in contenders:
+        cards = state.cards_of(player)
+        if game.high:
+            highs[player] = high_key(cards)
+        low = low_key(cards, game.low_qualifier) if game.low else None
+        if low is not None:
+            lows[player] = low
+    best_high = {p for p, k in highs.items() if k == max(highs.values())}
+    best_low = {p for p, k in lows.items() if k == min(lows.values())}
+    return best_high, best_low
+
+
+def contested_pots(state: HandState) -> list[dict]:
+    return [] if state.result["uncontested"] else state.result["pots"]
+
+
+@random_hands()
+def test_each_contested_pot_goes_only_to_its_best_shown_hands(game, stacks, deck, data):
+    state = finished_hand(game, stacks, deck, data)
+    for pot in contested_pots(state):
+        best_high, best_low = best_hands(state, pot["eligible"])
+        winners = {p for p, chips in pot_shares(pot).items() if chips}
+        assert winners <= best_high | best_low, (pot, best_high, best_low)
+
+
+@random_hands()
+def test_a_one_sided_pot_is_split_evenly_between_its_best_hands(game, stacks, deck, data):
+    """Stud, razz, and hi-lo with no qualifying low: one best hand scoops, and
+    tied best hands each get the pot divided between them, rounded down or up."""
+    state = finished_hand(game, stacks, deck, data)
+    for pot in contested_pots(state):
+        best_high, best_low = best_hands(state, pot["eligible"])
+        if best_high and best_low:
+            continue  # a hi-lo split: see the next test
+        best = best_high or best_low
+        net, shares = pot["amount"] - pot["rake"], pot_shares(pot)
+        for player in best:
+            assert shares.get(player, 0) in (net // len(best), -(-net // len(best))), pot
+
+
+@random_hands(games=HI_LO)
+def test_hi_lo_gives_a_hand_without_the_best_high_at_most_half_a_pot(game, stacks, deck, data):
+    """The low half is the smaller one: the odd chip goes to the high."""
+    state = finished_hand(game, stacks, deck, data)
+    for pot in contested_pots(state):
+        best_high, _ = best_hands(state, pot["eligible"])
+        net = pot["amount"] - pot["rake"]
+        for player, chips in pot_shares(pot).items():
+            if player not in best_high:
+                assert chips <= net // 2, (player, pot)
