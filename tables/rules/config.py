@@ -10,12 +10,13 @@ from dataclasses import asdict, dataclass, field, fields
 from fractions import Fraction
 from typing import Any
 
+from tables.rules.betting import STRUCTURES as BETTING_STRUCTURES
 from tables.rules.errors import IllegalAction
 from tables.rules.variants import Variant, get_variant
 
 TIE_BREAKS = ("position", "suit")
 SHORT_ALL_IN_RULES = ("half", "full")
-STRUCTURES = ("fixed",)
+STRUCTURES = tuple(BETTING_STRUCTURES)
 
 
 def _is_int(value: object) -> bool:

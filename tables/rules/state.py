@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from tables.rules import evaluate
+from tables.rules.betting import STRUCTURES
 from tables.rules.cards import DECK_SIZE, card_str, check_deck, low_rank, rank, shuffled_deck, suit
 from tables.rules.config import GameConfig
 from tables.rules.errors import HandOver, IllegalAction, NotYourTurn
@@ -87,8 +88,9 @@ FIELDS = (
 
 
 class HandState:
-    # Not saved: the Variant comes from the config, the options cache from the state.
-    __slots__ = (*FIELDS, "game", "n", "_options")
+    # Not saved: the Variant and betting structure come from the config, the
+    # options cache from the state.
+    __slots__ = (*FIELDS, "game", "betting", "n", "_options")
 
     # ----------------------------------------------------------------- creation
 
@@ -121,6 +123,7 @@ class HandState:
         n = len(stacks)
         state = cls.__new__(cls)
         state.config, state.game, state.n, state.scripted = config, config.game, n, scripted
+        state.betting = STRUCTURES[config.structure]
         state.starting_stacks, state.stacks = list(stacks), list(stacks)
         state.deck, state.stub, state.stub_count, state.burns = None, None, DECK_SIZE, []
         state.bets, state.committed = [0] * n, [0] * n
@@ -287,21 +290,11 @@ class HandState:
     def _may_raise(self, player: int) -> bool:
         # A player may raise again only after a full wager since their last action.
         reopened = self.acted_level[player] < self.full_level
-        capped = self.wagers > self.config.max_raises
-        if capped and self.config.heads_up_uncapped and self.round_players == 2:
-            capped = False
-        return reopened and not capped
+        return reopened and not self.betting.capped(self)
 
     def _full_targets(self) -> list[int]:
         """The street totals a full complete, bet or raise may go to."""
-        small, big = self.config.small_bet, self.config.big_bet
-        if self.game.streets[self.street].big:
-            units = [big]
-        elif self.open_pair:
-            units = [big] if self.big_made else [small, big]
-        else:
-            units = [small]
-        return [self.full_level + unit for unit in units]
+        return [self.full_level + size for size in self.betting.raise_sizes(self)]
 
     def _wager_option(self, player: int) -> LegalAction:
         reach = self.bets[player] + self.stacks[player]
@@ -754,6 +747,7 @@ class HandState:
             setattr(state, name, _copy(data[name]))
         state.config = GameConfig.from_dict(data["config"])
         state.game, state.n, state._options = state.config.game, len(state.stacks), None
+        state.betting = STRUCTURES[state.config.structure]
         return state
 
     @classmethod
