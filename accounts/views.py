@@ -1,0 +1,64 @@
+"""Signing up, logging out and a player's own profile."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.db import IntegrityError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.debug import sensitive_post_parameters
+
+from accounts.forms import SignupForm
+from accounts.services import user_signup
+
+RECENT_TRANSFERS = 20
+
+
+@sensitive_post_parameters("password1", "password2")
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = user_signup(
+                username=form.cleaned_data["username"],
+                password=form.cleaned_data["password1"],
+                display_name=form.cleaned_data["display_name"],
+            )
+        except IntegrityError:
+            # Someone took the name between the form's check and the insert.
+            form.add_error("username", "That username was just taken; please choose another.")
+        else:
+            login(request, user)
+            messages.success(request, _welcome(user.shown_name))
+            return redirect("home")
+    return render(request, "accounts/signup.html", {"form": form})
+
+
+def _welcome(name: str) -> str:
+    grant = settings.CARDROOM_SIGNUP_GRANT
+    if not grant:
+        return f"Welcome, {name}!"
+    return f"Welcome, {name}! You have been granted {grant:,} play chips."
+
+
+class LogoutView(auth_views.LogoutView):
+    """Django's logout (POST only), saying so afterwards."""
+
+    next_page = "home"
+
+    def post(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+        response = super().post(request, *args, **kwargs)
+        messages.info(request, "You have logged out.")
+        return response
+
+
+@login_required
+def profile(request: HttpRequest) -> HttpResponse:
+    transfers = request.user.transfers.select_related("table")[:RECENT_TRANSFERS]
+    return render(request, "accounts/profile.html", {"transfers": transfers})

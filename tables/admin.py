@@ -1,0 +1,222 @@
+"""Staff pages for rake rules, stakes, tables, hands and rake.
+
+Stakes are validated by ``Stakes.clean()``, which the admin's model form runs, so
+the admin refuses exactly what the model refuses. Tables open and close through
+``tables.services``; hands and rake are records of play and are read only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from django.contrib import admin, messages
+from django.db.models import Count, QuerySet
+from django.http import HttpRequest
+from django.utils.html import format_html, format_html_join
+
+from accounts.models import User
+from tables.models import Hand, HandAction, HandResult, RakeEntry, RakeRule, Seat, Stakes, Table
+from tables.rules import UNKNOWN
+from tables.rules.cards import card_str
+
+
+class ReadOnlyAdminMixin:
+    """Shown to staff, never added, changed or deleted through the admin."""
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(RakeRule)
+class RakeRuleAdmin(admin.ModelAdmin):
+    list_display = ("name", "percent", "cap", "no_rake_third_street")
+    search_fields = ("name",)
+
+
+@admin.register(Stakes)
+class StakesAdmin(admin.ModelAdmin):
+    list_display = ("name", "describe", "seats", "min_buy_in", "max_buy_in", "rake")
+    list_filter = ("variant",)
+    list_select_related = ("rake",)
+    search_fields = ("name",)
+    fieldsets = (
+        (None, {"fields": ("name", "variant", "structure")}),
+        ("Bets", {"fields": ("ante", "bring_in", "small_bet", "big_bet", "max_raises")}),
+        ("Seats and buy-in", {"fields": ("seats", "min_buy_in", "max_buy_in", "rake")}),
+        ("Clock", {"fields": ("action_seconds", "time_bank_seconds", "timeout_policy")}),
+        (
+            "Rule options",
+            {
+                "fields": (
+                    "open_pair_big_bet",
+                    "heads_up_uncapped",
+                    "short_all_in",
+                    "tie_break",
+                    "auto_muck",
+                )
+            },
+        ),
+    )
+
+    @admin.display(description="Game")
+    def describe(self, stakes: Stakes) -> str:
+        return stakes.describe()
+
+
+class SeatInline(ReadOnlyAdminMixin, admin.TabularInline):
+    model = Seat
+    fields = ("number", "player", "stack", "state", "joined_at")
+    readonly_fields = fields
+    extra = 0
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ("name", "stakes", "game", "is_open", "seats_taken")
+    list_filter = ("is_open", "stakes")
+    list_select_related = ("stakes",)
+    search_fields = ("name",)
+    inlines = [SeatInline]
+    actions = ["open_tables", "close_tables"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Table]:
+        return super().get_queryset(request).annotate(taken=Count("seat_set"))
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Table | None = None) -> Sequence[str]:
+        # A table in play opens and closes only through the actions, which let a
+        # hand in progress finish, and keeps the stakes its players bought in at.
+        return ("stakes", "is_open", "created_at") if obj else ("created_at",)
+
+    @admin.display(description="Game")
+    def game(self, table: Table) -> str:
+        return table.stakes.describe()
+
+    @admin.display(description="Seats taken", ordering="taken")
+    def seats_taken(self, table: Table) -> str:
+        return f"{table.taken} of {table.stakes.seats}"
+
+    @admin.action(description="Open tables", permissions=["change"])
+    def open_tables(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
+        from tables.services import table_open
+
+        done = self._each_table(request, queryset, lambda pk: table_open(table_id=pk))
+        self.message_user(request, f"Opened {done} table(s).", messages.SUCCESS)
+
+    @admin.action(
+        description="Close tables (a hand in progress finishes first)", permissions=["change"]
+    )
+    def close_tables(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
+        from tables.services import table_close
+
+        done = self._each_table(request, queryset, lambda pk: table_close(table_id=pk))
+        self.message_user(
+            request,
+            f"Closed {done} table(s); a hand in progress plays to its end first.",
+            messages.SUCCESS,
+        )
+
+    def _each_table(
+        self, request: HttpRequest, queryset: QuerySet[Table], service: Callable[[int], object]
+    ) -> int:
+        """Call ``service`` per table, reporting refusals; returns how many succeeded."""
+        done = 0
+        for table in queryset:
+            try:
+                service(table.pk)
+            except ValueError as error:
+                self.message_user(request, f"{table}: {error}", messages.ERROR)
+            else:
+                done += 1
+        return done
+
+
+def _cards(cards: Sequence[int]) -> str:
+    return " ".join("??" if card == UNKNOWN else card_str(card) for card in cards)
+
+
+class HandActionInline(ReadOnlyAdminMixin, admin.TabularInline):
+    model = HandAction
+    fields = ("seq", "seat_number", "player", "kind", "amount", "created_at")
+    readonly_fields = fields
+    extra = 0
+
+
+class HandResultInline(ReadOnlyAdminMixin, admin.TabularInline):
+    model = HandResult
+    fields = ("seat_number", "player", "starting_stack", "final_stack", "net")
+    readonly_fields = fields
+    extra = 0
+
+
+@admin.register(Hand)
+class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Every card of every hand, for staff reviewing play; players never see this."""
+
+    list_display = ("__str__", "table", "number", "started_at", "ended_at", "finished")
+    list_filter = ("table",)
+    list_select_related = ("table",)
+    date_hierarchy = "started_at"
+    fields = (
+        "table",
+        "number",
+        "started_at",
+        "ended_at",
+        "deck_commitment",
+        "deck_salt",
+        "dealer_seat",
+        "full_deck",
+        "players_cards",
+        "version",
+    )
+    inlines = [HandActionInline, HandResultInline]
+
+    @admin.display(description="Finished", boolean=True)
+    def finished(self, hand: Hand) -> bool:
+        return hand.is_finished
+
+    @admin.display(description="Dealer's seat")
+    def dealer_seat(self, hand: Hand) -> object:
+        return hand.seating.get("dealer")
+
+    @admin.display(description="Deck, in dealing order")
+    def full_deck(self, hand: Hand) -> str:
+        return format_html("<code>{}</code>", _cards(hand.deck or []))
+
+    @admin.display(description="Each player's cards")
+    def players_cards(self, hand: Hand) -> str:
+        rows = _player_rows(hand)
+        if not rows:
+            return "No cards dealt."
+        return format_html(
+            "<table><tr><th>Seat</th><th>Player</th><th>Down</th><th>Up</th></tr>{}</table>",
+            format_html_join(
+                "",
+                "<tr><td>{}</td><td>{}</td><td><code>{}</code></td><td><code>{}</code></td></tr>",
+                rows,
+            ),
+        )
+
+
+def _player_rows(hand: Hand) -> list[tuple[int, str, str, str]]:
+    """(seat, player, down cards, up cards) per player, in the engine's order."""
+    players = hand.seating.get("players", [])
+    names = User.objects.in_bulk([entry["player"] for entry in players])
+    dealt = zip(players, hand.state.get("hole", []), hand.state.get("up", []), strict=False)
+    return [
+        (entry["seat"], str(names.get(entry["player"], "?")), _cards(down), _cards(shown))
+        for entry, down, shown in dealt
+    ]
+
+
+@admin.register(RakeEntry)
+class RakeEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ("created_at", "hand", "table", "stakes", "amount")
+    list_filter = ("stakes", "table")
+    list_select_related = ("hand__table", "table", "stakes")
+    date_hierarchy = "created_at"

@@ -1,0 +1,71 @@
+"""Logging in and out with Django's auth views, and what the header shows."""
+
+from __future__ import annotations
+
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import User
+from tests.accounts.conftest import ALICE_PASSWORD
+
+LOGIN, LOGOUT, HOME = reverse("accounts:login"), reverse("accounts:logout"), reverse("home")
+
+
+def test_a_player_logs_in_and_lands_home(client: Client, alice: User) -> None:
+    response = client.post(LOGIN, {"username": "alice", "password": ALICE_PASSWORD})
+
+    assert response.status_code == 302
+    assert response["Location"] == HOME
+    assert int(client.session["_auth_user_id"]) == alice.pk
+
+
+def test_login_goes_on_to_the_page_that_asked_for_it(client: Client, alice: User) -> None:
+    profile = reverse("accounts:profile")
+
+    response = client.post(
+        LOGIN, {"username": "alice", "password": ALICE_PASSWORD, "next": profile}
+    )
+
+    assert response["Location"] == profile
+
+
+def test_a_wrong_password_is_refused_with_a_message(client: Client, alice: User) -> None:
+    response = client.post(LOGIN, {"username": "alice", "password": "not-her-password"})
+
+    assert response.status_code == 200
+    assert "Please enter a correct username and password." in response.content.decode()
+    assert "_auth_user_id" not in client.session
+
+
+def test_logout_logs_out_and_says_so(alice_client: Client) -> None:
+    response = alice_client.post(LOGOUT, follow=True)
+
+    assert response.redirect_chain == [(HOME, 302)]
+    assert "_auth_user_id" not in alice_client.session
+    assert "You have logged out." in response.content.decode()
+
+
+def test_logout_refuses_a_get(alice_client: Client) -> None:
+    response = alice_client.get(LOGOUT)
+
+    assert response.status_code == 405
+    assert "_auth_user_id" in alice_client.session
+
+
+def test_the_header_offers_login_and_signup_to_a_visitor(client: Client, db: None) -> None:
+    page = client.get(HOME).content.decode()
+
+    assert f'href="{LOGIN}"' in page
+    assert f'href="{reverse("accounts:signup")}"' in page
+    assert f'action="{LOGOUT}"' not in page
+
+
+def test_the_header_shows_the_players_name_balance_and_logout(
+    alice_client: Client, alice: User, grant: int
+) -> None:
+    page = alice_client.get(HOME).content.decode()
+
+    assert "Alice A." in page
+    assert f"{grant} chips" in page
+    assert f'action="{LOGOUT}"' in page
+    assert f'href="{LOGIN}"' not in page

@@ -1,0 +1,35 @@
+"""The profile page: the player's balance and their own recent ledger rows."""
+
+from __future__ import annotations
+
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import User
+from accounts.services import ledger_post
+
+PROFILE = reverse("accounts:profile")
+
+
+def test_a_visitor_is_sent_to_log_in(client: Client, db: None) -> None:
+    response = client.get(PROFILE)
+
+    assert response.status_code == 302
+    assert response["Location"] == f"{reverse('accounts:login')}?next={PROFILE}"
+
+
+def test_it_shows_the_balance_and_the_players_own_rows(
+    alice_client: Client, alice: User, bob: User
+) -> None:
+    ledger_post(user_id=alice.pk, kind="adjustment", amount=-250, note="alice's correction")
+    ledger_post(user_id=bob.pk, kind="adjustment", amount=75, note="bob's correction")
+
+    response = alice_client.get(PROFILE)
+
+    alice.refresh_from_db()
+    page = response.content.decode()
+    assert f"Balance: <strong>{alice.balance}</strong>" in page
+    assert "alice&#x27;s correction" in page
+    assert "-250" in page
+    assert "bob&#x27;s correction" not in page
+    assert [t.user_id for t in response.context["transfers"]] == [alice.pk, alice.pk]

@@ -1,0 +1,315 @@
+"""The tables admin: stakes validated by the model, tables opened and closed by the
+services, hands read only with every card, and the rake report."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.contrib.auth.models import Permission
+from django.test import Client
+from django.urls import reverse
+from django.utils.html import escape
+
+from accounts.models import User
+from tables.models import Hand, HandAction, RakeEntry, Stakes, Table
+from tables.rules.cards import parse_cards
+
+RAKE_REPORT = reverse("rake_report")
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings) -> None:
+    """A cheap hasher: nothing here is about hashing, and users are made in every test."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def stakes_form(**overrides: object) -> dict[str, object]:
+    """A valid add-stakes form: stud 2/4, ante 0, bring-in 1, buy-in 40 to 400."""
+    data = {
+        "name": "Stud 2/4",
+        "variant": "stud",
+        "structure": "fixed",
+        "ante": 0,
+        "bring_in": 1,
+        "small_bet": 2,
+        "big_bet": 4,
+        "max_raises": 3,
+        "seats": 8,
+        "min_buy_in": 40,
+        "max_buy_in": 400,
+        "rake": "",
+        "action_seconds": 10,
+        "time_bank_seconds": 20,
+        "timeout_policy": "check_fold",
+        "open_pair_big_bet": "unknown",
+        "short_all_in": "half",
+        "tie_break": "position",
+        "auto_muck": "on",
+    }
+    return {**data, **overrides}
+
+
+def test_staff_add_valid_stakes(admin_client: Client, db: None) -> None:
+    response = admin_client.post(reverse("admin:tables_stakes_add"), stakes_form())
+
+    assert response.status_code == 302
+    stakes = Stakes.objects.get(name="Stud 2/4")
+    assert stakes.describe() == "Seven-card stud 2/4, bring-in 1"
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        (
+            {"bring_in": 5, "small_bet": 5, "big_bet": 10},
+            "The bring-in (5) must be below the small bet (5).",
+        ),
+        (
+            {"ante": 2, "bring_in": 2, "small_bet": 5, "big_bet": 10},
+            "The ante (2) must be below the bring-in (2).",
+        ),
+        (
+            {"min_buy_in": 200, "max_buy_in": 100},
+            "The maximum buy-in (100) can't be below the minimum (200).",
+        ),
+        ({"seats": 9}, "Ensure this value is less than or equal to 8."),
+        ({"seats": 1}, "Ensure this value is greater than or equal to 2."),
+    ],
+)
+def test_invalid_stakes_are_refused_with_the_models_message(
+    admin_client: Client, db: None, overrides: dict[str, object], message: str
+) -> None:
+    response = admin_client.post(reverse("admin:tables_stakes_add"), stakes_form(**overrides))
+
+    assert response.status_code == 200
+    assert escape(message) in response.content.decode()
+    assert not Stakes.objects.exists()
+
+
+@pytest.fixture
+def stud(db: None) -> Stakes:
+    return Stakes.objects.create(
+        name="Stud 5/10", ante=1, bring_in=2, small_bet=5, big_bet=10, min_buy_in=50,
+        max_buy_in=500, seats=6,
+    )  # fmt: skip
+
+
+@pytest.fixture
+def razz(db: None) -> Stakes:
+    return Stakes.objects.create(
+        name="Razz 2/4", variant="razz", bring_in=1, small_bet=2, big_bet=4, min_buy_in=20,
+        max_buy_in=200,
+    )  # fmt: skip
+
+
+@pytest.fixture
+def players(db: None) -> list[User]:
+    """alice and bob, players seated in the hands below; neither is staff."""
+    return [User.objects.create_user(username=name, password="pw") for name in ("alice", "bob")]
+
+
+def make_hand(table: Table, number: int, players: list[User]) -> Hand:
+    """A hand stored as the services store one, with just the JSON the admin reads."""
+    return Hand.objects.create(
+        table=table,
+        number=number,
+        deck=parse_cards("AsKd2c3h4s5d6c7h"),
+        deck_salt="salt",
+        deck_commitment="c0ffee",
+        seating={
+            "dealer": 3,
+            "players": [{"seat": 1, "player": players[0].pk}, {"seat": 3, "player": players[1].pk}],
+        },
+        state={"hole": [parse_cards("AsKd"), parse_cards("2c3h")], "up": [[16], [17]]},
+    )
+
+
+def test_the_table_list_shows_stakes_open_and_seats_taken(
+    admin_client: Client, stud: Stakes, players: list[User]
+) -> None:
+    table = Table.objects.create(name="Alpha", stakes=stud)
+    for number, player in enumerate(players, start=1):
+        table.seat_set.create(number=number, player=player, stack=100)
+
+    response = admin_client.get(reverse("admin:tables_table_changelist"))
+
+    page = response.content.decode()
+    assert "Seven-card stud 5/10, ante 1, bring-in 2" in page
+    assert "2 of 6" in page
+
+
+def test_the_actions_close_and_open_tables_through_the_services(
+    admin_client: Client, stud: Stakes
+) -> None:
+    tables = [Table.objects.create(name=name, stakes=stud) for name in ("Alpha", "Beta")]
+    changelist = reverse("admin:tables_table_changelist")
+    chosen = {"_selected_action": [t.pk for t in tables]}
+
+    admin_client.post(changelist, {"action": "close_tables", **chosen})
+    assert not Table.objects.filter(is_open=True).exists()
+
+    admin_client.post(changelist, {"action": "open_tables", **chosen})
+    assert Table.objects.filter(is_open=True).count() == 2
+
+
+def test_hands_have_no_add_change_or_delete(
+    admin_client: Client, stud: Stakes, players: list[User]
+) -> None:
+    hand = make_hand(Table.objects.create(name="Alpha", stakes=stud), 1, players)
+
+    add = admin_client.get(reverse("admin:tables_hand_add"))
+    delete = admin_client.post(reverse("admin:tables_hand_delete", args=[hand.pk]), {"post": "y"})
+    change = admin_client.post(reverse("admin:tables_hand_change", args=[hand.pk]), {"number": 9})
+
+    assert (add.status_code, delete.status_code, change.status_code) == (403, 403, 403)
+    hand.refresh_from_db()
+    assert hand.number == 1
+
+
+def test_a_hand_shows_the_deck_each_players_cards_and_the_actions(
+    admin_client: Client, stud: Stakes, players: list[User]
+) -> None:
+    hand = make_hand(Table.objects.create(name="Alpha", stakes=stud), 1, players)
+    HandAction.objects.create(hand=hand, seq=1, seat_number=3, player=players[1], kind="bring_in")
+
+    response = admin_client.get(reverse("admin:tables_hand_change", args=[hand.pk]))
+
+    page = response.content.decode()
+    assert "<code>As Kd 2c 3h 4s 5d 6c 7h</code>" in page
+    assert "<tr><td>1</td><td>alice</td><td><code>As Kd</code></td><td><code>6c</code></td>" in page
+    assert "<tr><td>3</td><td>bob</td><td><code>2c 3h</code></td><td><code>6d</code></td>" in page
+    assert "c0ffee" in page
+    assert "bring_in" in page
+
+
+def put_rake(hand: Hand, amount: int, when: datetime.datetime) -> None:
+    entry = RakeEntry.objects.create(
+        hand=hand, table=hand.table, stakes=hand.table.stakes, amount=amount
+    )
+    # created_at is set on insert; the report groups by it, so move it to `when`.
+    RakeEntry.objects.filter(pk=entry.pk).update(created_at=when)
+
+
+@pytest.fixture
+def rake(stud: Stakes, razz: Stakes, players: list[User]) -> None:
+    """Rake on 1 and 2 March: Alpha (stud) 3+2 then 1; Beta (stud) 3; Gamma (razz) 2."""
+    alpha, beta, gamma = (
+        Table.objects.create(name=name, stakes=stakes)
+        for name, stakes in (("Alpha", stud), ("Beta", stud), ("Gamma", razz))
+    )
+    day1 = datetime.datetime(2025, 3, 1, 23, 30, tzinfo=datetime.UTC)
+    day2 = datetime.datetime(2025, 3, 2, 0, 15, tzinfo=datetime.UTC)
+    put_rake(make_hand(alpha, 1, players), 3, day1)
+    put_rake(make_hand(alpha, 2, players), 2, day1)
+    put_rake(make_hand(alpha, 3, players), 1, day2)
+    put_rake(make_hand(beta, 1, players), 3, day2)
+    put_rake(make_hand(gamma, 1, players), 2, day2)
+
+
+def rows(report: dict[str, object], section: str, key: str) -> list[tuple[object, int, int]]:
+    return [(row[key], row["hands"], row["rake"]) for row in report[section]]
+
+
+def test_the_rake_report_totals_per_day_stakes_and_table(admin_client: Client, rake: None) -> None:
+    response = admin_client.get(RAKE_REPORT)
+
+    report = response.context["report"]
+    day1, day2 = datetime.date(2025, 3, 1), datetime.date(2025, 3, 2)
+    assert rows(report, "by_day", "day") == [(day1, 2, 5), (day2, 3, 6)]
+    assert rows(report, "by_stakes", "stakes__name") == [("Razz 2/4", 1, 2), ("Stud 5/10", 4, 9)]
+    assert rows(report, "by_table", "table__name") == [
+        ("Alpha", 3, 6),
+        ("Beta", 1, 3),
+        ("Gamma", 1, 2),
+    ]
+    assert report["total"] == {"rake": 11, "hands": 5}
+    assert "Total rake: <strong>11</strong> chips from 5 raked hands." in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("params", "day", "hands", "chips"),
+    [
+        ({"start": "2025-03-02"}, datetime.date(2025, 3, 2), 3, 6),
+        ({"end": "2025-03-01"}, datetime.date(2025, 3, 1), 2, 5),
+        ({"start": "2025-03-01", "end": "2025-03-01"}, datetime.date(2025, 3, 1), 2, 5),
+    ],
+)
+def test_the_rake_report_keeps_to_the_dates_asked(
+    admin_client: Client,
+    rake: None,
+    params: dict[str, str],
+    day: datetime.date,
+    hands: int,
+    chips: int,
+) -> None:
+    response = admin_client.get(RAKE_REPORT, params)
+
+    report = response.context["report"]
+    assert rows(report, "by_day", "day") == [(day, hands, chips)]
+    assert report["total"] == {"rake": chips, "hands": hands}
+
+
+def test_the_rake_report_with_no_rake_says_so(admin_client: Client, db: None) -> None:
+    response = admin_client.get(RAKE_REPORT, {"start": "2030-01-01"})
+
+    assert response.context["report"]["total"] == {"rake": 0, "hands": 0}
+    assert "No rake in this range." in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"start": "2025-02-30"}, "Enter a real date as YYYY-MM-DD, such as 2025-03-01."),
+        ({"end": "yesterday"}, "Enter a real date as YYYY-MM-DD, such as 2025-03-01."),
+        (
+            {"start": "2025-03-02", "end": "2025-03-01"},
+            "The range ends (2025-03-01) before it starts (2025-03-02).",
+        ),
+    ],
+)
+def test_bad_dates_give_a_message_and_no_report(
+    admin_client: Client, rake: None, params: dict[str, str], message: str
+) -> None:
+    response = admin_client.get(RAKE_REPORT, params)
+
+    assert response.status_code == 200
+    assert response.context["report"] is None
+    assert message in response.content.decode()
+
+
+def test_the_admin_index_links_the_rake_report(admin_client: Client, db: None) -> None:
+    response = admin_client.get(reverse("admin:index"))
+
+    assert f'href="{RAKE_REPORT}"' in response.content.decode()
+
+
+def test_staff_without_the_rake_permission_get_403(client: Client, db: None) -> None:
+    clerk = User.objects.create_user(username="clerk", password="pw", is_staff=True)
+    client.force_login(clerk)
+
+    assert client.get(RAKE_REPORT).status_code == 403
+    clerk.user_permissions.add(Permission.objects.get(codename="view_rakeentry"))
+    client.force_login(User.objects.get(pk=clerk.pk))  # a fresh permission cache
+    assert client.get(RAKE_REPORT).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        RAKE_REPORT,
+        reverse("admin:index"),
+        reverse("admin:tables_hand_changelist"),
+        reverse("admin:tables_stakes_add"),
+        reverse("admin:tables_table_changelist"),
+    ],
+)
+def test_a_player_gets_no_admin_page_and_no_rake_report(
+    client: Client, players: list[User], url: str
+) -> None:
+    client.force_login(players[0])
+
+    response = client.get(url)
+
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("admin:login"))
