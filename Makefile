@@ -17,9 +17,13 @@ test: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/pytest
 
+# Migrate, add the demo data (once), then start Redis (embedded, unless REDIS_URL
+# is set), a Celery worker, Celery beat and Daphne under one supervisor process;
+# Ctrl-C stops them all.
 run: $(STAMP)
 	$(BIN)/python manage.py migrate
-	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+	$(BIN)/python manage.py seed_demo
+	$(BIN)/python -m cardroom.runner --port $(PORT)
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
@@ -31,5 +35,5 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --disable-pip-version-check -e '.[test,bench]'
+	$(BIN)/python -m pip install --disable-pip-version-check -e '.[test,bench,embedded-redis]'
 	touch $@

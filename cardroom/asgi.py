@@ -1,4 +1,4 @@
-"""ASGI entry point; a later release serves Cardroom through Daphne with this."""
+"""ASGI entry point: Daphne serves HTTP through Django and websockets through Channels."""
 
 from __future__ import annotations
 
@@ -8,4 +8,22 @@ from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardroom.settings")
 
-application = get_asgi_application()
+# Set Django up before importing anything that imports models (the consumers).
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from tables.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        # Browsers send cookies with cross-site websocket handshakes, so a page on
+        # another host could act as the player: only ALLOWED_HOSTS origins get in.
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
+    }
+)

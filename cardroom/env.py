@@ -18,6 +18,7 @@ _TRUE = frozenset({"1", "true", "yes", "on"})
 _FALSE = frozenset({"0", "false", "no", "off"})
 
 _POSTGRES_SCHEMES = frozenset({"postgres", "postgresql"})
+_REDIS_SCHEMES = frozenset({"redis", "rediss"})
 
 
 def _raw(name: str) -> str | None:
@@ -116,19 +117,45 @@ def _postgres_database(url: str) -> dict[str, Any]:
         "USER": unquote(parts.username or ""),
         "PASSWORD": unquote(parts.password or ""),
         "HOST": parts.hostname or "",
-        "PORT": _port(parts),
+        "PORT": _port(parts, "DATABASE_URL"),
         # Query parameters such as ?sslmode=require go straight to libpq.
         "OPTIONS": dict(parse_qsl(parts.query)),
     }
 
 
-def _port(parts: SplitResult) -> str:
+def env_redis_url(name: str, default: str | None = "") -> str:
+    """A ``redis://`` or ``rediss://`` URL, checked but returned as written.
+
+    The empty default means "no Redis configured"; ``default=None`` makes the
+    variable required. Messages never repeat the URL: it may hold a password.
+    """
+    value = _raw(name)
+    if value is None:
+        if default is None:
+            raise ImproperlyConfigured(f"{name} must be set.")
+        return default
+    parts = urlsplit(value)
+    if parts.scheme.lower() not in _REDIS_SCHEMES:
+        raise ImproperlyConfigured(
+            f"{name} must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379/0; "
+            f"its scheme is {parts.scheme!r}."
+        )
+    if not parts.hostname:
+        raise ImproperlyConfigured(f"{name} names no host; use redis://HOST:PORT/DB.")
+    _port(parts, name)
+    database = parts.path.strip("/")
+    if database and not database.isdigit():
+        raise ImproperlyConfigured(f"{name} must end with a database number such as /0.")
+    return value
+
+
+def _port(parts: SplitResult, name: str) -> str:
     # urlsplit checks the port only when .port is read, and then raises a bare
     # ValueError. The message leaves the URL out because it may hold a password.
     try:
         port = parts.port
     except ValueError:
         raise ImproperlyConfigured(
-            "DATABASE_URL has a bad port; expected a number from 0 to 65535."
+            f"{name} has a bad port; expected a number from 0 to 65535."
         ) from None
     return "" if port is None else str(port)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cardroom.env import env_bool, env_database, env_int, env_list, env_str
+from cardroom.env import env_bool, env_database, env_int, env_list, env_redis_url, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -24,22 +24,36 @@ SECRET_KEY = env_str("SECRET_KEY", default=_DEV_SECRET_KEY if DEBUG else None)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
+# CI and servers set this so that a missing DATABASE_URL or REDIS_URL is an error
+# instead of a quiet fall-back to SQLite or to no Redis at all.
+REQUIRE_SERVICES = env_bool("REQUIRE_SERVICES", default=False)
+
 # A SQLite file next to manage.py, so trying Cardroom needs no database server.
 _DEFAULT_DATABASE_URL = f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
-DATABASES = {"default": env_database(env_str("DATABASE_URL", default=_DEFAULT_DATABASE_URL))}
+DATABASES = {
+    "default": env_database(
+        env_str("DATABASE_URL", default=None if REQUIRE_SERVICES else _DEFAULT_DATABASE_URL)
+    )
+}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Read now so a later release (channels, Celery) has one place to find it; empty
-# means "no Redis configured yet".
-REDIS_URL = env_str("REDIS_URL", default="")
+# One Redis carries the channel layer (messages between Daphne processes) and
+# Celery's queue and results. Empty means none is configured: `make run` then
+# starts an embedded Redis and hands its URL to the processes it starts, and
+# commands that need no Redis (migrate, the unit tests) run without one.
+# Settings never start servers themselves.
+REDIS_URL = env_redis_url("REDIS_URL", default=None if REQUIRE_SERVICES else "")
 
 INSTALLED_APPS = [
+    # First, so that its `runserver` (ASGI, websockets included) replaces Django's.
+    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "channels",
     "accounts",
     "tables",
 ]
@@ -98,3 +112,49 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 
 # Play chips every new player starts with.
 CARDROOM_SIGNUP_GRANT = env_int("CARDROOM_SIGNUP_GRANT", default=10_000)
+
+# Channels: websocket consumers in every Daphne process share this layer, so a
+# message sent to a group reaches players connected to any of them. The in-memory
+# layer is for unit tests only (tests/conftest.py); it cannot cross processes.
+# Capacity: messages a channel may hold before sends to it fail (a slow reader).
+# Expiry: seconds an unread message is kept.
+CHANNEL_LAYER_CAPACITY = env_int("CHANNEL_LAYER_CAPACITY", default=100, minimum=1)
+CHANNEL_LAYER_EXPIRY = env_int("CHANNEL_LAYER_EXPIRY", default=60, minimum=1)
+CHANNEL_LAYERS = {
+    "default": {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {
+            # redis-py 8 gives sockets a 5-second read timeout, which a consumer's
+            # idle wait (a 5-second blocking pop) can hit, dropping the websocket.
+            # A longer one still notices a dead connection.
+            "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
+            "capacity": CHANNEL_LAYER_CAPACITY,
+            "expiry": CHANNEL_LAYER_EXPIRY,
+        },
+    },
+}
+
+# Celery (cardroom/celery.py reads every CELERY_* setting). Tasks carry ids, not
+# objects, so JSON is all they need, and it can't run code the way pickle can.
+CELERY_BROKER_URL = REDIS_URL
+CELERY_RESULT_BACKEND = REDIS_URL
+CELERY_RESULT_EXPIRES = 3600
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_RESULT_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+# A task is a short call into one service; anything slower than this is stuck.
+# The soft limit raises inside the task first, so it can end its transaction.
+CELERY_TASK_SOFT_TIME_LIMIT = 20
+CELERY_TASK_TIME_LIMIT = 30
+CELERY_TIMEZONE = TIME_ZONE
+# Keep retrying the broker at start-up, as Celery 5 does today, without its warning.
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A heartbeat through beat, the broker and a worker; its result isn't kept.
+CELERY_BEAT_SCHEDULE = {
+    "heartbeat": {
+        "task": "tables.tasks.ping",
+        "schedule": 60.0,
+        "options": {"expires": 60, "ignore_result": True},
+    },
+}

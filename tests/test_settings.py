@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -14,7 +15,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
 from django.test import Client
 
-from cardroom.env import env_bool, env_database, env_list, env_str
+from cardroom.env import env_bool, env_database, env_list, env_redis_url, env_str
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -114,6 +115,50 @@ def test_env_database_rejects_a_bad_port_without_echoing_the_password() -> None:
     assert "hunter2" not in str(error.value)
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        "redis://127.0.0.1:6379/0",
+        "redis://localhost",
+        "rediss://:secret@cache.internal:6380/2?ssl_cert_reqs=required",
+    ],
+)
+def test_env_redis_url_returns_redis_urls_as_written(
+    monkeypatch: pytest.MonkeyPatch, url: str
+) -> None:
+    monkeypatch.setenv("REDIS_URL", url)
+    assert env_redis_url("REDIS_URL") == url
+
+
+def test_env_redis_url_is_empty_when_unset_unless_required(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("REDIS_URL", "")
+    assert env_redis_url("REDIS_URL") == ""
+    with pytest.raises(ImproperlyConfigured, match="REDIS_URL must be set"):
+        env_redis_url("REDIS_URL", default=None)
+
+
+@pytest.mark.parametrize(
+    ("url", "complaint"),
+    [
+        ("http://127.0.0.1:6379/0", "redis:// or rediss://"),
+        ("127.0.0.1:6379", "redis:// or rediss://"),
+        ("unix:///run/redis.sock", "redis:// or rediss://"),
+        ("redis:///0", "names no host"),
+        ("redis://127.0.0.1:6379/cache", "database number"),
+        ("redis://:hunter2@127.0.0.1:port/0", "bad port"),
+    ],
+)
+def test_env_redis_url_rejects_what_isnt_a_redis_url(
+    monkeypatch: pytest.MonkeyPatch, url: str, complaint: str
+) -> None:
+    monkeypatch.setenv("REDIS_URL", url)
+    with pytest.raises(ImproperlyConfigured, match=complaint) as error:
+        env_redis_url("REDIS_URL")
+    assert "hunter2" not in str(error.value)
+
+
 def _import_settings_with(**overrides: str) -> subprocess.CompletedProcess[str]:
     """Import the settings in a fresh interpreter, as Django would at start-up."""
     env = {**os.environ, **overrides}
@@ -139,6 +184,83 @@ def test_settings_refuse_to_load_with_an_unreadable_debug_flag() -> None:
     assert "DEBUG must be one of" in result.stderr
 
 
+def test_settings_refuse_a_redis_url_that_isnt_redis() -> None:
+    result = _import_settings_with(REDIS_URL="amqp://guest@127.0.0.1//")
+    assert result.returncode != 0
+    assert "REDIS_URL must be a redis:// or rediss:// URL" in result.stderr
+
+
+@pytest.mark.parametrize("missing", ["DATABASE_URL", "REDIS_URL"])
+def test_required_services_leave_no_fallback_for_a_missing_url(missing: str) -> None:
+    urls = {"DATABASE_URL": "sqlite:///unused.sqlite3", "REDIS_URL": "redis://127.0.0.1/0"}
+    result = _import_settings_with(REQUIRE_SERVICES="1", **{**urls, missing: ""})
+    assert result.returncode != 0
+    assert f"ImproperlyConfigured: {missing} must be set" in result.stderr
+
+
+def _settings_from(names: list[str], **overrides: str) -> dict[str, object]:
+    """Some settings, as JSON, from a fresh interpreter with these variables."""
+    code = (
+        "import json, sys, cardroom.settings as s; "
+        "print(json.dumps({n: getattr(s, n) for n in sys.argv[1:]}, default=str))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code, *names],
+        cwd=PROJECT_ROOT,
+        env={**os.environ, **overrides},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(result.stdout)
+
+
+def test_channels_and_celery_share_the_one_redis_url() -> None:
+    url = "redis://cache.internal:6379/3"
+    values = _settings_from(
+        ["CHANNEL_LAYERS", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND"],
+        REDIS_URL=url,
+        CHANNEL_LAYER_CAPACITY="250",
+        CHANNEL_LAYER_EXPIRY="30",
+    )
+    layer = values["CHANNEL_LAYERS"]["default"]
+    assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert [host["address"] for host in layer["CONFIG"]["hosts"]] == [url]
+    assert (layer["CONFIG"]["capacity"], layer["CONFIG"]["expiry"]) == (250, 30)
+    assert values["CELERY_BROKER_URL"] == values["CELERY_RESULT_BACKEND"] == url
+
+
+def test_channel_layer_reads_outlast_its_blocking_pop() -> None:
+    """channels_redis blocks 5 s waiting for messages; a shorter read timeout drops sockets."""
+    from channels_redis.core import RedisChannelLayer
+
+    (host,) = _settings_from(["CHANNEL_LAYERS"])["CHANNEL_LAYERS"]["default"]["CONFIG"]["hosts"]
+    assert host["socket_timeout"] > RedisChannelLayer.brpop_timeout
+
+
+def test_settings_refuse_a_channel_layer_capacity_of_zero() -> None:
+    result = _import_settings_with(CHANNEL_LAYER_CAPACITY="0")
+    assert result.returncode != 0
+    assert "CHANNEL_LAYER_CAPACITY must be at least 1" in result.stderr
+
+
+def test_celery_speaks_only_json_and_has_time_limits() -> None:
+    from cardroom.celery import app
+
+    assert app.conf.accept_content == ["json"]
+    assert app.conf.result_accept_content == ["json"]
+    assert app.conf.task_serializer == app.conf.result_serializer == "json"
+    assert 0 < app.conf.task_soft_time_limit < app.conf.task_time_limit
+
+
+def test_daphne_comes_first_so_runserver_is_asgi() -> None:
+    from django.core.management import get_commands
+
+    assert settings.INSTALLED_APPS[0] == "daphne"
+    assert "channels" in settings.INSTALLED_APPS
+    assert get_commands()["runserver"] == "daphne"
+
+
 @pytest.mark.django_db
 def test_configured_database_answers_select_1() -> None:
     with connection.cursor() as cursor:
@@ -149,16 +271,12 @@ def test_configured_database_answers_select_1() -> None:
 @pytest.mark.django_db
 def test_required_services_mean_the_database_is_postgresql(require_services: bool) -> None:
     if not require_services:
-        pytest.skip("CARDROOM_REQUIRE_SERVICES is not set; any database will do")
+        pytest.skip("REQUIRE_SERVICES is not set; any database will do")
     assert connection.vendor == "postgresql"
 
 
-def test_redis_answers_ping(require_services: bool) -> None:
-    url = settings.REDIS_URL
-    if not url and not require_services:
-        pytest.skip("REDIS_URL is empty and CARDROOM_REQUIRE_SERVICES is not set")
-    assert url, "CARDROOM_REQUIRE_SERVICES=1 but REDIS_URL is empty"
-    client = redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=3)
+def test_redis_answers_ping(redis_url: str) -> None:
+    client = redis.Redis.from_url(redis_url, socket_connect_timeout=3, socket_timeout=3)
     try:
         assert client.ping() is True
     finally:

@@ -1,0 +1,21 @@
+# Cardroom's image: Daphne (web), the Celery worker and beat all run from it;
+# docker-compose.yml picks the command. Settings come from the environment.
+FROM python:3.11-slim
+
+# PYTHONPATH: run the code from /app, where templates/ and static/ sit beside it,
+# rather than from the copy that `pip install .` puts in site-packages.
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PYTHONPATH=/app
+
+WORKDIR /app
+COPY . .
+RUN pip install . \
+    && python manage.py collectstatic --no-input \
+    && useradd --system --no-create-home --uid 10001 cardroom
+
+USER cardroom
+EXPOSE 8000
+CMD ["daphne", "--bind", "0.0.0.0", "--port", "8000", "cardroom.asgi:application"]

