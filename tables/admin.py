@@ -68,6 +68,17 @@ class StakesAdmin(admin.ModelAdmin):
     def describe(self, stakes: Stakes) -> str:
         return stakes.describe()
 
+    def formfield_for_dbfield(self, db_field, request, **kwargs):  # type: ignore[no-untyped-def]
+        field = super().formfield_for_dbfield(db_field, request, **kwargs)
+        if db_field.name == "open_pair_big_bet":
+            # "Unknown" is Django's word for an empty yes/no; here it means the default.
+            field.widget.choices = [
+                ("unknown", "The variant's default"),
+                ("true", "Yes"),
+                ("false", "No"),
+            ]
+        return field
+
 
 class SeatInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = Seat

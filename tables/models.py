@@ -7,7 +7,7 @@ and what happened, and only ``tables.services`` changes them.
 from __future__ import annotations
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
@@ -131,12 +131,12 @@ class Stakes(models.Model):
             )
         if self.min_buy_in < self.big_bet:
             errors["min_buy_in"] = f"The minimum buy-in must cover a big bet ({self.big_bet})."
-        if errors:
-            raise ValidationError(errors)
         try:
             self.game_config()
         except IllegalAction as exc:
-            raise ValidationError(str(exc)[:1].upper() + str(exc)[1:] + ".") from None
+            errors[NON_FIELD_ERRORS] = str(exc)[:1].upper() + str(exc)[1:] + "."
+        if errors:
+            raise ValidationError(errors)
 
 
 class Table(models.Model):

@@ -87,6 +87,20 @@ def test_invalid_stakes_are_refused_with_the_models_message(
     assert not Stakes.objects.exists()
 
 
+def test_every_problem_with_the_stakes_is_reported_at_once(admin_client: Client, db: None) -> None:
+    form = stakes_form(bring_in=5, small_bet=5, big_bet=10, min_buy_in=200, max_buy_in=100)
+    page = admin_client.post(reverse("admin:tables_stakes_add"), form).content.decode()
+
+    assert escape("The bring-in (5) must be below the small bet (5).") in page
+    assert escape("The maximum buy-in (100) can't be below the minimum (200).") in page
+
+
+def test_the_open_pair_option_offers_the_variants_default(admin_client: Client, db: None) -> None:
+    page = admin_client.get(reverse("admin:tables_stakes_add")).content.decode()
+
+    assert escape("The variant's default") in page
+
+
 @pytest.fixture
 def stud(db: None) -> Stakes:
     return Stakes.objects.create(
