@@ -158,3 +158,23 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 60, "ignore_result": True},
     },
 }
+
+# Turn timers (tables.services, "The turn clock"). Each turn's timeout is a task
+# sent for the moment it expires; it is sent only when a broker is configured,
+# and beat's sweep times out any turn whose task was lost. The grace keeps the
+# sweep from racing a task that is merely a moment late.
+CARDROOM_TURN_TASKS = env_bool("CARDROOM_TURN_TASKS", default=bool(REDIS_URL))
+CARDROOM_TURN_QUEUE = env_str("CARDROOM_TURN_QUEUE", default="celery")
+# A worker drops a timeout task this long after its turn expired; the sweep has
+# long since done its work by then.
+CARDROOM_TURN_TASK_EXPIRY_SECONDS = env_int("CARDROOM_TURN_TASK_EXPIRY_SECONDS", default=60)
+CARDROOM_TURN_SWEEP_SECONDS = env_int("CARDROOM_TURN_SWEEP_SECONDS", default=2, minimum=1)
+CARDROOM_TURN_GRACE_SECONDS = env_int("CARDROOM_TURN_GRACE_SECONDS", default=1)
+# Extra time, once per hand, for a player who reconnects during their turn.
+CARDROOM_RECONNECT_EXTENSION_SECONDS = env_int("CARDROOM_RECONNECT_EXTENSION_SECONDS", default=20)
+CELERY_BEAT_SCHEDULE["sweep-overdue-turns"] = {
+    "task": "tables.tasks.sweep_overdue_turns",
+    "schedule": float(CARDROOM_TURN_SWEEP_SECONDS),
+    # A sweep not started by the next one's time is superseded by it.
+    "options": {"expires": CARDROOM_TURN_SWEEP_SECONDS, "ignore_result": True},
+}

@@ -170,6 +170,13 @@ class Seat(models.Model):
     stack = models.BigIntegerField(default=0)
     state = models.CharField(max_length=12, choices=State.choices, default=State.PLAYING)
     joined_at = models.DateTimeField(auto_now_add=True)
+    # Empty until the player first dips into it: the stakes' whole time bank.
+    # It is spent across hands and not refilled.
+    time_bank_ms = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Time bank left, in milliseconds. Empty: all of it."
+    )
+    # Two in a row sit the player out; any move of their own resets it.
+    timeouts_in_a_row = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["table", "number"]
@@ -200,6 +207,18 @@ class Hand(models.Model):
     seating = models.JSONField(help_text="Engine player order: seat numbers and player ids.")
     state = models.JSONField()
     version = models.PositiveIntegerField(default=0)
+    # The turn clock. The turn being timed is always ``version``; the player to
+    # act has until ``turn_deadline`` and then their time bank, which runs out at
+    # ``turn_expires_at``. Both are empty when nobody is to act.
+    turn_deadline = models.DateTimeField(
+        null=True, blank=True, help_text="End of the action time of the turn now being played."
+    )
+    turn_expires_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the turn times out: action time plus time bank."
+    )
+    reconnect_extended = models.JSONField(
+        default=list, blank=True, help_text="Players who have had their reconnect extension."
+    )
 
     class Meta:
         ordering = ["-started_at", "-id"]
@@ -209,6 +228,7 @@ class Hand(models.Model):
         indexes = [
             models.Index(fields=["table", "-started_at"]),
             models.Index(fields=["ended_at"]),
+            models.Index(fields=["turn_expires_at"]),
         ]
 
     def __str__(self) -> str:
@@ -230,6 +250,9 @@ class HandAction(models.Model):
     )
     kind = models.CharField(max_length=10)
     amount = models.PositiveIntegerField(null=True, blank=True)
+    timed_out = models.BooleanField(
+        default=False, help_text="Made for the player by the turn clock."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -10,6 +10,15 @@ in the hand's ``state["committed"]``. When the hand ends the engine pays the
 pots into its stacks, which are copied to the seats, and the rake leaves the
 table as a :class:`RakeEntry`.
 
+The turn clock: whenever a player is to act, the hand's ``turn_deadline`` is
+the end of their action time (``Stakes.action_seconds`` from the moment the
+turn began) and ``turn_expires_at`` adds their remaining time bank. A move made
+after the deadline spends the time it took out of the seat's bank. Each turn's
+timeout is a Celery task sent for ``turn_expires_at`` and naming the hand and
+its version; a sweep run by beat (:func:`hands_expire_overdue`) catches any
+task that was lost. Both end in :func:`hand_timeout`, which acts only on the
+turn it was sent for, so a late, early or repeated task changes nothing.
+
 ``Hand.seating`` is ``{"dealer": seat number, "players": [{"seat": n, "player":
 id}, ...]}`` with the players in engine order: engine player ``i`` is
 ``players[i]``, starting from the first seat clockwise from the dealer.
@@ -19,15 +28,17 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import ChipTransfer, User
 from accounts.services import LedgerError, ledger_post
-from tables.models import Hand, HandAction, HandResult, RakeEntry, Seat, Table
+from tables.models import Hand, HandAction, HandResult, RakeEntry, Seat, Stakes, Table
 from tables.rules import HandState, IllegalAction, LegalAction
 from tables.rules.cards import card_str, shuffled_deck
 from tables.rules.state import WAGERS
@@ -161,12 +172,43 @@ def seat_leave(*, table_id: int, player_id: int) -> int:
     return chips
 
 
+@transaction.atomic
+def seat_sit_out(*, table_id: int, player_id: int) -> Seat:
+    """Deal the player out of hands from the next one on; a hand they are in plays on."""
+    seat = _seat_for_update(table_id, player_id)
+    if seat.state != Seat.State.SITTING_OUT:
+        seat.state = Seat.State.SITTING_OUT
+        seat.save(update_fields=["state"])
+    return seat
+
+
+@transaction.atomic
+def seat_sit_in(*, table_id: int, player_id: int) -> Seat:
+    """Deal the player in again from the next hand, their timeouts forgiven."""
+    seat = _seat_for_update(table_id, player_id)
+    seat.state, seat.timeouts_in_a_row = Seat.State.PLAYING, 0
+    seat.save(update_fields=["state", "timeouts_in_a_row"])
+    return seat
+
+
+def _seat_for_update(table_id: int, player_id: int) -> Seat:
+    table = _lock_table(table_id)
+    seat = Seat.objects.filter(table=table, player_id=player_id).first()
+    if seat is None:
+        raise ServiceError(f"player #{player_id} has no seat at {table.name}")
+    return seat
+
+
 # -------------------------------------------------------------------- hands
 
 
 @transaction.atomic
-def hand_start(*, table_id: int) -> Hand:
-    """Deal a new hand to every playing seat with chips, the button moved on one."""
+def hand_start(*, table_id: int, now: datetime | None = None) -> Hand:
+    """Deal a new hand to every playing seat with chips, the button moved on one.
+
+    Seats sitting out are dealt out. ``now`` (default: the current time) starts
+    the first turn's clock.
+    """
     table = _lock_table(table_id)
     if not table.is_open:
         raise ServiceError(f"{table.name} is closed; no new hands start")
@@ -180,7 +222,9 @@ def hand_start(*, table_id: int) -> Hand:
         raise ServiceError(f"a hand needs two players with chips; {table.name} has {len(seats)}")
     previous = table.hands.order_by("-number").first()
     dealer = _next_dealer(seats, previous.seating["dealer"] if previous else 0)
-    return _hand_create(table, _engine_order(seats, dealer), dealer, previous)
+    hand = _hand_create(table, _engine_order(seats, dealer), dealer, previous)
+    _turn_clock_start(hand, HandState.from_dict(hand.state), now or timezone.now())
+    return hand
 
 
 def _next_dealer(seats: list[Seat], last_dealer: int) -> int:
@@ -219,18 +263,22 @@ def _hand_create(table: Table, order: list[Seat], dealer: int, previous: Hand | 
 
 @transaction.atomic
 def hand_act(
-    *, hand_id: int, player_id: int, kind: str, amount: int | None = None, version: int
+    *,
+    hand_id: int,
+    player_id: int,
+    kind: str,
+    amount: int | None = None,
+    version: int,
+    now: datetime | None = None,
 ) -> Hand:
     """Apply one move by ``player_id``, made when the hand was at ``version``.
 
     A move against any other version (another move got there first, or this
-    one was sent twice) raises :class:`StaleMove` and changes nothing.
+    one was sent twice) raises :class:`StaleMove` and changes nothing. A move
+    made after the action time (``now``, default the current time) spends the
+    time taken from the player's time bank.
     """
-    table_id = Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
-    if table_id is None:
-        raise ServiceError(f"there is no hand #{hand_id}")
-    _lock_table(table_id)
-    hand = Hand.objects.get(pk=hand_id)  # read again now that moves are serialized
+    hand = _lock_hand(hand_id)
     if hand.is_finished:
         raise StaleMove(f"hand #{hand.number} is over")
     if type(version) is not int or version != hand.version:
@@ -241,10 +289,31 @@ def hand_act(
     player = _engine_index(hand, player_id)
     if player is None:
         raise ServiceError(f"player #{player_id} is not in hand #{hand.number}")
-    return _hand_apply(hand, player, player_id, kind, amount)
+    now = now or timezone.now()
+    state = _hand_apply(hand, player, player_id, kind, amount)
+    _clock_charge_move(hand, player, now)
+    _turn_clock_start(hand, state, now)
+    return hand
 
 
-def _hand_apply(hand: Hand, player: int, player_id: int, kind: str, amount: int | None) -> Hand:
+def _lock_hand(hand_id: int) -> Hand:
+    """Lock the hand's table, then read the hand: its state is now ours alone."""
+    table_id = Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
+    if table_id is None:
+        raise ServiceError(f"there is no hand #{hand_id}")
+    _lock_table(table_id)
+    return Hand.objects.get(pk=hand_id)  # read again now that moves are serialized
+
+
+def _hand_apply(
+    hand: Hand,
+    player: int,
+    player_id: int,
+    kind: str,
+    amount: int | None,
+    *,
+    timed_out: bool = False,
+) -> HandState:
     state = HandState.from_dict(hand.state)
     before, options = list(state.stacks), state.legal_actions()
     try:
@@ -258,13 +327,14 @@ def _hand_apply(hand: Hand, player: int, player_id: int, kind: str, amount: int 
         player_id=player_id,
         kind=kind,
         amount=_chips_named(options, kind, amount),
+        timed_out=timed_out,
     )
     hand.state, hand.version = state.to_dict(), hand.version + 1
     hand.save(update_fields=["state", "version"])
     _sync_stacks(hand, before, state.stacks)
     if state.finished:
         _hand_finish(hand, state)
-    return hand
+    return state
 
 
 def _chips_named(options: list[LegalAction], kind: str, amount: int | None) -> int | None:
@@ -315,6 +385,174 @@ def _hand_finish(hand: Hand, state: HandState) -> None:
         stakes_id=hand.table.stakes_id,
         amount=state.result["rake"],
     )
+
+
+# --------------------------------------------------------------- turn clock
+
+# The moves a timeout makes, the first one legal: free to check, else fold. The
+# bring-in is a forced bet with no fold, so a player who lets it time out posts it.
+TIMEOUT_MOVES = ("check", "fold", "bring_in")
+# Timeouts in a row after which a player is sat out.
+TIMEOUTS_TO_SIT_OUT = 2
+# Hands the sweep expires per run; the next run, seconds later, takes the rest.
+SWEEP_BATCH = 100
+
+
+@transaction.atomic
+def hand_timeout(*, hand_id: int, turn: int, now: datetime | None = None) -> Hand | None:
+    """Make the move of a player whose time for ``turn`` (a ``Hand.version``) ran out.
+
+    Returns None and changes nothing when there is nothing to do: the hand is
+    gone or over, it has moved past ``turn``, or its turn has not yet expired at
+    ``now`` (default: the current time). So a timeout sent twice, late, or for a
+    turn the reconnect extension lengthened is harmless.
+
+    The move is a check when checking is free, otherwise a fold (a bring-in due
+    is posted), recorded with ``timed_out`` set. The seat's time bank is spent,
+    and a second timeout in a row sits the player out. Both timeout policies
+    play this way for now: the engine has no way to treat a player as all in
+    for the pot so far, so ``Stakes.TimeoutPolicy.ALL_IN`` behaves as check/fold.
+    """
+    if not Hand.objects.filter(pk=hand_id).exists():
+        return None
+    hand, now = _lock_hand(hand_id), now or timezone.now()
+    if hand.is_finished or hand.version != turn or not _turn_expired(hand, now):
+        return None
+    state = HandState.from_dict(hand.state)
+    player = state.to_act
+    kind = _timeout_move(state)
+    state = _hand_apply(hand, player, _player_id(hand, player), kind, None, timed_out=True)
+    _seat_timed_out(_seat_of(hand, player))
+    _turn_clock_start(hand, state, now)
+    return hand
+
+
+def _turn_expired(hand: Hand, now: datetime) -> bool:
+    return hand.turn_expires_at is not None and now >= hand.turn_expires_at
+
+
+def _timeout_move(state: HandState) -> str:
+    legal = {option.kind for option in state.legal_actions()}
+    return next(kind for kind in TIMEOUT_MOVES if kind in legal)
+
+
+def _seat_timed_out(seat: Seat) -> None:
+    """The bank is used up; a second timeout in a row sits the player out."""
+    seat.time_bank_ms = 0
+    seat.timeouts_in_a_row += 1
+    if seat.timeouts_in_a_row >= TIMEOUTS_TO_SIT_OUT:
+        seat.state = Seat.State.SITTING_OUT
+    seat.save(update_fields=["time_bank_ms", "timeouts_in_a_row", "state"])
+
+
+def hands_expire_overdue(
+    *, now: datetime | None = None, on_expired: Callable[[Hand], object] | None = None
+) -> int:
+    """Time out every turn whose timeout task is overdue; the number timed out.
+
+    The safety net under the per-turn tasks, run by beat every few seconds: a
+    turn counts as overdue ``CARDROOM_TURN_GRACE_SECONDS`` after it expired, so
+    the task normally gets there first and this finds nothing. Each hand is its
+    own :func:`hand_timeout` transaction, and ``on_expired`` is called with each
+    hand timed out, after that transaction (if this call isn't inside another).
+    """
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=settings.CARDROOM_TURN_GRACE_SECONDS)
+    overdue = Hand.objects.filter(ended_at__isnull=True, turn_expires_at__lte=cutoff)
+    expired = 0
+    for hand_id, turn in overdue.order_by("turn_expires_at").values_list("pk", "version")[
+        :SWEEP_BATCH
+    ]:
+        hand = hand_timeout(hand_id=hand_id, turn=turn, now=now)
+        if hand is not None:
+            expired += 1
+            if on_expired is not None:
+                on_expired(hand)
+    return expired
+
+
+@transaction.atomic
+def hand_reconnect(*, hand_id: int, player_id: int, now: datetime | None = None) -> Hand | None:
+    """Give a player who reconnects on their turn more time, once per hand.
+
+    The turn's expiry moves ``CARDROOM_RECONNECT_EXTENSION_SECONDS`` later if it
+    is ``player_id``'s turn, it has not yet expired at ``now``, and they have
+    not had the extension this hand. Otherwise returns None and changes nothing.
+    """
+    hand, now = _lock_hand(hand_id), now or timezone.now()
+    if hand.is_finished or hand.turn_expires_at is None or now >= hand.turn_expires_at:
+        return None
+    player = _engine_index(hand, player_id)
+    if player is None or player != HandState.from_dict(hand.state).to_act:
+        return None
+    if player_id in hand.reconnect_extended:
+        return None
+    extra = timedelta(seconds=settings.CARDROOM_RECONNECT_EXTENSION_SECONDS)
+    hand.turn_expires_at += extra
+    hand.reconnect_extended = [*hand.reconnect_extended, player_id]
+    hand.save(update_fields=["turn_expires_at", "reconnect_extended"])
+    _schedule_timeout(hand)  # the task already sent arrives early and does nothing
+    return hand
+
+
+def _turn_clock_start(hand: Hand, state: HandState, now: datetime) -> None:
+    """Time the turn that begins at ``now``, or stop the clock if nobody is to act."""
+    if state.finished or state.to_act is None:
+        hand.turn_deadline = hand.turn_expires_at = None
+    else:
+        stakes = hand.table.stakes
+        bank = _bank_ms(_seat_of(hand, state.to_act), stakes)
+        hand.turn_deadline = now + timedelta(seconds=stakes.action_seconds)
+        hand.turn_expires_at = hand.turn_deadline + timedelta(milliseconds=bank)
+    hand.save(update_fields=["turn_deadline", "turn_expires_at"])
+    if hand.turn_expires_at is not None:
+        _schedule_timeout(hand)
+
+
+def _clock_charge_move(hand: Hand, player: int, now: datetime) -> None:
+    """The player moved: take any time past the action time out of their bank."""
+    seat = _seat_of(hand, player)
+    seat.timeouts_in_a_row = 0
+    if hand.turn_deadline is not None and now > hand.turn_deadline:
+        used = (now - hand.turn_deadline) // timedelta(milliseconds=1)
+        seat.time_bank_ms = max(0, _bank_ms(seat, hand.table.stakes) - used)
+    seat.save(update_fields=["timeouts_in_a_row", "time_bank_ms"])
+
+
+def _bank_ms(seat: Seat, stakes: Stakes) -> int:
+    """The seat's time bank left; empty means untouched, the stakes' whole bank."""
+    if seat.time_bank_ms is None:
+        return stakes.time_bank_seconds * 1000
+    return seat.time_bank_ms
+
+
+def _schedule_timeout(hand: Hand) -> None:
+    """Send the turn's timeout task once this transaction commits.
+
+    Without a broker (``CARDROOM_TURN_TASKS`` off) nothing is sent and only the
+    sweep times turns out. A failure to send is logged, not raised: the move is
+    already saved, and the sweep covers a lost task.
+    """
+    if not settings.CARDROOM_TURN_TASKS:
+        return
+    from tables.tasks import expire_turn  # the tasks module imports this one
+
+    args, eta = (hand.pk, hand.version), hand.turn_expires_at
+    options = {
+        "eta": eta,
+        "expires": eta + timedelta(seconds=settings.CARDROOM_TURN_TASK_EXPIRY_SECONDS),
+        "queue": settings.CARDROOM_TURN_QUEUE,
+    }
+    transaction.on_commit(lambda: expire_turn.apply_async(args, **options), robust=True)
+
+
+def _seat_of(hand: Hand, player: int) -> Seat:
+    entry = hand.seating["players"][player]
+    return Seat.objects.get(table_id=hand.table_id, number=entry["seat"], player_id=entry["player"])
+
+
+def _player_id(hand: Hand, player: int) -> int:
+    return hand.seating["players"][player]["player"]
 
 
 def hand_view(*, hand_id: int, player_id: int | None) -> dict[str, Any]:

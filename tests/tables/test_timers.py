@@ -1,0 +1,366 @@
+"""The turn clock: action time, time bank, timeouts, the reconnect extension, the sweep.
+
+The services take ``now``, so most tests run the clock by hand on the test's
+database; one test proves a real Celery worker times a turn out on its own.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+from uuid import uuid4
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from accounts.models import User
+from tables import services
+from tables.models import Hand, HandAction, Seat, Stakes, Table
+from tables.tasks import sweep_overdue_turns
+from tests.tables.conftest import engine, player_to_act
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+ACTION = timedelta(seconds=10)  # the stakes' defaults
+BANK = timedelta(seconds=20)
+
+
+def seconds(n: float) -> timedelta:
+    return timedelta(seconds=n)
+
+
+@pytest.fixture
+def no_bring_in(stakes: Stakes) -> Stakes:
+    """No bring-in, so the first player to act may check: a timeout then checks."""
+    stakes.bring_in = 0
+    stakes.save(update_fields=["bring_in"])
+    return stakes
+
+
+@pytest.fixture
+def seated(table: Table, alice: User, bob: User) -> Table:
+    """Alice and bob, heads up with 200 chips each."""
+    for seat_number, player in enumerate((alice, bob), start=1):
+        services.seat_take(
+            table_id=table.pk, player_id=player.pk, seat_number=seat_number, buy_in=200
+        )
+    return table
+
+
+def start(table: Table, now: datetime = T0) -> Hand:
+    return services.hand_start(table_id=table.pk, now=now)
+
+
+def expire(hand: Hand, now: datetime) -> Hand | None:
+    """The timeout task for the hand's current turn, run at ``now``."""
+    hand.refresh_from_db()
+    return services.hand_timeout(hand_id=hand.pk, turn=hand.version, now=now)
+
+
+def act(hand: Hand, kind: str, now: datetime, amount: int | None = None) -> Hand:
+    hand.refresh_from_db()
+    return services.hand_act(
+        hand_id=hand.pk,
+        player_id=player_to_act(hand),
+        kind=kind,
+        amount=amount,
+        version=hand.version,
+        now=now,
+    )
+
+
+def seat_of(table: Table, player_id: int) -> Seat:
+    return Seat.objects.get(table=table, player_id=player_id)
+
+
+def last_action(hand: Hand) -> HandAction:
+    return hand.actions.order_by("-seq").first()
+
+
+# ------------------------------------------------------------- the deadline
+
+
+def test_a_new_hand_gives_the_first_player_action_time_and_their_bank(seated: Table) -> None:
+    hand = start(seated)
+    assert hand.turn_deadline == T0 + ACTION
+    assert hand.turn_expires_at == T0 + ACTION + BANK
+
+
+def test_an_unanswered_turn_times_out_to_a_check_when_checking_is_free(
+    no_bring_in: Stakes, seated: Table
+) -> None:
+    hand = start(seated)
+    waiting = player_to_act(hand)
+    hand = expire(hand, T0 + ACTION + BANK)
+    move = last_action(hand)
+    assert (move.player_id, move.kind, move.timed_out) == (waiting, "check", True)
+    assert hand.version == 1
+
+
+def test_an_unanswered_turn_facing_a_bet_times_out_to_a_fold(
+    no_bring_in: Stakes, seated: Table
+) -> None:
+    hand = start(seated)
+    act(hand, "bet", T0 + seconds(1), amount=5)
+    waiting = player_to_act(hand)
+    hand = expire(hand, T0 + seconds(1) + ACTION + BANK)
+    move = last_action(hand)
+    assert (move.player_id, move.kind, move.timed_out) == (waiting, "fold", True)
+    assert hand.is_finished
+    assert (hand.turn_deadline, hand.turn_expires_at) == (None, None)
+
+
+def test_an_unanswered_bring_in_is_posted(seated: Table) -> None:
+    hand = start(seated)
+    hand = expire(hand, T0 + ACTION + BANK)
+    move = last_action(hand)
+    assert (move.kind, move.amount, move.timed_out) == ("bring_in", 2, True)
+
+
+def test_a_timeout_before_the_turn_expires_does_nothing(seated: Table) -> None:
+    hand = start(seated)
+    assert expire(hand, T0 + ACTION + BANK - seconds(0.001)) is None
+    hand.refresh_from_db()
+    assert (hand.version, hand.actions.count()) == (0, 0)
+
+
+def test_a_move_just_before_expiry_wins_and_the_old_turns_task_does_nothing(
+    seated: Table,
+) -> None:
+    hand = start(seated)
+    old_turn = hand.version
+    act(hand, "bring_in", T0 + ACTION + BANK - seconds(0.1))
+    late = services.hand_timeout(hand_id=hand.pk, turn=old_turn, now=T0 + seconds(60))
+    assert late is None
+    hand.refresh_from_db()
+    assert hand.version == old_turn + 1
+    assert not hand.actions.filter(timed_out=True).exists()
+
+
+def test_a_repeated_timeout_task_changes_nothing(seated: Table) -> None:
+    hand = start(seated)
+    turn, at = hand.version, T0 + ACTION + BANK
+    assert services.hand_timeout(hand_id=hand.pk, turn=turn, now=at) is not None
+    assert services.hand_timeout(hand_id=hand.pk, turn=turn, now=at) is None
+    hand.refresh_from_db()
+    assert (hand.version, hand.actions.count()) == (turn + 1, 1)
+
+
+def test_a_timeout_for_a_missing_hand_does_nothing(db: None) -> None:
+    assert services.hand_timeout(hand_id=999_999, turn=0, now=T0) is None
+
+
+def test_the_next_turn_is_timed_from_the_move(seated: Table) -> None:
+    hand = start(seated)
+    hand = act(hand, "bring_in", T0 + seconds(3))
+    assert hand.turn_deadline == T0 + seconds(3) + ACTION
+    assert hand.turn_expires_at == T0 + seconds(3) + ACTION + BANK
+
+
+# ------------------------------------------------------------ the time bank
+
+
+def test_a_move_within_the_action_time_keeps_the_whole_bank(seated: Table) -> None:
+    hand = start(seated)
+    mover = player_to_act(hand)
+    act(hand, "bring_in", T0 + ACTION)
+    assert seat_of(seated, mover).time_bank_ms in (None, 20_000)
+
+
+def test_a_move_on_the_bank_spends_the_time_taken(seated: Table) -> None:
+    hand = start(seated)
+    mover = player_to_act(hand)
+    act(hand, "bring_in", T0 + ACTION + seconds(5.5))
+    assert seat_of(seated, mover).time_bank_ms == 14_500
+
+
+def test_a_spent_bank_shortens_the_players_next_turn(no_bring_in: Stakes, seated: Table) -> None:
+    hand = start(seated)
+    mover = player_to_act(hand)
+    at = T0 + ACTION + seconds(15)
+    hand = act(hand, "bet", at, amount=5)  # 15 of the 20 bank seconds spent
+    hand = act(hand, "raise", at, amount=10)  # the other player, at once
+    assert player_to_act(hand) == mover
+    assert hand.turn_expires_at - hand.turn_deadline == seconds(5)
+
+
+def test_a_timeout_uses_up_the_bank(seated: Table) -> None:
+    hand = start(seated)
+    waiting = player_to_act(hand)
+    expire(hand, T0 + ACTION + BANK)
+    assert seat_of(seated, waiting).time_bank_ms == 0
+
+
+# ------------------------------------------------------------ sitting out
+
+
+def test_one_timeout_is_counted_and_a_move_forgives_it(no_bring_in: Stakes, seated: Table) -> None:
+    hand = start(seated)
+    first = player_to_act(hand)
+    hand = expire(hand, T0 + ACTION + BANK)
+    assert seat_of(seated, first).timeouts_in_a_row == 1
+    assert seat_of(seated, first).state == Seat.State.PLAYING
+    at = hand.turn_expires_at
+    hand = expire(hand, at)  # the other player's turn times out too: the street ends
+    while player_to_act(hand) != first:
+        hand = act(hand, "check", at)
+    act(hand, "check", at)
+    assert seat_of(seated, first).timeouts_in_a_row == 0
+
+
+def test_two_timeouts_in_a_row_sit_the_player_out(
+    no_bring_in: Stakes, seated: Table, alice: User
+) -> None:
+    """Alice never moves; bob only checks, so each of alice's timeouts is a check."""
+    hand, at, timeouts = start(seated), T0, 0
+    while timeouts < 2:
+        hand.refresh_from_db()
+        assert not hand.is_finished
+        if player_to_act(hand) == alice.pk:
+            at = hand.turn_expires_at
+            hand, timeouts = expire(hand, at), timeouts + 1
+        else:
+            hand = act(hand, "check", at)
+        if timeouts == 1:
+            assert seat_of(seated, alice.pk).state == Seat.State.PLAYING
+    assert seat_of(seated, alice.pk).state == Seat.State.SITTING_OUT
+    assert last_action(hand).kind == "check"  # still in this hand, dealt out of the next
+
+
+# ---------------------------------------------------------------- reconnect
+
+
+def test_reconnecting_on_ones_turn_extends_it_once_per_hand(seated: Table) -> None:
+    hand = start(seated)
+    waiting = player_to_act(hand)
+    extended = services.hand_reconnect(hand_id=hand.pk, player_id=waiting, now=T0 + seconds(5))
+    assert extended is not None
+    assert extended.turn_expires_at == T0 + ACTION + BANK + seconds(20)
+    again = services.hand_reconnect(hand_id=hand.pk, player_id=waiting, now=T0 + seconds(6))
+    assert again is None
+    hand.refresh_from_db()
+    assert hand.turn_expires_at == T0 + ACTION + BANK + seconds(20)
+
+
+def test_an_extended_turn_times_out_only_at_its_new_expiry(seated: Table) -> None:
+    hand = start(seated)
+    services.hand_reconnect(hand_id=hand.pk, player_id=player_to_act(hand), now=T0)
+    assert expire(hand, T0 + ACTION + BANK) is None
+    assert expire(hand, T0 + ACTION + BANK + seconds(20)) is not None
+
+
+def test_reconnecting_off_ones_turn_extends_nothing(seated: Table, alice: User, bob: User) -> None:
+    hand = start(seated)
+    other = bob.pk if player_to_act(hand) == alice.pk else alice.pk
+    assert services.hand_reconnect(hand_id=hand.pk, player_id=other, now=T0) is None
+    hand.refresh_from_db()
+    assert hand.turn_expires_at == T0 + ACTION + BANK
+
+
+def test_reconnecting_after_the_turn_expired_extends_nothing(seated: Table) -> None:
+    hand = start(seated)
+    waiting = player_to_act(hand)
+    at = T0 + ACTION + BANK
+    assert services.hand_reconnect(hand_id=hand.pk, player_id=waiting, now=at) is None
+
+
+# -------------------------------------------------------------------- sweep
+
+
+def test_the_sweep_leaves_a_turn_alone_within_the_grace(seated: Table) -> None:
+    hand = start(seated)
+    assert services.hands_expire_overdue(now=T0 + ACTION + BANK + seconds(0.5)) == 0
+    hand.refresh_from_db()
+    assert hand.version == 0
+
+
+def test_the_sweep_times_out_a_turn_whose_task_was_lost(seated: Table) -> None:
+    """No task is sent here (no commit), which is just what a lost task looks like."""
+    hand = start(seated)
+    seen: list[int] = []
+    expired = services.hands_expire_overdue(
+        now=T0 + ACTION + BANK + seconds(1), on_expired=lambda h: seen.append(h.pk)
+    )
+    assert (expired, seen) == (1, [hand.pk])
+    assert last_action(hand).timed_out
+
+
+def test_the_sweep_task_times_out_overdue_turns(seated: Table) -> None:
+    hand = start(seated, now=timezone.now() - ACTION - BANK - seconds(5))
+    assert sweep_overdue_turns() == 1
+    assert sweep_overdue_turns() == 0  # the next turn has all its time
+    hand.refresh_from_db()
+    assert hand.version == 1 and last_action(hand).timed_out
+
+
+def test_the_sweep_runs_on_the_beat_schedule(settings: Any) -> None:
+    entry = settings.CELERY_BEAT_SCHEDULE["sweep-overdue-turns"]
+    assert entry["task"] == "tables.tasks.sweep_overdue_turns"
+    assert entry["schedule"] == 2
+
+
+# ------------------------------------------------- a real worker and Redis
+
+
+def _test_database_url() -> str:
+    db = connection.settings_dict
+    user = quote(db["USER"] or "", safe="")
+    if db["PASSWORD"]:
+        user += ":" + quote(db["PASSWORD"], safe="")
+    host = f"{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
+    return f"postgres://{user}@{host}/{quote(db['NAME'], safe='')}"
+
+
+@pytest.fixture
+def timer_worker(
+    redis_url: str, require_services: bool, settings: Any, tmp_path: Path
+) -> Iterator[str]:
+    """A Celery worker on a queue of its own, using the test database; the queue."""
+    if connection.vendor == "sqlite":
+        assert not require_services, "REQUIRE_SERVICES=1 but the database is SQLite"
+        pytest.skip("the worker is another process: it needs PostgreSQL (DATABASE_URL)")
+    queue = f"test-timers-{uuid4().hex}"
+    settings.CARDROOM_TURN_TASKS, settings.CARDROOM_TURN_QUEUE = True, queue
+    env = {**os.environ, "REDIS_URL": redis_url, "DATABASE_URL": _test_database_url()}
+    env.update(CARDROOM_TURN_TASKS="true", CARDROOM_TURN_QUEUE=queue)
+    argv = [sys.executable, "-m", "celery", "-A", "cardroom", "worker", "--pool=solo"]
+    argv += ["-Q", queue, "-n", f"{queue}@%h", "--without-mingle", "--without-gossip"]
+    log = tmp_path / "worker.log"
+    with log.open("wb") as output:
+        worker = subprocess.Popen(
+            argv, cwd=PROJECT_ROOT, env=env, stdout=output, stderr=subprocess.STDOUT
+        )
+    try:
+        yield queue
+    finally:
+        worker.terminate()
+        try:
+            worker.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait()
+        print(log.read_text())  # shown by pytest only when the test fails
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_times_out_an_unanswered_turn(
+    timer_worker: str, stakes: Stakes, seated: Table
+) -> None:
+    stakes.action_seconds, stakes.time_bank_seconds = 1, 0
+    stakes.save(update_fields=["action_seconds", "time_bank_seconds"])
+    hand = services.hand_start(table_id=seated.pk)  # commits, which sends the task
+    deadline = time.monotonic() + 20  # the worker's start-up plus a 1-second turn
+    while not HandAction.objects.filter(hand=hand, timed_out=True).exists():
+        assert time.monotonic() < deadline, "no timeout within 20 seconds"
+        time.sleep(0.1)
+    hand.refresh_from_db()
+    assert hand.version >= 1
+    assert engine(hand).actions[0]["kind"] == "bring_in"
