@@ -1,0 +1,50 @@
+"""Telling a table's websockets that something changed.
+
+The notice is deliberately empty of game data: every consumer in the table's
+group answers it by building a fresh snapshot for its own viewer
+(:mod:`tables.consumers`). So no payload meant for one viewer travels through
+the channel layer to another, and no down card ever enters a group message.
+"""
+
+from __future__ import annotations
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+CHANGED = "table.changed"
+CHAT = "table.chat"
+
+
+def table_group(table_id: int) -> str:
+    """Everyone watching the table, seated or not: ``table-12``."""
+    return f"table-{table_id}"
+
+
+def player_group(table_id: int, player_id: int) -> str:
+    """Every connection one logged-in player has open to the table: ``table-12-player-7``."""
+    return f"table-{table_id}-player-{player_id}"
+
+
+def table_changed(table_id: int) -> None:
+    """Tell the table's viewers to reload, once the current transaction (if any) commits.
+
+    Safe to call from sync code anywhere, Celery tasks included; outside a
+    transaction the notice leaves at once. Not for use from async code: there,
+    await :func:`announce_changed`.
+    """
+    transaction.on_commit(lambda: async_to_sync(announce_changed)(table_id), robust=True)
+
+
+async def announce_changed(table_id: int) -> None:
+    """Send the change notice now; the caller has already committed what changed."""
+    layer = get_channel_layer()
+    if layer is not None:
+        await layer.group_send(table_group(table_id), {"type": CHANGED})
+
+
+async def announce_chat(table_id: int, sender: str, text: str) -> None:
+    """Pass one chat line to everyone at the table, as the plain text it was sent as."""
+    layer = get_channel_layer()
+    if layer is not None:
+        await layer.group_send(table_group(table_id), {"type": CHAT, "from": sender, "text": text})

@@ -1,0 +1,566 @@
+"""The table websocket, driven through the real ASGI app with real login sessions.
+
+Personas: alice (seat 1) and bob (seat 2) play and see their own down cards;
+carol is logged in but stands; the observer is anonymous and sees only what
+everyone may see. Every test disconnects every socket it opened.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from accounts.models import User
+from cardroom.asgi import application
+from tables.models import Hand, Seat, Table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ORIGIN = (b"origin", b"http://localhost")
+
+
+def session_of(user: User) -> str:
+    """A real session cookie for ``user``, made by logging in through Django."""
+    client = Client()
+    client.force_login(user)
+    return client.cookies["sessionid"].value
+
+
+class Socket:
+    """One websocket connection and every frame it has received, in order."""
+
+    def __init__(self, communicator: WebsocketCommunicator) -> None:
+        self.communicator = communicator
+        self.frames: list[dict[str, Any]] = []
+
+    async def receive(self) -> dict[str, Any]:
+        frame = await self.communicator.receive_json_from(timeout=3)
+        self.frames.append(frame)
+        return frame
+
+    async def receive_snapshot(self) -> dict[str, Any]:
+        """Frames up to and including the next snapshot (events come before it)."""
+        while (frame := await self.receive())["type"] != "snapshot":
+            assert frame["type"] == "event", frame
+        return frame
+
+    async def send(self, message: Any) -> None:
+        await self.communicator.send_json_to(message)
+
+    async def quiet(self) -> bool:
+        return await self.communicator.receive_nothing(timeout=0.2)
+
+    @property
+    def last_snapshot(self) -> dict[str, Any]:
+        return next(f for f in reversed(self.frames) if f["type"] == "snapshot")
+
+
+Join = Callable[..., Awaitable[Socket]]
+
+
+@asynccontextmanager
+async def room() -> AsyncIterator[Join]:
+    """Open sockets with ``await join(table_id, cookie)``; all are disconnected on the way out."""
+    opened: list[WebsocketCommunicator] = []
+
+    async def join(table_id: int, cookie: str | None = None) -> Socket:
+        headers = [ORIGIN]
+        if cookie is not None:
+            headers.append((b"cookie", f"sessionid={cookie}".encode()))
+        communicator = WebsocketCommunicator(
+            application, f"/ws/tables/{table_id}/", headers=headers
+        )
+        opened.append(communicator)
+        connected, _ = await communicator.connect()
+        assert connected
+        socket = Socket(communicator)
+        assert (await socket.receive())["type"] == "snapshot"
+        return socket
+
+    try:
+        yield join
+    finally:
+        for communicator in opened:
+            await communicator.disconnect()
+
+
+def run(scenario: Callable[[], Awaitable[None]]) -> None:
+    """Run a test's async body. Through async_to_sync, the consumers' database work
+    happens on this test's own thread and connection, and leaves none behind."""
+    async_to_sync(scenario)()
+
+
+@database_sync_to_async
+def seats_of(table: Table) -> list[tuple[int, str, int, str]]:
+    return [
+        (s.number, s.player.username, s.stack, s.state)
+        for s in Seat.objects.filter(table=table).select_related("player")
+    ]
+
+
+@database_sync_to_async
+def current_hand(table: Table) -> Hand | None:
+    return Hand.objects.filter(table=table, ended_at__isnull=True).first()
+
+
+@database_sync_to_async
+def hand_record(hand_id: int) -> tuple[int, int, dict[str, Any]]:
+    hand = Hand.objects.get(pk=hand_id)
+    return hand.version, hand.actions.count(), hand.state
+
+
+@pytest.fixture
+def cookies(alice: User, bob: User, carol: User) -> dict[str, str]:
+    return {user.username: session_of(user) for user in (alice, bob, carol)}
+
+
+async def sit(socket: Socket, seat: int, buy_in: int = 200) -> dict[str, Any]:
+    await socket.send({"type": "sit", "seat": seat, "buy_in": buy_in})
+    return await socket.receive_snapshot()
+
+
+async def heads_up(join: Join, table: Table, cookies: dict[str, str]) -> tuple[Socket, ...]:
+    """Alice (seat 1) and bob (seat 2) sit, a hand starts; an observer watches."""
+    alice, bob, observer = (
+        await join(table.pk, cookies["alice"]),
+        await join(table.pk, cookies["bob"]),
+        await join(table.pk),
+    )
+    await sit(alice, 1)
+    for socket in (bob, observer):
+        await socket.receive_snapshot()
+    await sit(bob, 2)
+    for socket in (alice, observer):
+        await socket.receive_snapshot()
+    assert bob.last_snapshot["hand"] is not None
+    return alice, bob, observer
+
+
+def to_act(snapshot: dict[str, Any]) -> int:
+    """The seat number whose turn it is."""
+    return snapshot["hand_info"]["seats"][snapshot["hand"]["to_act"]]
+
+
+def first_move(snapshot: dict[str, Any]) -> dict[str, Any]:
+    """A legal act message for the viewer, built from their own snapshot."""
+    option = snapshot["hand"]["legal_actions"][0]
+    amount = option["amounts"][0] if option["kind"] in ("bet", "raise", "complete") else None
+    message = {"type": "act", "action": option["kind"], "turn": snapshot["hand"]["turn"]}
+    return message | ({"amount": amount} if amount is not None else {})
+
+
+# ----------------------------------------------------------------- connecting
+
+
+def test_an_observer_gets_a_public_snapshot_with_no_you(table: Table) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            observer = await join(table.pk)
+            snapshot = observer.frames[0]
+            assert snapshot["seq"] == 1
+            assert snapshot["you"] is None and snapshot["hand"] is None
+            assert snapshot["table"] == {
+                "id": table.pk,
+                "name": "Table 1",
+                "stakes": "Seven-card stud 5/10, ante 1, bring-in 2",
+                "is_open": True,
+                "seats": [],
+            }
+
+    run(scenario)
+
+
+def test_a_logged_in_viewer_is_told_who_they_are(table: Table, cookies: dict[str, str]) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            carol = await join(table.pk, cookies["carol"])
+            user = await database_sync_to_async(User.objects.get)(username="carol")
+            assert carol.frames[0]["you"] == {"player": user.pk, "seat": None}
+
+    run(scenario)
+
+
+def test_an_unknown_table_closes_with_4404(db: None) -> None:
+    async def scenario() -> None:
+        communicator = WebsocketCommunicator(application, "/ws/tables/999/", headers=[ORIGIN])
+        try:
+            connected, _ = await communicator.connect()
+            assert connected
+            assert await communicator.receive_output(timeout=3) == {
+                "type": "websocket.close",
+                "code": 4404,
+            }
+        finally:
+            await communicator.disconnect()
+
+    run(scenario)
+
+
+def test_the_snapshot_message_sends_a_fresh_snapshot_with_the_next_seq(table: Table) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            observer = await join(table.pk)
+            await observer.send({"type": "snapshot"})
+            snapshot = await observer.receive()
+            assert (snapshot["type"], snapshot["seq"]) == ("snapshot", 2)
+            assert await observer.quiet()
+
+    run(scenario)
+
+
+# ------------------------------------------------------------- seats and chat
+
+
+def test_sitting_down_shows_the_seat_to_everyone_once(
+    table: Table, cookies: dict[str, str]
+) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            alice, observer = await join(table.pk, cookies["alice"]), await join(table.pk)
+            mine = await sit(alice, 1, 150)
+            theirs = await observer.receive_snapshot()
+            for snapshot in (mine, theirs):
+                assert snapshot["table"]["seats"] == [
+                    {"number": 1, "player": "alice", "stack": 150, "state": "playing"}
+                ]
+            assert mine["you"]["seat"] == 1 and theirs["you"] is None
+            assert await alice.quiet() and await observer.quiet()
+            assert await seats_of(table) == [(1, "alice", 150, "playing")]
+
+    run(scenario)
+
+
+def test_an_anonymous_visitor_must_log_in_to_sit_or_chat(table: Table) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            observer = await join(table.pk)
+            for message in (
+                {"type": "sit", "seat": 1, "buy_in": 100},
+                {"type": "chat", "text": "hi"},
+            ):
+                await observer.send(message)
+                error = await observer.receive()
+                assert (error["type"], error["code"]) == ("error", "login_required")
+            assert await observer.quiet()
+            assert await seats_of(table) == []
+
+    run(scenario)
+
+
+def test_sitting_in_a_taken_seat_is_refused_and_changes_nothing(
+    table: Table, cookies: dict[str, str]
+) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            alice, bob = (
+                await join(table.pk, cookies["alice"]),
+                await join(table.pk, cookies["bob"]),
+            )
+            await sit(alice, 1)
+            await bob.receive_snapshot()
+            await bob.send({"type": "sit", "seat": 1, "buy_in": 100})
+            error = await bob.receive()
+            assert error["code"] == "refused" and "seat 1" in error["message"]
+            assert await alice.quiet() and await bob.quiet()
+            assert await seats_of(table) == [(1, "alice", 200, "playing")]
+
+    run(scenario)
+
+
+def test_leaving_frees_the_seat_for_everyone(table: Table, cookies: dict[str, str]) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            alice, observer = await join(table.pk, cookies["alice"]), await join(table.pk)
+            await sit(alice, 1)
+            await observer.receive_snapshot()
+            await alice.send({"type": "leave"})
+            assert (await alice.receive_snapshot())["you"]["seat"] is None
+            assert (await observer.receive_snapshot())["table"]["seats"] == []
+            assert await seats_of(table) == []
+
+    run(scenario)
+
+
+def test_leaving_with_no_seat_is_refused(table: Table, cookies: dict[str, str]) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            carol = await join(table.pk, cookies["carol"])
+            await carol.send({"type": "leave"})
+            assert (await carol.receive())["code"] == "refused"
+            assert await carol.quiet()
+
+    run(scenario)
+
+
+def test_sitting_out_and_back_in(table: Table, cookies: dict[str, str]) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            alice = await join(table.pk, cookies["alice"])
+            await sit(alice, 1)
+            await alice.send({"type": "sit_out"})
+            assert (await alice.receive_snapshot())["table"]["seats"][0]["state"] == "sitting_out"
+            assert await seats_of(table) == [(1, "alice", 200, "sitting_out")]
+            await alice.send({"type": "sit_in"})
+            assert (await alice.receive_snapshot())["table"]["seats"][0]["state"] == "playing"
+
+    run(scenario)
+
+
+def test_chat_reaches_everyone_as_the_plain_text_sent(
+    table: Table, cookies: dict[str, str]
+) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            alice, observer = await join(table.pk, cookies["alice"]), await join(table.pk)
+            text = '<b>nice hand</b> & "gl"'
+            await alice.send({"type": "chat", "text": text})
+            for socket in (alice, observer):
+                frame = await socket.receive()
+                assert (frame["type"], frame["from"], frame["text"]) == ("chat", "alice", text)
+                assert frame["seq"] == 2
+                assert await socket.quiet()
+
+    run(scenario)
+
+
+# --------------------------------------------------------------- bad messages
+
+
+BAD_MESSAGES = [
+    pytest.param("not json", id="not-json"),
+    pytest.param("[1, 2]", id="a-list"),
+    pytest.param('"sit"', id="a-string"),
+    pytest.param('{"seat": 1}', id="no-type"),
+    pytest.param('{"type": "dance"}', id="unknown-type"),
+    pytest.param('{"type": "sit", "buy_in": 100}', id="sit-without-seat"),
+    pytest.param('{"type": "sit", "seat": "1", "buy_in": 100}', id="seat-as-text"),
+    pytest.param('{"type": "sit", "seat": 0, "buy_in": 100}', id="seat-zero"),
+    pytest.param('{"type": "sit", "seat": 1, "buy_in": true}', id="buy-in-bool"),
+    pytest.param('{"type": "sit", "seat": 1, "buy_in": 100.5}', id="buy-in-float"),
+    pytest.param('{"type": "sit", "seat": 1, "buy_in": 100, "x": 1}', id="extra-field"),
+    pytest.param('{"type": "act", "action": "dance", "turn": 0}', id="unknown-action"),
+    pytest.param('{"type": "act", "action": "fold"}', id="act-without-turn"),
+    pytest.param('{"type": "act", "action": "bet", "amount": -5, "turn": 0}', id="neg-amount"),
+    pytest.param('{"type": "chat", "text": ""}', id="empty-chat"),
+    pytest.param('{"type": "chat", "text": 5}', id="chat-not-text"),
+    pytest.param('{"type": "chat", "text": "' + "x" * 301 + '"}', id="chat-too-long"),
+    pytest.param('{"type": "leave", "seat": 1}', id="leave-with-field"),
+]
+
+
+@pytest.mark.parametrize("raw", BAD_MESSAGES)
+def test_a_bad_message_is_answered_with_bad_message_and_changes_nothing(
+    raw: str, table: Table, cookies: dict[str, str]
+) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            alice, observer = await join(table.pk, cookies["alice"]), await join(table.pk)
+            await alice.communicator.send_to(text_data=raw)
+            error = await alice.receive()
+            assert (error["type"], error["code"], error["seq"]) == ("error", "bad_message", 2)
+            assert error["message"]
+            assert await alice.quiet() and await observer.quiet()
+            assert await seats_of(table) == []
+
+    run(scenario)
+
+
+def test_a_binary_frame_is_a_bad_message(table: Table) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            observer = await join(table.pk)
+            await observer.communicator.send_to(bytes_data=b'{"type": "snapshot"}')
+            assert (await observer.receive())["code"] == "bad_message"
+
+    run(scenario)
+
+
+def test_a_chat_of_exactly_300_characters_is_fine(table: Table, cookies: dict[str, str]) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            alice = await join(table.pk, cookies["alice"])
+            await alice.send({"type": "chat", "text": "x" * 300})
+            assert (await alice.receive())["type"] == "chat"
+
+    run(scenario)
+
+
+# ----------------------------------------------------------------- playing
+
+
+def test_a_hand_starts_when_the_second_player_sits(table: Table, cookies: dict[str, str]) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            alice, bob, observer = await heads_up(join, table, cookies)
+            assert await current_hand(table) is not None
+            for socket in (alice, bob, observer):
+                assert socket.last_snapshot["hand"]["street"] == "3rd street"
+                assert await socket.quiet()
+
+    run(scenario)
+
+
+def test_players_see_their_own_down_cards_and_the_observer_none(
+    table: Table, cookies: dict[str, str]
+) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            alice, bob, observer = await heads_up(join, table, cookies)
+            for socket, me in ((alice, 1), (bob, 2), (observer, None)):
+                snapshot = socket.last_snapshot
+                seats = snapshot["hand_info"]["seats"]
+                for index, player in enumerate(snapshot["hand"]["players"]):
+                    mine = seats[index] == me
+                    assert all((card is not None) == mine for card in player["down"])
+            assert observer.last_snapshot["hand"]["legal_actions"] == []
+
+    run(scenario)
+
+
+def test_only_the_player_to_act_gets_legal_actions(table: Table, cookies: dict[str, str]) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            alice, bob, observer = await heads_up(join, table, cookies)
+            seat = to_act(bob.last_snapshot)
+            mover, waiter = (alice, bob) if seat == 1 else (bob, alice)
+            assert mover.last_snapshot["hand"]["legal_actions"]
+            assert waiter.last_snapshot["hand"]["legal_actions"] == []
+            assert observer.last_snapshot["hand"]["legal_actions"] == []
+
+    run(scenario)
+
+
+def test_a_move_reaches_each_viewer_as_one_snapshot_of_their_own(
+    table: Table, cookies: dict[str, str]
+) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            alice, bob, observer = await heads_up(join, table, cookies)
+            mover, waiter = (alice, bob) if to_act(bob.last_snapshot) == 1 else (bob, alice)
+            before = mover.last_snapshot["hand"]["turn"]
+            await mover.send(first_move(mover.last_snapshot))
+            for socket in (mover, waiter, observer):
+                snapshot = await socket.receive_snapshot()
+                assert snapshot["hand"]["turn"] == before + 1
+            assert waiter.last_snapshot["hand"]["legal_actions"]
+            for socket in (mover, waiter, observer):
+                assert await socket.quiet()
+
+    run(scenario)
+
+
+def test_every_frame_on_a_connection_has_the_next_seq(
+    table: Table, cookies: dict[str, str]
+) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            sockets = await heads_up(join, table, cookies)
+            for socket in sockets:
+                assert [f["seq"] for f in socket.frames] == list(range(1, len(socket.frames) + 1))
+
+    run(scenario)
+
+
+def test_acting_out_of_turn_is_illegal_and_changes_nothing(
+    table: Table, cookies: dict[str, str]
+) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            alice, bob, observer = await heads_up(join, table, cookies)
+            waiter = bob if to_act(bob.last_snapshot) == 1 else alice
+            hand_id = waiter.last_snapshot["hand_info"]["id"]
+            before = await hand_record(hand_id)
+            turn = waiter.last_snapshot["hand"]["turn"]
+            await waiter.send({"type": "act", "action": "fold", "turn": turn})
+            error = await waiter.receive()
+            assert error["code"] == "illegal" and "turn" in error["message"]
+            assert await hand_record(hand_id) == before
+            for socket in (alice, bob, observer):
+                assert await socket.quiet()
+
+    run(scenario)
+
+
+def test_a_stale_turn_is_refused_as_stale_and_changes_nothing(
+    table: Table, cookies: dict[str, str]
+) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            alice, bob, _observer = await heads_up(join, table, cookies)
+            mover = alice if to_act(bob.last_snapshot) == 1 else bob
+            hand_id = mover.last_snapshot["hand_info"]["id"]
+            before = await hand_record(hand_id)
+            move = first_move(mover.last_snapshot)
+            await mover.send(move | {"turn": move["turn"] + 1})
+            assert (await mover.receive())["code"] == "stale"
+            assert await hand_record(hand_id) == before
+
+    run(scenario)
+
+
+def test_an_action_sent_twice_is_applied_once_and_the_second_is_stale(
+    table: Table, cookies: dict[str, str]
+) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            alice, bob, observer = await heads_up(join, table, cookies)
+            mover = alice if to_act(bob.last_snapshot) == 1 else bob
+            hand_id = mover.last_snapshot["hand_info"]["id"]
+            version, actions, _ = await hand_record(hand_id)
+            move = first_move(mover.last_snapshot)
+            await mover.send(move)
+            await mover.send(move)
+            kinds: list[tuple[str, str | None]] = []
+            while len(kinds) < 2:
+                frame = await mover.receive()
+                if frame["type"] != "event":
+                    kinds.append((frame["type"], frame.get("code")))
+            assert sorted(kinds) == [("error", "stale"), ("snapshot", None)]
+            assert (await hand_record(hand_id))[:2] == (version + 1, actions + 1)
+            for socket in (alice, bob, observer):
+                if socket is not mover:
+                    await socket.receive_snapshot()
+                assert await socket.quiet()
+
+    run(scenario)
+
+
+def test_acting_with_no_hand_running_is_stale(table: Table, cookies: dict[str, str]) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            alice = await join(table.pk, cookies["alice"])
+            await sit(alice, 1)
+            await alice.send({"type": "act", "action": "fold", "turn": 0})
+            assert (await alice.receive())["code"] == "stale"
+
+    run(scenario)
+
+
+def test_a_player_not_in_the_hand_is_refused(table: Table, cookies: dict[str, str]) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            *_, observer = await heads_up(join, table, cookies)
+            carol = await join(table.pk, cookies["carol"])
+            turn = observer.last_snapshot["hand"]["turn"]
+            await carol.send({"type": "act", "action": "fold", "turn": turn})
+            assert (await carol.receive())["code"] == "refused"
+
+    run(scenario)
+
+
+def test_leaving_during_your_hand_is_refused(table: Table, cookies: dict[str, str]) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            alice, *_ = await heads_up(join, table, cookies)
+            await alice.send({"type": "leave"})
+            assert (await alice.receive())["code"] == "refused"
+            assert len(await seats_of(table)) == 2
+
+    run(scenario)

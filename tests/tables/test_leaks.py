@@ -1,0 +1,113 @@
+"""No websocket frame ever carries a down card its viewer may not see.
+
+Alice, bob and carol play random legal moves (seeded) picked from their own
+snapshots while an anonymous observer watches. After every step, every frame
+every connection received is checked against the database: for each hand it
+mentions, no string in it may be a down card of another seat not yet shown.
+The observer, seated nowhere, may see no down card before its owner shows it.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+
+from accounts.models import User
+from tables.models import Hand, Table
+from tables.rules.cards import card_str
+from tests.tables.test_consumers import Socket, room, run, session_of
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+HANDS = 4
+WAGERS = ("bet", "raise", "complete")
+
+
+@database_sync_to_async
+def hidden_from(hand_id: int, player_id: int | None) -> set[str]:
+    """Down cards of hand ``hand_id`` that ``player_id`` (None: observer) may not see now."""
+    hand = Hand.objects.get(pk=hand_id)
+    state = hand.state
+    hidden = set()
+    for index, entry in enumerate(hand.seating["players"]):
+        if entry["player"] != player_id and not state["shown"][index]:
+            hidden |= {card_str(card) for card in state["hole"][index]}
+    return hidden
+
+
+def strings_in(value: Any) -> set[str]:
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*map(strings_in, value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*map(strings_in, value)) if value else set()
+    return set()
+
+
+def hand_of(frame: dict[str, Any]) -> int | None:
+    if frame["type"] == "event":
+        return frame["hand_id"]
+    if frame["type"] == "snapshot" and frame["hand_info"] is not None:
+        return frame["hand_info"]["id"]
+    return None
+
+
+async def assert_no_leak(socket: Socket, player_id: int | None, frames: list[dict]) -> None:
+    for frame in frames:
+        hand_id = hand_of(frame)
+        if hand_id is not None:
+            leaked = strings_in(frame) & await hidden_from(hand_id, player_id)
+            assert not leaked, f"player {player_id} was sent {leaked} in {frame}"
+
+
+def choose(rng: random.Random, snapshot: dict[str, Any]) -> dict[str, Any]:
+    options = snapshot["hand"]["legal_actions"]
+    # Folding rarely, so that hands often reach the last down card and the showdown.
+    stay = [option for option in options if option["kind"] != "fold"]
+    option = rng.choice(stay if stay and rng.random() < 0.85 else options)
+    message = {"type": "act", "action": option["kind"], "turn": snapshot["hand"]["turn"]}
+    if option["kind"] in WAGERS:
+        message["amount"] = rng.choice(option["amounts"])
+    return message
+
+
+def test_random_hands_never_send_anyone_a_card_they_may_not_see(
+    table: Table, alice: User, bob: User, carol: User
+) -> None:
+    players = [alice, bob, carol]
+    cookies = [session_of(user) for user in players]
+    rng = random.Random(20240611)
+
+    async def scenario() -> None:
+        async with room() as join:
+            sockets = [await join(table.pk, cookie) for cookie in cookies]
+            observer = await join(table.pk)
+            viewers = [(s, u.pk) for s, u in zip(sockets, players, strict=True)]
+            viewers.append((observer, None))
+            seen = {id(s): len(s.frames) for s, _ in viewers}
+            for seat, socket in zip((1, 2, 4), sockets, strict=True):
+                await socket.send({"type": "sit", "seat": seat, "buy_in": 200})
+                for each, _ in viewers:
+                    await each.receive_snapshot()
+            hands_started = 1
+            while hands_started <= HANDS:
+                mover = next(s for s in sockets if s.last_snapshot["hand"]["legal_actions"])
+                number = mover.last_snapshot["hand_info"]["number"]
+                await mover.send(choose(rng, mover.last_snapshot))
+                for each, player_id in viewers:
+                    await each.receive_snapshot()
+                    await assert_no_leak(each, player_id, each.frames[seen[id(each)] :])
+                    seen[id(each)] = len(each.frames)
+                hands_started = max(hands_started, number + 1)
+                if observer.last_snapshot["hand"]["result"] is not None:
+                    break  # a hand ended and no new one could start (someone is broke)
+            for each, _ in viewers:
+                assert await each.quiet()
+            frames = sum(len(each.frames) for each, _ in viewers)
+            assert frames > 100  # the check above really looked at a lot of play
+
+    run(scenario)
