@@ -20,6 +20,8 @@ from tables.rules.phh import write_phhs
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 RAZZ = PROJECT_ROOT / "tests" / "rules" / "phh" / "razz.phh"
 STUD8 = PROJECT_ROOT / "tests" / "rules" / "phh" / "stud8.phh"
+# A hand with a timeout protection, written as the '# _cardroom_protect p3' commentary.
+PROTECT = PROJECT_ROOT / "tests" / "rules" / "phh" / "protect.phh"
 
 
 @pytest.fixture
@@ -86,3 +88,18 @@ def test_garbage_in_a_phhs_file_is_one_error_line(tmp_path):
     assert code == 1
     assert lines == [{"path": str(broken), "error": lines[0]["error"]}]
     assert "not valid TOML" in lines[0]["error"]
+
+
+def test_a_hand_with_a_timeout_protection_replays_to_its_finishing_stacks():
+    code, lines = run(PROTECT)
+    assert code == 0
+    assert lines == [{"path": str(PROTECT), "finishing_stacks": [119, 59, 122]}]
+
+
+def test_without_the_protection_the_same_actions_are_refused(tmp_path):
+    """The commentary is what keeps p3 out of the betting: dropped, p1's call comes out of turn."""
+    path = tmp_path / "unprotected.phh"
+    path.write_text(PROTECT.read_text().replace('  "# _cardroom_protect p3",\n', ""))
+    code, lines = run(path)
+    assert code == 1
+    assert lines[0]["error"].startswith("action 14 'p1 cc': ")

@@ -25,6 +25,12 @@ Table options PHH has no field for (rake, tie-breaks, raise caps...) travel in
 one user-defined field, ``_cardroom_rules``, written only when they differ from
 the defaults, so that a raked hand replays to the same finishing stacks.
 
+PHH has no action for seed 002's timeout protection (a player whose time ran
+out is all in for what they have put in). It is written where it happened, as
+an action that is only a commentary, ``"# _cardroom_protect p2"``: valid PHH
+that other tools read as a no-op, and that this reader applies. The underscore
+marks it as ours, as PHH's user-defined field names are marked.
+
 >>> history = read_phh('''
 ... variant = "F7S"
 ... antes = [1, 1]
@@ -51,7 +57,7 @@ from typing import Any
 from tables.rules.cards import card_str, cards_str, parse_card
 from tables.rules.config import GameConfig
 from tables.rules.errors import IllegalAction
-from tables.rules.state import BOARD, DEALING, SHOWDOWN, UNKNOWN, WAGERS, HandState
+from tables.rules.state import BOARD, DEALING, PROTECT, SHOWDOWN, UNKNOWN, WAGERS, HandState
 from tables.rules.variants import BY_PHH
 
 RULES_FIELD = "_cardroom_rules"
@@ -61,6 +67,7 @@ PHH_STAKES = ("variant", "ante", "bring_in", "small_bet", "big_bet")
 PLAIN_VERBS = {"bring_in": "pb", "check": "cc", "call": "cc", "fold": "f", "muck": "sm"}
 MAX_PLAYERS = 8
 MUCK = "muck"  # what a bare ``pN sm`` reads as
+PROTECT_NOTE = "_cardroom_protect"  # a commentary action: ``# _cardroom_protect pN``
 
 # What ``pN sm`` asks for: MUCK, None for the cards as dealt (``-``), or named cards.
 Shown = list[int] | str | None
@@ -252,9 +259,11 @@ def _blame(index: int, text: str) -> Iterator[None]:
 
 
 def _step(state: HandState, index: int, text: str, early: list) -> None:
-    words = text.split("#", 1)[0].split()  # commentary follows a '#'
+    action, _, commentary = text.partition("#")  # commentary follows a '#'
+    words = action.split()
     if not words:
-        return  # an empty action or a bare commentary
+        _commentary(state, commentary.split())  # an empty action or a bare commentary
+        return
     if len(words) < 2:
         raise IllegalAction("an action is an actor and a verb, like 'p1 cc'")
     if words[0] == "d":
@@ -267,6 +276,15 @@ def _step(state: HandState, index: int, text: str, early: list) -> None:
             _showdown(state, player, shown)
     else:
         _bet(state, _player(state, words[0]), words[1], words[2:])
+
+
+def _commentary(state: HandState, words: list[str]) -> None:
+    """A bare commentary is a no-op, unless it records a timeout protection."""
+    if not words or words[0] != PROTECT_NOTE:
+        return
+    if len(words) != 2:
+        raise IllegalAction(f"a timeout protection is written '# {PROTECT_NOTE} pN'")
+    state.protect(_player(state, words[1]))
 
 
 def _deal(state: HandState, words: list[str]) -> None:
@@ -485,6 +503,8 @@ def _event_line(event: dict[str, Any]) -> list[str]:
         return [f"{actor} cbr {event['total']}"]
     if kind == "show":
         return [f"{actor} sm {cards_str(event['cards'])}"]
+    if kind == PROTECT:
+        return [f"# {PROTECT_NOTE} {actor}"]
     if kind in PLAIN_VERBS:
         return [f"{actor} {PLAIN_VERBS[kind]}"]
     return []

@@ -12,6 +12,10 @@ A hand runs in one of two modes:
   ``deal`` and the showdown through ``show``/``muck`` actions, as a PHH file
   records them. Down cards may be unknown (:data:`UNKNOWN`) until shown.
 
+A player's own moves go through ``act``. The one move nobody chooses, seed
+002's disconnect protection for a player whose time ran out, has its own door:
+``can_protect`` asks and ``protect`` does (the turn clock calls them).
+
 Every public method validates first and changes nothing on refusal.
 """
 
@@ -34,6 +38,8 @@ BETTING, DEALING, SHOWDOWN, OVER = "betting", "dealing", "showdown", "over"
 BET_KINDS = ("fold", "check", "call", "bring_in", "complete", "bet", "raise")
 WAGERS = ("complete", "bet", "raise")
 SHOWDOWN_KINDS = ("show", "muck")
+# Not a choice (never in legal_actions, refused by act): only a timeout protects.
+PROTECT = "protect"
 MAX_PLAYERS = 8
 
 
@@ -79,12 +85,16 @@ FOLD, CHECK = LegalAction("fold"), LegalAction("check")
 # (the Variant, the open-pair flag's source) are recomputed, not stored.
 FIELDS = (
     "config", "scripted", "starting_stacks", "deck", "stub", "stub_count", "burns",
-    "stacks", "bets", "committed", "folded", "hole", "up", "community",
+    "stacks", "bets", "committed", "folded", "protected", "hole", "up", "community",
     "street", "phase", "to_act", "needs", "acted_level", "current_bet", "full_level",
     "wagers", "big_made", "open_pair", "bring_in_due", "round_players", "first_actor",
     "last_aggressor", "pending_deals", "showdown_order", "shown", "mucked",
     "actions", "events", "turn", "result",
 )  # fmt: skip
+# Fields added after hands were first stored: a saved hand without one loads
+# with every player False (nobody protected).
+LATER_FIELDS = ("protected",)
+REQUIRED_FIELDS = frozenset(FIELDS) - frozenset(LATER_FIELDS)
 
 
 class HandState:
@@ -128,6 +138,7 @@ class HandState:
         state.deck, state.stub, state.stub_count, state.burns = None, None, DECK_SIZE, []
         state.bets, state.committed = [0] * n, [0] * n
         state.folded, state.shown, state.mucked = [False] * n, [False] * n, [False] * n
+        state.protected = [False] * n
         state.hole, state.up, state.community = [[] for _ in stacks], [[] for _ in stacks], []
         state.street, state.phase, state.to_act = 0, DEALING, None
         state._reset_round()
@@ -159,7 +170,11 @@ class HandState:
         return [i for i in range(self.n) if not self.folded[i]]
 
     def is_all_in(self, player: int) -> bool:
-        return not self.folded[player] and self.stacks[player] == 0
+        """In the hand but betting no more: out of chips, or protected."""
+        return not self.folded[player] and (self.stacks[player] == 0 or self.protected[player])
+
+    def _can_bet(self, player: int) -> bool:
+        return self.stacks[player] > 0 and not self.folded[player] and not self.protected[player]
 
     @property
     def pot_total(self) -> int:
@@ -196,12 +211,64 @@ class HandState:
         Raises :class:`IllegalAction` (and changes nothing) if it isn't legal.
         """
         self._check_actor(player)
+        if kind == PROTECT:
+            raise IllegalAction(
+                f"player {player} can't choose {PROTECT!r}; only a timeout protects a player"
+            )
         if self.phase == SHOWDOWN:
             self._showdown_act(player, kind, cards)
         else:
             if cards is not None:
                 raise IllegalAction(f"{kind!r} takes no cards")
             self._bet_act(player, kind, amount)
+
+    def can_protect(self) -> bool:
+        """Whether the player to act, if their time runs out, is protected (seed 002).
+
+        Only a player betting now who has put chips in beyond their ante this
+        hand qualifies; anyone else's timeout checks or folds.
+        """
+        if self.phase != BETTING or self.to_act is None:
+            return False
+        player = self.to_act
+        return self.committed[player] > min(self.config.ante, self.starting_stacks[player])
+
+    def protect(self, player: int) -> None:
+        """Seed 002's disconnect protection for ``player``, whose time ran out.
+
+        The player is all in for what they have put in so far: they stay in the
+        hand, may win only the pots built up to that, put in nothing more and
+        are never asked to bet again. Their chips behind stay theirs. The
+        others bet on into side pots.
+        """
+        self._check_actor(player)
+        if not self.can_protect():
+            raise IllegalAction(
+                f"player {player} can't be protected now: only a player betting who has "
+                "put in more than the ante is; a timeout otherwise checks or folds"
+            )
+        self.actions.append({"player": player, "kind": PROTECT, "amount": None})
+        self.turn += 1
+        self.protected[player] = True
+        self.needs[player] = False
+        self.events.append(
+            {
+                "type": PROTECT,
+                "player": player,
+                "put_in": self.committed[player],
+                "stack": self.stacks[player],
+            }
+        )
+        if self._nobody_to_decide():
+            self._close_round()
+        else:
+            self._pass_turn(player)
+
+    def _nobody_to_decide(self) -> bool:
+        """After a protection: is at most one player left who can bet, owing
+        nothing? Their only move would be a check, so the round ends at once."""
+        able = [p for p in self.live if self._can_bet(p)]
+        return len(able) < 2 and all(self.bets[p] >= self.current_bet for p in able)
 
     def deal(self, target: int, cards: Sequence[int]) -> None:
         """Scripted mode: deal ``cards`` to player ``target`` or the board (:data:`BOARD`)."""
@@ -280,10 +347,10 @@ class HandState:
         return options
 
     def _someone_can_call(self, player: int) -> bool:
-        """No raising when every other live player is already all in."""
-        stacks, folded = self.stacks, self.folded
+        """No raising when every other live player is already all in (or protected)."""
+        stacks, folded, protected = self.stacks, self.folded, self.protected
         for other in range(self.n):
-            if other != player and stacks[other] and not folded[other]:
+            if other != player and stacks[other] and not folded[other] and not protected[other]:
                 return True
         return False
 
@@ -349,7 +416,7 @@ class HandState:
         self.bring_in_due = False
         self.last_aggressor = player
         for other in self.live:
-            self.needs[other] = other != player and self.stacks[other] > 0
+            self.needs[other] = other != player and self._can_bet(other)
         self._log_action(player, kind, total)
 
     def _put(self, player: int, chips: int) -> None:
@@ -475,7 +542,7 @@ class HandState:
     # ---------------------------------------------------------- opening a round
 
     def _open_round(self) -> None:
-        able = [p for p in self.live if self.stacks[p] > 0]
+        able = [p for p in self.live if self._can_bet(p)]
         self.phase = BETTING
         self.round_players = len(able)
         if len(able) < 2:
@@ -565,7 +632,7 @@ class HandState:
             self.phase = SHOWDOWN
             self.to_act = self.showdown_order[0]
             return
-        everyone_shows = not self.config.auto_muck or any(self.stacks[p] == 0 for p in live)
+        everyone_shows = not self.config.auto_muck or any(self.is_all_in(p) for p in live)
         hands = {p: self._contender(p) for p in live}
         pots = build_pots(self.committed, [not f for f in self.folded])
         for player in self.showdown_order:
@@ -740,11 +807,12 @@ class HandState:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> HandState:
-        if not isinstance(data, dict) or set(data) != set(FIELDS):
+        if not isinstance(data, dict) or not REQUIRED_FIELDS <= set(data) <= set(FIELDS):
             raise IllegalAction("not a saved hand: its fields don't match")
         state = cls.__new__(cls)
+        nobody = [False] * len(data["stacks"])
         for name in FIELDS:
-            setattr(state, name, _copy(data[name]))
+            setattr(state, name, _copy(data.get(name, nobody)))
         state.config = GameConfig.from_dict(data["config"])
         state.game, state.n, state._options = state.config.game, len(state.stacks), None
         state.betting = STRUCTURES[state.config.structure]
@@ -763,11 +831,19 @@ class HandState:
         return state
 
     def apply(self, action: dict[str, Any]) -> None:
-        """Apply one entry of an action list (as stored in ``actions``)."""
+        """Apply one entry of an action list (as stored in ``actions``).
+
+        For replaying stored hands only: it also applies ``protect`` entries,
+        which a player must never be able to send.
+        """
         if not isinstance(action, dict) or "kind" not in action:
             raise IllegalAction(f"not an action: {action!r}")
         if action["kind"] == "deal":
             self.deal(action.get("target"), action.get("cards"))
+        elif action["kind"] == PROTECT:
+            if action.get("amount") is not None or action.get("cards") is not None:
+                raise IllegalAction(f"{PROTECT!r} takes no amount and no cards")
+            self.protect(action.get("player"))
         else:
             self.act(
                 action.get("player"), action["kind"], action.get("amount"), action.get("cards")

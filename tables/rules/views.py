@@ -51,7 +51,10 @@ def _seat(state: HandState, seat: int, viewer: int | None) -> dict[str, Any]:
         "stack": state.stacks[seat],
         "bet": state.bets[seat],
         "folded": state.folded[seat],
+        # A protected player (timed out, seed 002) shows as all in; their stack
+        # is still theirs and is not at risk in this hand.
         "all_in": state.is_all_in(seat),
+        "protected": state.protected[seat],
         "shown": state.shown[seat],
         "up": [card_str(c) for c in state.up[seat]],
         "down": [_card(c) if open_to_viewer else None for c in state.hole[seat]],

@@ -2,7 +2,8 @@
 
 Games are drawn at the house stakes (ante 1, bring-in 2, 5/10 fixed limit) with
 every rule option drawn too, and stacks mostly of 1 to 60 chips, so that all-ins
-on the ante, on the bring-in and on every later street turn up often.
+on the ante, on the bring-in and on every later street turn up often. Some hands
+also time players out: a player who qualifies may be protected (seed 002).
 """
 
 from __future__ import annotations
@@ -114,10 +115,16 @@ def play_out(
     after: Callable[[HandState], None] = lambda state: None,
 ) -> HandState:
     """Play random legal moves until the hand ends (or MAX_ACTIONS is reached),
-    calling ``after(state)`` after every move. Some tables fold a lot, some hardly ever."""
+    calling ``after(state)`` after every move. Some tables fold a lot, some hardly
+    ever; at some, one turn in ``timeouts`` that may be protected times out."""
     stubbornness = data.draw(st.sampled_from([3, 0, 50]), label="stubbornness")
+    timeouts = data.draw(st.sampled_from([0, 0, 2, 6]), label="one turn in N times out")
     while not state.finished and len(state.actions) < MAX_ACTIONS:
-        kind, amount = choose_move(data, state, stubbornness)
-        state.act(state.to_act, kind, amount)
+        if timeouts and state.can_protect() and data.draw(index_below(timeouts)) == 0:
+            note(f"player {state.to_act}: times out and is protected")
+            state.protect(state.to_act)
+        else:
+            kind, amount = choose_move(data, state, stubbornness)
+            state.act(state.to_act, kind, amount)
         after(state)
     return state

@@ -4,6 +4,8 @@ Every test deals a random hand of stud, razz or stud hi-lo to 2 to 8 players wit
 short stacks (mostly 1 to 60 chips, so all-ins happen on every street), at ante 1,
 bring-in 2 (or none) and 5/10 fixed limit, with the table's rule options drawn at
 random, and plays it out by choosing among all the moves the engine reports as legal.
+In some hands players also time out and are protected (seed 002), so every
+property holds with protected players too.
 
 The viewers are every seat plus an observer (``None``): a seat may see its own down
 cards, everybody's up cards, the board and the down cards of hands shown at the
@@ -19,13 +21,13 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from hypothesis import given, note, settings
+from hypothesis import Phase, find, given, note, settings
 from hypothesis import strategies as st
 
 from tables.rules import GameConfig, HandOver, HandState, IllegalAction
 from tables.rules.cards import card_str
 from tables.rules.evaluate import high_key, low_key
-from tables.rules.state import BET_KINDS, WAGERS
+from tables.rules.state import BET_KINDS, PROTECT, WAGERS
 from tables.rules.views import events_for, view
 from tests.rules.strategies import (
     MAX_ACTIONS,
@@ -40,6 +42,12 @@ from tests.rules.strategies import (
 )
 
 EXAMPLES = 150
+# A search for a kind of hand: it fails (NoSuchExample) if random play never deals one.
+# Only whether one exists matters, so what is found is not shrunk; derandomized, the
+# search is the same every run, so it can't pass or fail by luck.
+FIND = settings(
+    max_examples=2000, deadline=None, database=None, phases=[Phase.generate], derandomize=True
+)
 ANY_GAME = configs()
 HI_LO = configs(variants=("stud8",))
 
@@ -253,7 +261,7 @@ def midway(game, stacks, deck, data, actions: list[dict]) -> tuple[int, HandStat
     made = data.draw(st.integers(0, len(actions)), label="moves before the checkpoint")
     state = HandState.new(game, stacks, deck)
     for action in actions[:made]:
-        state.act(action["player"], action["kind"], action["amount"])
+        state.apply(action)
     return made, state
 
 
@@ -281,7 +289,7 @@ def test_a_hand_restored_midway_plays_on_to_the_same_end(game, stacks, deck, dat
     made, halfway = midway(game, stacks, deck, data, state.actions)
     restored = HandState.from_dict(json.loads(json.dumps(halfway.to_dict())))
     for action in state.actions[made:]:
-        restored.act(action["player"], action["kind"], action["amount"])
+        restored.apply(action)
     assert restored.to_dict() == state.to_dict()
 
 
@@ -309,7 +317,7 @@ def illegal_attempts(state: HandState) -> list[tuple[Any, Any, Any]]:
     kind, amount = moves[0]
     attempts = [(other, kind, amount) for other in range(state.n)]
     attempts += [(p, kind, amount) for p in (-1, state.n, None, str(player), float(player), True)]
-    for wrong in (*BET_KINDS, "show", "muck", "deal", "", "FOLD", None, 3, ["fold"]):
+    for wrong in (*BET_KINDS, "show", "muck", "deal", PROTECT, "", "FOLD", None, 3, ["fold"]):
         if wrong not in kinds:
             attempts += [(player, wrong, a) for a in dict.fromkeys([None, *(a for _, a in moves)])]
     for kind, amount in moves:
@@ -488,3 +496,120 @@ def test_hi_lo_gives_a_hand_without_the_best_high_at_most_half_a_pot(game, stack
         for player, chips in pot_shares(pot).items():
             if player not in best_high:
                 assert chips <= net // 2, (player, pot)
+
+
+# ------------------------------------------------------------ timeouts (seed 002)
+
+
+def protection_watch() -> tuple[dict[int, tuple[int, int]], Callable[[HandState], None]]:
+    """Record (chips put in, chips behind) of each player at the moment they are
+    protected, from the ``protect`` event (a protection may end the hand at once)."""
+    at_protection: dict[int, tuple[int, int]] = {}
+
+    def record(state: HandState) -> None:
+        for event in state.events:
+            if event["type"] == PROTECT:
+                at_protection[event["player"]] = (event["put_in"], event["stack"])
+        assert set(at_protection) == {p for p in range(state.n) if state.protected[p]}
+
+    return at_protection, record
+
+
+@random_hands()
+def test_a_protected_player_never_bets_again_and_keeps_the_chips_behind(game, stacks, deck, data):
+    at_protection, record = protection_watch()
+
+    def check(state: HandState) -> None:
+        record(state)
+        for player, (put_in, behind) in at_protection.items():
+            assert not state.folded[player]
+            assert state.is_all_in(player)
+            if not state.finished:
+                assert state.committed[player] == put_in, (player, state.committed)
+                assert state.stacks[player] == behind, (player, state.stacks)
+                assert not (state.phase == "betting" and state.to_act == player)
+            else:
+                assert state.stacks[player] == behind + state.result["payouts"][player]
+
+    checked_hand(game, stacks, deck, data, check)
+
+
+@random_hands()
+def test_a_protected_player_had_put_in_more_than_the_ante_and_plays_for_the_main_pot(
+    game, stacks, deck, data
+):
+    at_protection, record = protection_watch()
+    state = checked_hand(game, stacks, deck, data, record)
+    for player, (put_in, _) in at_protection.items():
+        assert put_in > min(game.ante, stacks[player])
+        assert player in state.result["pots"][0]["eligible"], (player, state.result["pots"])
+
+
+@random_hands()
+def test_a_showdown_with_a_protected_player_shows_every_hand(game, stacks, deck, data):
+    state = finished_hand(game, stacks, deck, data)
+    if state.result["uncontested"] or not any(state.protected):
+        return
+    assert all(state.shown[p] for p in state.live), (state.shown, state.protected)
+
+
+@random_hands()
+def test_can_protect_says_exactly_whether_protect_is_accepted(game, stacks, deck, data):
+    def check(state: HandState) -> None:
+        if state.finished:
+            return
+        trial, before = HandState.from_dict(state.to_dict()), state.to_dict()
+        try:
+            trial.protect(state.to_act)
+        except IllegalAction:
+            assert not state.can_protect()
+            assert trial.to_dict() == before
+        else:
+            assert state.can_protect()
+
+    checked_hand(game, stacks, deck, data, check)
+
+
+class _Draws:
+    """Lets ``play_out`` draw from inside a composite strategy."""
+
+    def __init__(self, draw: st.DrawFn) -> None:
+        self._draw = draw
+
+    def draw(self, strategy: st.SearchStrategy, label: str | None = None) -> Any:
+        return self._draw(strategy)
+
+
+@st.composite
+def played_hands(draw: st.DrawFn) -> HandState:
+    state = HandState.new(draw(ANY_GAME), draw(stacks), draw(decks))
+    return play_out(_Draws(draw), state)
+
+
+def protected_on(state: HandState) -> set[int]:
+    """The streets on which somebody was protected."""
+    street, streets = 0, set()
+    for event in state.events:
+        if event["type"] in ("deal", "board"):
+            street = event["street"]
+        elif event["type"] == PROTECT:
+            streets.add(street)
+    return streets
+
+
+@pytest.mark.parametrize("street", range(5))
+def test_random_play_protects_players_on_every_street(street):
+    """The properties above see protections, on every street: a search finds one."""
+    find(played_hands(), lambda state: street in protected_on(state), settings=FIND)
+
+
+def test_random_play_has_a_protected_player_win_a_main_pot_while_another_takes_a_side_pot():
+    def split(state: HandState) -> bool:
+        pots = state.result["pots"]
+        if not pots:  # no ante, no bring-in and no bet: nothing was put in
+            return False
+        main_winners = {p for p, chips in pot_shares(pots[0]).items() if chips}
+        side_winners = {p for pot in pots[1:] for p, chips in pot_shares(pot).items() if chips}
+        return any(state.protected[p] for p in main_winners) and bool(side_winners - main_winners)
+
+    find(played_hands(), split, settings=FIND)
