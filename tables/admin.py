@@ -15,6 +15,7 @@ from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
 
 from accounts.models import User
+from tables import broadcast
 from tables.models import Hand, HandAction, HandResult, RakeEntry, RakeRule, Seat, Stakes, Table
 from tables.rules import UNKNOWN
 from tables.rules.cards import card_str
@@ -49,7 +50,10 @@ class StakesAdmin(admin.ModelAdmin):
         (None, {"fields": ("name", "variant", "structure")}),
         ("Bets", {"fields": ("ante", "bring_in", "small_bet", "big_bet", "max_raises")}),
         ("Seats and buy-in", {"fields": ("seats", "min_buy_in", "max_buy_in", "rake")}),
-        ("Clock", {"fields": ("action_seconds", "time_bank_seconds", "timeout_policy")}),
+        (
+            "Clock",
+            {"fields": ("action_seconds", "time_bank_seconds", "timeout_policy", "sit_out_hands")},
+        ),
         (
             "Rule options",
             {
@@ -114,9 +118,13 @@ class TableAdmin(admin.ModelAdmin):
 
     @admin.action(description="Open tables", permissions=["change"])
     def open_tables(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
-        from tables.services import table_open
+        from tables.services import hand_start_if_ready, table_open
 
-        done = self._each_table(request, queryset, lambda pk: table_open(table_id=pk))
+        def open_and_deal(pk: int) -> None:
+            table_open(table_id=pk)
+            hand_start_if_ready(table_id=pk)  # players may be waiting in their seats
+
+        done = self._each_table(request, queryset, open_and_deal)
         self.message_user(request, f"Opened {done} table(s).", messages.SUCCESS)
 
     @admin.action(
@@ -144,6 +152,7 @@ class TableAdmin(admin.ModelAdmin):
                 self.message_user(request, f"{table}: {error}", messages.ERROR)
             else:
                 done += 1
+                broadcast.table_changed(table.pk)  # its page and the lobby show the change
         return done
 
 

@@ -76,6 +76,12 @@ class Stakes(models.Model):
     timeout_policy = models.CharField(
         max_length=12, choices=TimeoutPolicy.choices, default=TimeoutPolicy.CHECK_FOLD
     )
+    sit_out_hands = models.PositiveSmallIntegerField(
+        default=10,
+        validators=[MinValueValidator(1)],
+        help_text="A player dealt out of this many hands in a row is stood up, "
+        "their chips back in their balance.",
+    )
     tie_break = models.CharField(max_length=8, choices=TieBreak.choices, default="position")
     open_pair_big_bet = models.BooleanField(
         null=True, blank=True, help_text="Empty: the variant's default (on in stud)."
@@ -177,6 +183,9 @@ class Seat(models.Model):
     )
     # Two in a row sit the player out; any move of their own resets it.
     timeouts_in_a_row = models.PositiveSmallIntegerField(default=0)
+    # Hands dealt at the table without this seat since it last played one; at
+    # the stakes' ``sit_out_hands`` the player is stood up.
+    hands_missed = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["table", "number"]

@@ -34,6 +34,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from accounts.models import ChipTransfer, User
@@ -41,7 +42,7 @@ from accounts.services import LedgerError, ledger_post
 from tables.models import Hand, HandAction, HandResult, RakeEntry, Seat, Stakes, Table
 from tables.rules import HandState, IllegalAction, LegalAction
 from tables.rules.cards import card_str, shuffled_deck
-from tables.rules.state import WAGERS
+from tables.rules.state import PROTECT, WAGERS
 from tables.rules.views import view
 
 
@@ -55,6 +56,11 @@ class StaleMove(ServiceError):
 
 class IllegalMove(ServiceError):
     """A move the rules engine refused; the message is the engine's."""
+
+
+# Seats dealt into the next hand (if they have chips). A disconnected player is
+# dealt in, as in online rooms: the turn clock, not the socket, decides.
+DEALT_IN_STATES = (Seat.State.PLAYING, Seat.State.DISCONNECTED)
 
 
 def deck_commitment(salt: str, deck: Sequence[int]) -> str:
@@ -159,10 +165,15 @@ def seat_leave(*, table_id: int, player_id: int) -> int:
     hand = _unfinished_hand(table)
     if hand is not None and _engine_index(hand, player_id) is not None:
         raise ServiceError(f"player #{player_id} can't leave during hand #{hand.number}")
+    return _seat_stand_up(table, seat)
+
+
+def _seat_stand_up(table: Table, seat: Seat) -> int:
+    """Cash the seat's stack out to its player's balance and free the seat."""
     chips = seat.stack
     if chips:
         ledger_post(
-            user_id=player_id,
+            user_id=seat.player_id,
             kind=ChipTransfer.Kind.CASH_OUT,
             amount=chips,
             table_id=table.pk,
@@ -186,9 +197,37 @@ def seat_sit_out(*, table_id: int, player_id: int) -> Seat:
 def seat_sit_in(*, table_id: int, player_id: int) -> Seat:
     """Deal the player in again from the next hand, their timeouts forgiven."""
     seat = _seat_for_update(table_id, player_id)
-    seat.state, seat.timeouts_in_a_row = Seat.State.PLAYING, 0
-    seat.save(update_fields=["state", "timeouts_in_a_row"])
+    seat.state, seat.timeouts_in_a_row, seat.hands_missed = Seat.State.PLAYING, 0, 0
+    seat.save(update_fields=["state", "timeouts_in_a_row", "hands_missed"])
     return seat
+
+
+@transaction.atomic
+def seat_disconnect(*, table_id: int, player_id: int) -> bool:
+    """Mark the player's seat disconnected when their socket closes; whether it changed.
+
+    Only a playing seat changes: one sitting out stays so. The player is still
+    dealt in (see :func:`hand_start`).
+    """
+    seats = Seat.objects.filter(table_id=table_id, player_id=player_id, state=Seat.State.PLAYING)
+    return seats.update(state=Seat.State.DISCONNECTED) > 0
+
+
+@transaction.atomic
+def seat_reconnect(*, table_id: int, player_id: int, now: datetime | None = None) -> bool:
+    """A disconnected player is back: playing again; whether anything changed.
+
+    If the hand in progress is waiting on them and their time hasn't run out,
+    they also get :func:`hand_reconnect`'s extension, once per hand.
+    """
+    table = _lock_table(table_id)
+    seats = Seat.objects.filter(table=table, player_id=player_id, state=Seat.State.DISCONNECTED)
+    if not seats.update(state=Seat.State.PLAYING):
+        return False
+    hand = _unfinished_hand(table)
+    if hand is not None:
+        hand_reconnect(hand_id=hand.pk, player_id=player_id, now=now)
+    return True
 
 
 def _seat_for_update(table_id: int, player_id: int) -> Seat:
@@ -206,7 +245,10 @@ def _seat_for_update(table_id: int, player_id: int) -> Seat:
 def hand_start(*, table_id: int, now: datetime | None = None) -> Hand:
     """Deal a new hand to every playing seat with chips, the button moved on one.
 
-    Seats sitting out are dealt out. ``now`` (default: the current time) starts
+    Seats sitting out, and seats with no chips, are dealt out; one dealt out of
+    the stakes' ``sit_out_hands`` hands in a row is stood up. A disconnected
+    player is dealt in: their clock runs, so they check or fold in turn and
+    are sat out after two timeouts. ``now`` (default: the current time) starts
     the first turn's clock.
     """
     table = _lock_table(table_id)
@@ -215,16 +257,48 @@ def hand_start(*, table_id: int, now: datetime | None = None) -> Hand:
     running = _unfinished_hand(table)
     if running is not None:
         raise ServiceError(f"hand #{running.number} at {table.name} is still being played")
-    seats = list(
-        Seat.objects.filter(table=table, state=Seat.State.PLAYING, stack__gt=0).order_by("number")
-    )
+    seats = list(_dealt_in_seats(table).order_by("number"))
     if len(seats) < 2:
         raise ServiceError(f"a hand needs two players with chips; {table.name} has {len(seats)}")
     previous = table.hands.order_by("-number").first()
     dealer = _next_dealer(seats, previous.seating["dealer"] if previous else 0)
     hand = _hand_create(table, _engine_order(seats, dealer), dealer, previous)
+    _seats_count_missed_hand(table, dealt=seats)
     _turn_clock_start(hand, HandState.from_dict(hand.state), now or timezone.now())
     return hand
+
+
+def hand_start_if_ready(*, table_id: int, now: datetime | None = None) -> Hand | None:
+    """Deal the next hand if the table is open, idle and has two players with chips.
+
+    None when it isn't, and when another caller (a second connection, a repeated
+    task) dealt it first: that is a normal, quiet outcome.
+    """
+    table = Table.objects.filter(pk=table_id, is_open=True).first()
+    if table is None or _unfinished_hand(table) is not None:
+        return None
+    if _dealt_in_seats(table).count() < 2:
+        return None
+    try:
+        return hand_start(table_id=table_id, now=now)
+    except ServiceError:
+        return None  # someone got there first, or a seat left meanwhile
+
+
+def _dealt_in_seats(table: Table) -> QuerySet[Seat]:
+    return Seat.objects.filter(table=table, state__in=DEALT_IN_STATES, stack__gt=0)
+
+
+def _seats_count_missed_hand(table: Table, *, dealt: list[Seat]) -> None:
+    """One more hand missed for every seat not dealt in; stand up those at the limit."""
+    limit = table.stakes.sit_out_hands
+    missed = Seat.objects.filter(table=table).exclude(pk__in=[seat.pk for seat in dealt])
+    missed.update(hands_missed=F("hands_missed") + 1)
+    Seat.objects.filter(pk__in=[seat.pk for seat in dealt], hands_missed__gt=0).update(
+        hands_missed=0
+    )
+    for seat in missed.filter(hands_missed__gte=limit):
+        _seat_stand_up(table, seat)
 
 
 def _next_dealer(seats: list[Seat], last_dealer: int) -> int:
@@ -317,7 +391,10 @@ def _hand_apply(
     state = HandState.from_dict(hand.state)
     before, options = list(state.stacks), state.legal_actions()
     try:
-        state.act(player, kind, amount)
+        if kind == PROTECT and timed_out:
+            state.protect(player)  # the engine's own door: act() refuses it to players
+        else:
+            state.act(player, kind, amount)
     except IllegalAction as exc:
         raise IllegalMove(str(exc)) from None
     HandAction.objects.create(
@@ -389,9 +466,12 @@ def _hand_finish(hand: Hand, state: HandState) -> None:
 
 # --------------------------------------------------------------- turn clock
 
-# The moves a timeout makes, the first one legal: free to check, else fold. The
-# bring-in is a forced bet with no fold, so a player who lets it time out posts it.
-TIMEOUT_MOVES = ("check", "fold", "bring_in")
+# The moves a timeout makes, the first one allowed. Under the all-in policy a
+# player with chips in beyond the ante is protected: all in for the pot so far
+# (seed 002; the engine's ``protect``, never a player's choice). Otherwise: free
+# to check, else fold. The bring-in is a forced bet with no fold, so a player
+# who lets it time out posts it.
+TIMEOUT_MOVES = (PROTECT, "check", "fold", "bring_in")
 # Timeouts in a row after which a player is sat out.
 TIMEOUTS_TO_SIT_OUT = 2
 # Hands the sweep expires per run; the next run, seconds later, takes the rest.
@@ -408,10 +488,11 @@ def hand_timeout(*, hand_id: int, turn: int, now: datetime | None = None) -> Han
     turn the reconnect extension lengthened is harmless.
 
     The move is a check when checking is free, otherwise a fold (a bring-in due
-    is posted), recorded with ``timed_out`` set. The seat's time bank is spent,
-    and a second timeout in a row sits the player out. Both timeout policies
-    play this way for now: the engine has no way to treat a player as all in
-    for the pot so far, so ``Stakes.TimeoutPolicy.ALL_IN`` behaves as check/fold.
+    is posted). With ``Stakes.TimeoutPolicy.ALL_IN``, a player who has put chips
+    in beyond the ante is instead protected (seed 002): all in for the pot so
+    far, their chips behind kept and never asked to act again this hand. The
+    move is recorded with ``timed_out`` set. The seat's time bank is spent, and
+    a second timeout in a row sits the player out.
     """
     if not Hand.objects.filter(pk=hand_id).exists():
         return None
@@ -420,7 +501,7 @@ def hand_timeout(*, hand_id: int, turn: int, now: datetime | None = None) -> Han
         return None
     state = HandState.from_dict(hand.state)
     player = state.to_act
-    kind = _timeout_move(state)
+    kind = _timeout_move(state, hand.table.stakes.timeout_policy)
     state = _hand_apply(hand, player, _player_id(hand, player), kind, None, timed_out=True)
     _seat_timed_out(_seat_of(hand, player))
     _turn_clock_start(hand, state, now)
@@ -431,9 +512,13 @@ def _turn_expired(hand: Hand, now: datetime) -> bool:
     return hand.turn_expires_at is not None and now >= hand.turn_expires_at
 
 
-def _timeout_move(state: HandState) -> str:
-    legal = {option.kind for option in state.legal_actions()}
-    return next(kind for kind in TIMEOUT_MOVES if kind in legal)
+def _timeout_move(state: HandState, policy: str) -> str:
+    """The first of TIMEOUT_MOVES allowed: the legal moves, and the protection
+    when the stakes' policy is all in and the player qualifies."""
+    allowed = {option.kind for option in state.legal_actions()}
+    if policy == Stakes.TimeoutPolicy.ALL_IN and state.can_protect():
+        allowed.add(PROTECT)
+    return next(kind for kind in TIMEOUT_MOVES if kind in allowed)
 
 
 def _seat_timed_out(seat: Seat) -> None:

@@ -2,16 +2,23 @@
 
 Each task takes ids, calls one service and returns JSON. The timeout tasks are
 idempotent: the services they call do nothing for a turn that has moved on.
+So is :func:`start_next_hand`: it deals only at an open, idle table, so a
+repeated or late task finds the hand already dealt and does nothing.
 """
 
 from __future__ import annotations
 
 import importlib
+import logging
 
 from celery import shared_task
+from django.conf import settings
+from django.db import transaction
 
 from tables import services
 from tables.models import Hand
+
+logger = logging.getLogger(__name__)
 
 
 @shared_task
@@ -35,12 +42,58 @@ def sweep_overdue_turns() -> int:
     return services.hands_expire_overdue(on_expired=_announce)
 
 
+@shared_task(ignore_result=True)
+def start_next_hand(table_id: int) -> bool:
+    """Deal the table's next hand if it is ready for one; whether a hand was dealt."""
+    hand = services.hand_start_if_ready(table_id=table_id)
+    if hand is not None:
+        _table_changed(table_id)
+    return hand is not None
+
+
+def next_hand_schedule(table_id: int) -> None:
+    """Deal the next hand ``CARDROOM_NEXT_HAND_DELAY_SECONDS`` after this transaction commits.
+
+    The pause lets players see the showdown. Without a broker
+    (``CARDROOM_TURN_TASKS`` off) the hand is dealt at once instead, and the
+    caller's own change notice covers it.
+    """
+    if not settings.CARDROOM_TURN_TASKS:
+        services.hand_start_if_ready(table_id=table_id)
+        return
+    transaction.on_commit(lambda: _send_start_next_hand(table_id), robust=True)
+
+
+def _send_start_next_hand(table_id: int) -> None:
+    delay = settings.CARDROOM_NEXT_HAND_DELAY_SECONDS
+    options = {
+        "countdown": delay,
+        "expires": delay + settings.CARDROOM_TURN_TASK_EXPIRY_SECONDS,
+        "queue": settings.CARDROOM_TURN_QUEUE,
+    }
+    try:
+        start_next_hand.apply_async((table_id,), **options)
+    except Exception:
+        # A table must not stall because the broker is down: deal now instead.
+        logger.exception("could not send start_next_hand for table %s; dealing now", table_id)
+        start_next_hand(table_id)
+
+
 def _announce(hand: Hand) -> None:
-    """Tell the table's viewers that the hand changed, once that is committed."""
+    """Tell the table's viewers that the hand changed, once that is committed.
+
+    A hand a timeout has just ended also gets its successor scheduled.
+    """
+    if hand.is_finished:
+        next_hand_schedule(hand.table_id)
+    _table_changed(hand.table_id)
+
+
+def _table_changed(table_id: int) -> None:
     try:
         broadcast = importlib.import_module("tables.broadcast")
     except ModuleNotFoundError as missing:
         if missing.name != "tables.broadcast":
             raise
         return  # no broadcasting yet: viewers see the change on their next load
-    broadcast.table_changed(hand.table_id)
+    broadcast.table_changed(table_id)

@@ -6,12 +6,16 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 
 from accounts.models import User
+from cardroom.asgi import application
 from tables.models import Hand, HandAction, RakeEntry, Stakes, Table
 from tables.rules.cards import parse_cards
 
@@ -42,6 +46,7 @@ def stakes_form(**overrides: object) -> dict[str, object]:
         "action_seconds": 10,
         "time_bank_seconds": 20,
         "timeout_policy": "check_fold",
+        "sit_out_hands": 10,
         "open_pair_big_bet": "unknown",
         "short_all_in": "half",
         "tie_break": "position",
@@ -327,3 +332,41 @@ def test_a_player_gets_no_admin_page_and_no_rake_report(
 
     assert response.status_code == 302
     assert response["Location"].startswith(reverse("admin:login"))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_opening_a_table_deals_to_the_players_waiting_there(
+    admin_client: Client, stud: Stakes, players: list[User], settings
+) -> None:
+    settings.CARDROOM_TURN_TASKS = False  # no worker in this test
+    table = Table.objects.create(name="Alpha", stakes=stud, is_open=False)
+    for number, player in enumerate(players, start=1):
+        table.seat_set.create(number=number, player=player, stack=100)
+    changelist = reverse("admin:tables_table_changelist")
+
+    admin_client.post(changelist, {"action": "open_tables", "_selected_action": [table.pk]})
+
+    assert Hand.objects.filter(table=table, ended_at__isnull=True).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_closing_a_table_tells_its_viewers(admin_client: Client, stud: Stakes) -> None:
+    table = Table.objects.create(name="Alpha", stakes=stud)
+    changelist = reverse("admin:tables_table_changelist")
+
+    async def scenario() -> None:
+        communicator = WebsocketCommunicator(
+            application, f"/ws/tables/{table.pk}/", headers=[(b"origin", b"http://localhost")]
+        )
+        try:
+            assert (await communicator.connect())[0]
+            assert (await communicator.receive_json_from(timeout=3))["table"]["is_open"]
+            await database_sync_to_async(admin_client.post)(
+                changelist, {"action": "close_tables", "_selected_action": [table.pk]}
+            )
+            snapshot = await communicator.receive_json_from(timeout=3)
+            assert snapshot["type"] == "snapshot" and not snapshot["table"]["is_open"]
+        finally:
+            await communicator.disconnect()
+
+    async_to_sync(scenario)()

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+from typing import Any
+
 import pytest
 
-from accounts.models import User
+from accounts.models import ChipTransfer, User
 from tables import services
-from tables.models import Seat, Table
+from tables.models import Hand, Seat, Stakes, Table
+from tests.tables.conftest import bet_and_call, play_out, player_to_act
 
 
 @pytest.fixture
@@ -76,3 +80,94 @@ def test_no_hand_starts_when_too_few_are_sitting_in(
 def test_a_player_without_a_seat_is_refused(service, table: Table, alice: User) -> None:
     with pytest.raises(services.ServiceError, match="has no seat"):
         service(table_id=table.pk, player_id=alice.pk)
+
+
+# ------------------------------------------------ standing up after missed hands
+
+
+def hands_played(table: Table, count: int) -> None:
+    """Deal and play ``count`` hands to the end, passively."""
+    for _ in range(count):
+        play_out(services.hand_start(table_id=table.pk), bet_and_call)
+
+
+def test_a_player_sitting_out_for_the_stakes_limit_is_stood_up_with_their_chips(
+    three_seated: Table, alice: User
+) -> None:
+    Stakes.objects.filter(pk=three_seated.stakes_id).update(sit_out_hands=3)
+    services.seat_sit_out(table_id=three_seated.pk, player_id=alice.pk)
+    balance = User.objects.get(pk=alice.pk).balance
+
+    hands_played(three_seated, 2)
+    assert Seat.objects.get(player=alice).hands_missed == 2
+    hands_played(three_seated, 1)
+
+    assert not Seat.objects.filter(player=alice).exists()
+    cash_out = ChipTransfer.objects.filter(user=alice, kind=ChipTransfer.Kind.CASH_OUT).get()
+    assert cash_out.amount == 200
+    assert User.objects.get(pk=alice.pk).balance == balance + 200
+
+
+def test_sitting_in_before_the_limit_resets_the_count(three_seated: Table, alice: User) -> None:
+    Stakes.objects.filter(pk=three_seated.stakes_id).update(sit_out_hands=3)
+    services.seat_sit_out(table_id=three_seated.pk, player_id=alice.pk)
+    hands_played(three_seated, 2)
+    services.seat_sit_in(table_id=three_seated.pk, player_id=alice.pk)
+    services.seat_sit_out(table_id=three_seated.pk, player_id=alice.pk)
+    hands_played(three_seated, 2)
+    assert Seat.objects.get(player=alice).hands_missed == 2
+
+
+def test_a_seat_dealt_in_has_missed_no_hands(three_seated: Table, alice: User) -> None:
+    Seat.objects.filter(player=alice).update(hands_missed=4)
+    hands_played(three_seated, 1)
+    assert Seat.objects.get(player=alice).hands_missed == 0
+
+
+# ------------------------------------------------------ disconnecting and back
+
+
+def test_a_disconnected_player_is_still_dealt_in(three_seated: Table, alice: User) -> None:
+    assert services.seat_disconnect(table_id=three_seated.pk, player_id=alice.pk)
+    assert Seat.objects.get(player=alice).state == Seat.State.DISCONNECTED
+    assert alice.pk in dealt_in(three_seated)
+
+
+def test_a_player_sitting_out_stays_so_when_their_socket_closes(
+    three_seated: Table, alice: User
+) -> None:
+    services.seat_sit_out(table_id=three_seated.pk, player_id=alice.pk)
+    assert not services.seat_disconnect(table_id=three_seated.pk, player_id=alice.pk)
+    assert not services.seat_reconnect(table_id=three_seated.pk, player_id=alice.pk)
+    assert Seat.objects.get(player=alice).state == Seat.State.SITTING_OUT
+
+
+def test_reconnecting_on_your_turn_extends_it_once_per_hand(
+    three_seated: Table, settings: Any
+) -> None:
+    settings.CARDROOM_RECONNECT_EXTENSION_SECONDS = 20
+    hand = services.hand_start(table_id=three_seated.pk)
+    player = player_to_act(hand)
+    expires = Hand.objects.get(pk=hand.pk).turn_expires_at
+
+    services.seat_disconnect(table_id=three_seated.pk, player_id=player)
+    assert services.seat_reconnect(table_id=three_seated.pk, player_id=player)
+    assert Hand.objects.get(pk=hand.pk).turn_expires_at == expires + timedelta(seconds=20)
+    assert Seat.objects.get(player_id=player).state == Seat.State.PLAYING
+
+    services.seat_disconnect(table_id=three_seated.pk, player_id=player)
+    assert services.seat_reconnect(table_id=three_seated.pk, player_id=player)
+    assert Hand.objects.get(pk=hand.pk).turn_expires_at == expires + timedelta(seconds=20)
+
+
+def test_reconnecting_when_it_is_not_your_turn_adds_no_time(three_seated: Table) -> None:
+    hand = services.hand_start(table_id=three_seated.pk)
+    waiting = next(
+        entry["player"]
+        for entry in hand.seating["players"]
+        if entry["player"] != player_to_act(hand)
+    )
+    expires = Hand.objects.get(pk=hand.pk).turn_expires_at
+    services.seat_disconnect(table_id=three_seated.pk, player_id=waiting)
+    assert services.seat_reconnect(table_id=three_seated.pk, player_id=waiting)
+    assert Hand.objects.get(pk=hand.pk).turn_expires_at == expires
