@@ -100,7 +100,21 @@ def _sqlite_database(url: str) -> dict[str, Any]:
         raise ImproperlyConfigured(
             f"DATABASE_URL {url!r} names no SQLite file; use sqlite:///PATH."
         )
-    return {"ENGINE": "django.db.backends.sqlite3", "NAME": url[len(prefix) :]}
+    return {"ENGINE": "django.db.backends.sqlite3", "NAME": url[len(prefix) :], **_SQLITE_OPTIONS}
+
+
+# `make run` has Daphne, a Celery worker and the bots' moves all writing to one
+# SQLite file. Write-ahead logging lets readers go on during a write; IMMEDIATE
+# transactions take the write lock when they begin, so two writers queue (for
+# up to ``timeout`` seconds) instead of one failing at once with "database is
+# locked" when it tries to upgrade a read lock.
+_SQLITE_OPTIONS = {
+    "OPTIONS": {
+        "timeout": 20,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+}
 
 
 def _postgres_database(url: str) -> dict[str, Any]:

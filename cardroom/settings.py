@@ -116,10 +116,22 @@ CARDROOM_SIGNUP_GRANT = env_int("CARDROOM_SIGNUP_GRANT", default=10_000)
 # Channels: websocket consumers in every Daphne process share this layer, so a
 # message sent to a group reaches players connected to any of them. The in-memory
 # layer is for unit tests only (tests/conftest.py); it cannot cross processes.
-# Capacity: messages a channel may hold before sends to it fail (a slow reader).
-# Expiry: seconds an unread message is kept.
-CHANNEL_LAYER_CAPACITY = env_int("CHANNEL_LAYER_CAPACITY", default=100, minimum=1)
+#
+# Capacity: messages a channel may hold before sends to it are dropped. A group
+# message reaches each Daphne process as one Redis message for all of its
+# consumers, so a process's queue takes every change notice of every table it
+# serves, plus one lobby notice per change when a lobby is open there. The load
+# benchmark (bench/load.py, README) makes 50 moves a second at 100 tables, up to
+# 100 notices a second into one process: 1000 rides out a 10-second stall, and
+# a process further behind than that serves nobody well anyway.
+# Expiry: seconds an unread message is kept. A notice late by seconds still
+# brings a viewer up to date, while a dropped one leaves them stale until the
+# next change, so late beats lost; a minute covers any stall the benchmark saw.
+CHANNEL_LAYER_CAPACITY = env_int("CHANNEL_LAYER_CAPACITY", default=1000, minimum=1)
 CHANNEL_LAYER_EXPIRY = env_int("CHANNEL_LAYER_EXPIRY", default=60, minimum=1)
+# A connection leaves its groups silently this long after joining them. Players,
+# lobby tabs and the demo's bots can stay connected for days, so a week.
+CHANNEL_LAYER_GROUP_EXPIRY = 7 * 24 * 3600
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
@@ -130,6 +142,7 @@ CHANNEL_LAYERS = {
             "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
             "capacity": CHANNEL_LAYER_CAPACITY,
             "expiry": CHANNEL_LAYER_EXPIRY,
+            "group_expiry": CHANNEL_LAYER_GROUP_EXPIRY,
         },
     },
 }
@@ -172,6 +185,10 @@ CARDROOM_TURN_SWEEP_SECONDS = env_int("CARDROOM_TURN_SWEEP_SECONDS", default=2, 
 CARDROOM_TURN_GRACE_SECONDS = env_int("CARDROOM_TURN_GRACE_SECONDS", default=1)
 # Extra time, once per hand, for a player who reconnects during their turn.
 CARDROOM_RECONNECT_EXTENSION_SECONDS = env_int("CARDROOM_RECONNECT_EXTENSION_SECONDS", default=20)
+# The pause between the end of one hand and the deal of the next, so players see
+# the showdown. Sent as a task when CARDROOM_TURN_TASKS is on; otherwise the
+# next hand is dealt at once.
+CARDROOM_NEXT_HAND_DELAY_SECONDS = env_int("CARDROOM_NEXT_HAND_DELAY_SECONDS", default=3)
 CELERY_BEAT_SCHEDULE["sweep-overdue-turns"] = {
     "task": "tables.tasks.sweep_overdue_turns",
     "schedule": float(CARDROOM_TURN_SWEEP_SECONDS),

@@ -14,6 +14,8 @@ from django.db import transaction
 
 CHANGED = "table.changed"
 CHAT = "table.chat"
+LOBBY_GROUP = "lobby"
+LOBBY_CHANGED = "lobby.changed"
 
 
 def table_group(table_id: int) -> str:
@@ -41,6 +43,8 @@ async def announce_changed(table_id: int) -> None:
     layer = get_channel_layer()
     if layer is not None:
         await layer.group_send(table_group(table_id), {"type": CHANGED})
+        # Seats, stacks and hand counts may have changed: the lobby shows them.
+        await layer.group_send(LOBBY_GROUP, {"type": LOBBY_CHANGED})
 
 
 async def announce_chat(table_id: int, sender: str, text: str) -> None:

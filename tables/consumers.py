@@ -1,4 +1,4 @@
-"""Websocket consumers: the lobby placeholder and the live table (``ws/tables/<id>/``).
+"""Websocket consumers: the live lobby (``ws/lobby/``) and the live table (``ws/tables/<id>/``).
 
 The table consumer is thin: it checks who is connected, checks each message
 against an allow-list of types and fields, calls one service through
@@ -11,19 +11,24 @@ and :func:`tables.rules.views.events_for` give *them*. The protocol is in
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils import timezone
 
-from tables import broadcast, services
+from tables import broadcast, services, tasks
+from tables.lobby import LobbyFilter, lobby_rows
 from tables.models import Hand, Seat, Table
 from tables.rules import HandState
 from tables.rules.state import BET_KINDS, SHOWDOWN_KINDS
-from tables.rules.views import events_for
+from tables.rules.views import events_for, view
 
 CHAT_MAX_CHARS = 300
 MOVE_KINDS = frozenset(BET_KINDS + SHOWDOWN_KINDS)
@@ -31,14 +36,75 @@ MOVE_KINDS = frozenset(BET_KINDS + SHOWDOWN_KINDS)
 MAX_SEAT_NUMBER = 8
 MAX_CHIPS = 10**12
 CLOSE_NO_SUCH_TABLE = 4404
+LOBBY_REFRESH_SECONDS = 1.0
+NO_TIMER: dict[str, Any] = dict.fromkeys(("seat", "deadline", "expires_at", "time_bank_ms"))
 
 
 class LobbyConsumer(AsyncJsonWebsocketConsumer):
-    """A placeholder until the lobby is built: proves the websocket path works."""
+    """The lobby's live rows (``ws/lobby/``): sent on connect and after table changes.
+
+    Change notices can come many times a second from a busy room, so each
+    connection answers them at most once per ``LOBBY_REFRESH_SECONDS``.
+    """
 
     async def connect(self) -> None:
+        self.filters: dict[str, Any] = {}
+        self.seq = 0
+        self.refresh: asyncio.Task[None] | None = None
+        self.groups = [broadcast.LOBBY_GROUP]
+        await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
         await self.accept()
-        await self.send_json({"type": "hello"})
+        await self.send_rows()
+
+    async def disconnect(self, code: int) -> None:
+        if self.refresh is not None:
+            self.refresh.cancel()
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            content = json.loads(text_data or "")
+        except ValueError:
+            await self.send_lobby({"type": "error", "code": "bad_message", "message": "send JSON"})
+            return
+        await self.receive_json(content)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if not isinstance(content, dict) or content.get("type") != "filter":
+            error = "'type' must be filter"
+            await self.send_lobby({"type": "error", "code": "bad_message", "message": error})
+            return
+        try:
+            self.filters = await database_sync_to_async(_lobby_filters)(content)
+        except BadMessage as exc:
+            await self.send_lobby({"type": "error", "code": "bad_message", "message": str(exc)})
+            return
+        await self.send_rows()
+
+    async def lobby_changed(self, message: dict[str, Any]) -> None:
+        if self.refresh is None or self.refresh.done():
+            self.refresh = asyncio.create_task(self.send_rows_soon())
+
+    async def send_rows_soon(self) -> None:
+        await asyncio.sleep(LOBBY_REFRESH_SECONDS)
+        await self.send_rows()
+
+    async def send_rows(self) -> None:
+        rows = await database_sync_to_async(lobby_rows)(**self.filters)
+        await self.send_lobby({"type": "lobby", "tables": rows})
+
+    async def send_lobby(self, message: dict[str, Any]) -> None:
+        self.seq += 1
+        await self.send_json({**message, "seq": self.seq})
+
+
+def _lobby_filters(message: dict[str, Any]) -> dict[str, Any]:
+    """The lobby filters a ``filter`` message asks for, checked like the page's."""
+    _only_fields(message, "variant", "stakes")
+    form = LobbyFilter({key: message.get(key) or "" for key in ("variant", "stakes")})
+    if not form.is_valid():
+        problems = "; ".join(f"{name}: {' '.join(errors)}" for name, errors in form.errors.items())
+        raise BadMessage(problems)
+    return {name: value for name, value in form.cleaned_data.items() if value}
 
 
 class BadMessage(ValueError):
@@ -100,33 +166,26 @@ def _check_bare(message: dict[str, Any]) -> dict[str, Any]:
 # ------------------------------------------------- sync work, in a DB thread
 
 
+def in_db_thread(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``func`` as a coroutine function run in a pool of threads, each with its own connection.
+
+    Not the one thread that sync code shares by default: that thread waits for
+    every query of every table in this process in turn, so a busy room queues
+    behind it. Moves at one table are still one at a time: each service locks
+    the table's row.
+    """
+    return database_sync_to_async(func, thread_sensitive=False)
+
+
 def table_exists(table_id: int) -> bool:
     return Table.objects.filter(pk=table_id).exists()
-
-
-def hand_start_if_ready(table_id: int) -> Hand | None:
-    """Deal the next hand if the table is open, idle and has two players with chips.
-
-    For now hands start as soon as they can; a delayed start (a Celery task)
-    may replace this. Another connection starting it first is a normal outcome.
-    """
-    table = Table.objects.filter(pk=table_id, is_open=True).first()
-    if table is None or table.hands.filter(ended_at__isnull=True).exists():
-        return None
-    ready = table.seat_set.filter(state=Seat.State.PLAYING, stack__gt=0).count()
-    if ready < 2:
-        return None
-    try:
-        return services.hand_start(table_id=table_id)
-    except services.ServiceError:
-        return None  # someone got there first, or a seat left meanwhile
 
 
 def do_sit(table_id: int, player_id: int, *, seat_number: int, buy_in: int) -> None:
     services.seat_take(
         table_id=table_id, player_id=player_id, seat_number=seat_number, buy_in=buy_in
     )
-    hand_start_if_ready(table_id)
+    services.hand_start_if_ready(table_id=table_id)
 
 
 def do_act(
@@ -149,7 +208,7 @@ def do_act(
         hand_id=hand_id, player_id=player_id, kind=kind, amount=amount, version=version
     )
     if hand.is_finished:
-        hand_start_if_ready(table_id)
+        tasks.next_hand_schedule(table_id)
 
 
 def do_leave(table_id: int, player_id: int) -> None:
@@ -162,35 +221,110 @@ def do_sit_out(table_id: int, player_id: int) -> None:
 
 def do_sit_in(table_id: int, player_id: int) -> None:
     services.seat_sit_in(table_id=table_id, player_id=player_id)
-    hand_start_if_ready(table_id)
+    services.hand_start_if_ready(table_id=table_id)
+
+
+@dataclass(frozen=True)
+class Cursor:
+    """How far a viewer has followed a hand: the events they have had, and whether it had ended.
+
+    A hand that has ended gets no more events, so it need not be read again.
+    """
+
+    hand_id: int
+    seen: int
+    ended: bool
 
 
 @dataclass
 class Snapshot:
     payload: dict[str, Any]
     events: list[dict[str, Any]]  # new events of the hand the viewer was following
-    cursor: tuple[int, int] | None  # (hand id, events seen) to remember
+    cursor: Cursor | None  # what to remember
 
 
-def build_snapshot(
-    table_id: int, player_id: int | None, cursor: tuple[int, int] | None, *, with_events: bool
-) -> Snapshot | None:
-    """Everything ``player_id`` (None: an anonymous observer) may see at the table now.
+@dataclass
+class TableRows:
+    """What every viewer's snapshot of a table is built from, read once for all of them."""
 
-    ``cursor`` is the hand and the number of its events this viewer has had.
-    With ``with_events``, the events after it are returned, and every event of
-    a newer hand, filtered for this viewer. None if the table is gone.
+    table: Table
+    seats: list[Seat]
+    hand: Hand | None  # the latest hand, running or ended
+    state: HandState | None  # its state, rebuilt once: ``view`` and ``events_for`` only read it
+
+
+@dataclass
+class SharedRead:
+    """A read of one table that this process's viewers may share until it starts.
+
+    A change notice leaves only after its transaction has committed, so a read
+    that has not started when a viewer gets the notice is bound to show that
+    change. So the viewers of a busy table join the one read still waiting for
+    a database thread instead of each queueing three queries of its own.
     """
+
+    loop: asyncio.AbstractEventLoop
+    task: asyncio.Future[TableRows | None] | None = None
+    started: bool = False
+
+
+_READS: dict[int, SharedRead] = {}  # table id -> the newest read of it in this process
+
+
+async def read_table_shared(table_id: int) -> TableRows | None:
+    """The table's rows, read after this call began; None if the table is gone."""
+    loop = asyncio.get_running_loop()
+    read = _READS.get(table_id)
+    if read is None or read.started or read.loop is not loop:
+        read = SharedRead(loop)
+        read.task = asyncio.ensure_future(in_db_thread(read_table)(table_id, read))
+        read.task.add_done_callback(functools.partial(_forget_read, table_id, read))
+        _READS[table_id] = read
+    return await asyncio.shield(read.task)
+
+
+def _forget_read(table_id: int, read: SharedRead, task: asyncio.Future[Any]) -> None:
+    if _READS.get(table_id) is read:
+        del _READS[table_id]
+
+
+def read_table(table_id: int, read: SharedRead | None = None) -> TableRows | None:
+    """The table, its seats and its latest hand; None if the table is gone."""
+    if read is not None:
+        read.started = True  # before the first query: no viewer may join from now on
     table = Table.objects.select_related("stakes").filter(pk=table_id).first()
     if table is None:
         return None
     seats = list(table.seat_set.select_related("player").order_by("number"))
     hand = table.hands.order_by("-number").first()
-    events = []
-    if with_events:
-        events = _events_since(cursor, player_id)
-        if hand is not None and (cursor is None or cursor[0] != hand.pk):
-            events += _events_since((hand.pk, 0), player_id)
+    state = None if hand is None else HandState.from_dict(hand.state)
+    return TableRows(table, seats, hand, state)
+
+
+def needs_earlier_events(rows: TableRows, cursor: Cursor) -> bool:
+    """Whether the viewer followed an older hand that may have events they haven't had."""
+    if cursor.ended:
+        return False
+    return rows.hand is None or rows.hand.pk != cursor.hand_id
+
+
+def build_snapshot(
+    rows: TableRows,
+    player_id: int | None,
+    cursor: Cursor | None,
+    *,
+    with_events: bool,
+    earlier: list[dict[str, Any]] | None = None,
+) -> Snapshot:
+    """Everything ``player_id`` (None: an anonymous observer) may see at the table in ``rows``.
+
+    ``cursor`` is how far this viewer has followed a hand. With ``with_events``,
+    the events after it are returned, and every event of a newer hand, filtered
+    for this viewer; ``earlier`` are the events still due from an older hand
+    the viewer was following (:func:`_events_since`).
+    """
+    table, seats, hand = rows.table, rows.seats, rows.hand
+    events = list(earlier or []) if with_events else []
     payload = {
         "type": "snapshot",
         "table": _table_payload(table, seats),
@@ -201,11 +335,22 @@ def build_snapshot(
     if player_id is not None:
         mine = next((seat.number for seat in seats if seat.player_id == player_id), None)
         payload["you"] = {"player": player_id, "seat": mine}
-    if hand is not None:
-        payload["hand"] = services.hand_view(hand_id=hand.pk, player_id=player_id)
-        payload["hand_info"] = _hand_info(hand)
-        cursor = (hand.pk, len(hand.state["events"]))
+    if hand is not None and rows.state is not None:
+        viewer = _engine_player(hand, player_id)
+        payload["hand"] = view(rows.state, viewer)
+        payload["hand_info"] = _hand_info(hand, payload["hand"]["to_act"])
+        if with_events:
+            seen = cursor.seen if cursor is not None and cursor.hand_id == hand.pk else 0
+            visible = events_for(rows.state, viewer)[seen:]
+            events += [{"type": "event", "hand_id": hand.pk, "event": e} for e in visible]
+        cursor = Cursor(hand.pk, len(rows.state.events), hand.is_finished)
     return Snapshot(payload, events, cursor)
+
+
+def _engine_player(hand: Hand, player_id: int | None) -> int | None:
+    """The viewer's number in the hand's engine; None for observers and anyone not dealt in."""
+    players = hand.seating["players"]
+    return next((i for i, entry in enumerate(players) if entry["player"] == player_id), None)
 
 
 def _table_payload(table: Table, seats: list[Seat]) -> dict[str, Any]:
@@ -226,7 +371,7 @@ def _table_payload(table: Table, seats: list[Seat]) -> dict[str, Any]:
     }
 
 
-def _hand_info(hand: Hand) -> dict[str, Any]:
+def _hand_info(hand: Hand, to_act: int | None) -> dict[str, Any]:
     """Public facts about the hand the view does not carry: who engine player ``i`` is."""
     return {
         "id": hand.pk,
@@ -235,23 +380,32 @@ def _hand_info(hand: Hand) -> dict[str, Any]:
         "seats": [entry["seat"] for entry in hand.seating["players"]],
         "deck_commitment": hand.deck_commitment,
         "finished": hand.is_finished,
+        "timer": _timer(hand, to_act),
     }
 
 
-def _events_since(cursor: tuple[int, int] | None, player_id: int | None) -> list[dict[str, Any]]:
+def _timer(hand: Hand, to_act: int | None) -> dict[str, Any] | None:
+    """The running turn's clock: action time to ``deadline``, then the bank to ``expires_at``."""
+    if to_act is None or hand.turn_deadline is None or hand.turn_expires_at is None:
+        return None
+    bank = hand.turn_expires_at - hand.turn_deadline
+    return {
+        "seat": hand.seating["players"][to_act]["seat"],
+        "deadline": hand.turn_deadline.isoformat(),
+        "expires_at": hand.turn_expires_at.isoformat(),
+        "time_bank_ms": bank // timedelta(milliseconds=1),
+    }
+
+
+def _events_since(cursor: Cursor, player_id: int | None) -> list[dict[str, Any]]:
     """New events of the hand the viewer was following, as that viewer may see them."""
-    if cursor is None:
-        return []
-    hand_id, seen = cursor
-    hand = Hand.objects.filter(pk=hand_id).first()
+    hand = Hand.objects.filter(pk=cursor.hand_id).first()
     if hand is None:
         return []
-    viewer = next(
-        (i for i, entry in enumerate(hand.seating["players"]) if entry["player"] == player_id),
-        None,
-    )
-    visible = events_for(HandState.from_dict(hand.state), viewer)
-    return [{"type": "event", "hand_id": hand_id, "event": event} for event in visible[seen:]]
+    visible = events_for(HandState.from_dict(hand.state), _engine_player(hand, player_id))
+    return [
+        {"type": "event", "hand_id": hand.pk, "event": event} for event in visible[cursor.seen :]
+    ]
 
 
 # ---------------------------------------------------------------- consumer
@@ -285,9 +439,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.player_id: int | None = user.pk if user is not None and user.is_authenticated else None
         self.username = user.get_username() if self.player_id is not None else ""
         self.seq = 0
-        self.cursor: tuple[int, int] | None = None
+        self.cursor: Cursor | None = None
+        self.timer: dict[str, Any] = NO_TIMER  # a client assumes no clock until told
         await self.accept()  # then close, so the browser sees the 4404 code
-        if not await database_sync_to_async(table_exists)(self.table_id):
+        if not await in_db_thread(table_exists)(self.table_id):
             await self.close(code=CLOSE_NO_SUCH_TABLE)
             return
         self.groups = [broadcast.table_group(self.table_id)]
@@ -295,7 +450,20 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             self.groups.append(broadcast.player_group(self.table_id, self.player_id))
         for group in self.groups:
             await self.channel_layer.group_add(group, self.channel_name)
+        back = self.player_id is not None and await in_db_thread(services.seat_reconnect)(
+            table_id=self.table_id, player_id=self.player_id
+        )
         await self.send_snapshot(with_events=False)
+        if back:  # the seat is no longer shown as disconnected, and the clock may have moved
+            await broadcast.announce_changed(self.table_id)
+
+    async def disconnect(self, code: int) -> None:
+        if self.player_id is None:
+            return
+        if await in_db_thread(services.seat_disconnect)(
+            table_id=self.table_id, player_id=self.player_id
+        ):
+            await broadcast.announce_changed(self.table_id)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if text_data is None:
@@ -337,7 +505,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def run_service(self, action: SyncAction, fields: dict[str, Any]) -> None:
         try:
-            await database_sync_to_async(action)(self.table_id, self.player_id, **fields)
+            await in_db_thread(action)(self.table_id, self.player_id, **fields)
         except services.ServiceError as exc:
             code = next(code for error, code in SERVICE_ERRORS if isinstance(exc, error))
             await self.send_error(code, str(exc))
@@ -356,16 +524,30 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     # Sending: every message gets this connection's next sequence number.
 
     async def send_snapshot(self, *, with_events: bool) -> None:
-        snapshot = await database_sync_to_async(build_snapshot)(
-            self.table_id, self.player_id, self.cursor, with_events=with_events
-        )
-        if snapshot is None:
+        rows = await read_table_shared(self.table_id)
+        if rows is None:
             await self.close(code=CLOSE_NO_SUCH_TABLE)
             return
+        earlier = None
+        if with_events and self.cursor is not None and needs_earlier_events(rows, self.cursor):
+            earlier = await in_db_thread(_events_since)(self.cursor, self.player_id)
+        snapshot = build_snapshot(
+            rows, self.player_id, self.cursor, with_events=with_events, earlier=earlier
+        )
         self.cursor = snapshot.cursor
         for event in snapshot.events:
             await self.send_message(event)
         await self.send_message(snapshot.payload)
+        await self.send_timer(snapshot.payload)
+
+    async def send_timer(self, snapshot: dict[str, Any]) -> None:
+        """A ``timer`` message when the turn clock differs from the last one sent."""
+        info = snapshot["hand_info"]
+        timer = (info and info["timer"]) or NO_TIMER
+        if timer == self.timer:
+            return
+        self.timer = timer
+        await self.send_message({"type": "timer", **timer, "now": timezone.now().isoformat()})
 
     async def send_error(self, code: str, message: str) -> None:
         await self.send_message({"type": "error", "code": code, "message": message})

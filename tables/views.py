@@ -1,4 +1,4 @@
-"""The staff rake report: rake per day, per stakes and per table."""
+"""The lobby, the table page and the staff rake report."""
 
 from __future__ import annotations
 
@@ -11,11 +11,12 @@ from django.contrib.admin.views.decorators import staff_member_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, QuerySet, Sum
 from django.db.models.functions import TruncDate
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
-from tables.models import RakeEntry
+from tables.lobby import STATS_WINDOW, LobbyFilter, lobby_rows
+from tables.models import RakeEntry, Table
 
 DATE_ERRORS = {"invalid": "Enter a real date as YYYY-MM-DD, such as 2025-03-01."}
 
@@ -88,3 +89,38 @@ def rake_totals(entries: QuerySet[RakeEntry]) -> dict[str, Any]:
         .order_by("table__name"),
         "total": entries.aggregate(**sums),
     }
+
+
+# --------------------------------------------------------------------- the lobby
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    form = LobbyFilter(request.GET)
+    filters = form.valid_filters()
+    context = {
+        "form": form,
+        "ignored": _ignored_filters(form),
+        "tables": lobby_rows(**filters),
+        "stats_minutes": int(STATS_WINDOW.total_seconds() // 60),
+    }
+    return render(request, "tables/lobby.html", context)
+
+
+def lobby_json(request: HttpRequest) -> JsonResponse:
+    """The lobby's rows for the page's poller, with the same filters as the page."""
+    form = LobbyFilter(request.GET)
+    rows = lobby_rows(**form.valid_filters())
+    return JsonResponse({"tables": rows, "ignored": _ignored_filters(form)})
+
+
+def _ignored_filters(form: LobbyFilter) -> list[str]:
+    return [f"{name}={form.data.get(name)!r}" for name in form.errors]
+
+
+# --------------------------------------------------------------------- one table
+
+
+def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The table's frame; everything about the game arrives over the websocket."""
+    table = get_object_or_404(Table.objects.select_related("stakes"), pk=table_id)
+    return render(request, "tables/table.html", {"table": table, "stakes": table.stakes})

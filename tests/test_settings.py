@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -68,11 +69,50 @@ def test_env_list_splits_on_commas_and_drops_blanks(monkeypatch: pytest.MonkeyPa
 
 
 def test_env_database_reads_sqlite_paths() -> None:
-    assert env_database("sqlite:///db.sqlite3") == {
-        "ENGINE": "django.db.backends.sqlite3",
-        "NAME": "db.sqlite3",
-    }
+    database = env_database("sqlite:///db.sqlite3")
+    assert (database["ENGINE"], database["NAME"]) == ("django.db.backends.sqlite3", "db.sqlite3")
     assert env_database("sqlite:////var/lib/cardroom.db")["NAME"] == "/var/lib/cardroom.db"
+
+
+# Each transaction reads, then writes: the pattern of every move, and the one that
+# makes SQLite refuse at once ("database is locked") when two processes do it
+# with deferred transactions.
+_READ_THEN_WRITE = """
+import django
+django.setup()
+from django.db import connection, transaction
+for _ in range(300):
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM moves")
+        cursor.execute("INSERT INTO moves VALUES (1)")
+"""
+
+
+def test_sqlite_queues_concurrent_writers_instead_of_failing(tmp_path: Path) -> None:
+    """Two processes writing at once, as Daphne and the Celery worker do under `make run`."""
+    database = tmp_path / "shared.sqlite3"
+    with sqlite3.connect(database) as setup:
+        setup.execute("CREATE TABLE moves (n integer)")
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "cardroom.settings",
+        "DATABASE_URL": f"sqlite:///{database}",
+        "REQUIRE_SERVICES": "",
+    }
+    writers = [
+        subprocess.Popen(
+            [sys.executable, "-c", _READ_THEN_WRITE],
+            cwd=Path(__file__).resolve().parent.parent,
+            env=env,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    errors = [writer.communicate(timeout=120)[1] for writer in writers]
+    assert [writer.returncode for writer in writers] == [0, 0], errors
+    with sqlite3.connect(database) as check:
+        assert check.execute("SELECT count(*) FROM moves").fetchone()[0] == 600
 
 
 def test_env_database_reads_every_part_of_a_postgres_url() -> None:

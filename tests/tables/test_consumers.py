@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ from django.test import Client
 
 from accounts.models import User
 from cardroom.asgi import application
+from tables import services
 from tables.models import Hand, Seat, Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -41,9 +43,19 @@ class Socket:
         self.frames: list[dict[str, Any]] = []
 
     async def receive(self) -> dict[str, Any]:
+        """The next frame that isn't a ``timer``; timers are kept in ``frames`` too."""
+        while (frame := await self.receive_any())["type"] == "timer":
+            pass
+        return frame
+
+    async def receive_any(self) -> dict[str, Any]:
         frame = await self.communicator.receive_json_from(timeout=3)
         self.frames.append(frame)
         return frame
+
+    @property
+    def timers(self) -> list[dict[str, Any]]:
+        return [frame for frame in self.frames if frame["type"] == "timer"]
 
     async def receive_snapshot(self) -> dict[str, Any]:
         """Frames up to and including the next snapshot (events come before it)."""
@@ -55,7 +67,11 @@ class Socket:
         await self.communicator.send_json_to(message)
 
     async def quiet(self) -> bool:
-        return await self.communicator.receive_nothing(timeout=0.2)
+        """Nothing but ``timer`` frames arrives in the next 0.2 s."""
+        while not await self.communicator.receive_nothing(timeout=0.2):
+            if (await self.receive_any())["type"] != "timer":
+                return False
+        return True
 
     @property
     def last_snapshot(self) -> dict[str, Any]:
@@ -562,5 +578,98 @@ def test_leaving_during_your_hand_is_refused(table: Table, cookies: dict[str, st
             await alice.send({"type": "leave"})
             assert (await alice.receive())["code"] == "refused"
             assert len(await seats_of(table)) == 2
+
+    run(scenario)
+
+
+# ------------------------------------------------------------ the turn clock
+
+
+def test_a_running_turn_sends_everyone_a_timer_matching_the_hand(
+    table: Table, cookies: dict[str, str]
+) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            alice, bob, observer = await heads_up(join, table, cookies)
+            hand = await current_hand(table)
+            for socket in (alice, bob, observer):
+                while not socket.timers:
+                    await socket.receive_any()
+                timer = socket.timers[-1]
+                assert timer["seat"] == to_act(socket.last_snapshot)
+                assert timer["deadline"] == hand.turn_deadline.isoformat()
+                assert timer["expires_at"] == hand.turn_expires_at.isoformat()
+                assert timer["time_bank_ms"] == 20_000  # the stakes' whole bank, untouched
+                assert socket.last_snapshot["hand_info"]["timer"] == {
+                    key: timer[key] for key in ("seat", "deadline", "expires_at", "time_bank_ms")
+                }
+
+    run(scenario)
+
+
+def test_an_idle_table_sends_no_timer(table: Table, cookies: dict[str, str]) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            carol = await join(table.pk, cookies["carol"])
+            await sit(carol, 3)
+            assert await carol.quiet()
+            assert carol.timers == []
+            assert carol.last_snapshot["hand"] is None
+
+    run(scenario)
+
+
+# ------------------------------------------------------------- reconnecting
+
+
+def test_a_dropped_player_shows_as_disconnected_and_back_as_playing(
+    table: Table, cookies: dict[str, str]
+) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            alice, bob, observer = await heads_up(join, table, cookies)
+            await bob.communicator.disconnect()
+            snapshot = await observer.receive_snapshot()
+            states = {seat["number"]: seat["state"] for seat in snapshot["table"]["seats"]}
+            assert states == {1: "playing", 2: "disconnected"}
+
+            bob = await join(table.pk, cookies["bob"])
+            snapshot = await observer.receive_snapshot()
+            states = {seat["number"]: seat["state"] for seat in snapshot["table"]["seats"]}
+            assert states == {1: "playing", 2: "playing"}
+
+    run(scenario)
+
+
+def test_a_reconnected_player_gets_the_hand_as_stored_and_one_extension(
+    table: Table, cookies: dict[str, str], settings: Any
+) -> None:
+    settings.CARDROOM_RECONNECT_EXTENSION_SECONDS = 20
+
+    async def scenario() -> None:
+        async with room() as join:
+            alice, bob, _ = await heads_up(join, table, cookies)
+            sockets = {1: alice, 2: bob}
+            names = {1: "alice", 2: "bob"}
+            seat = to_act(sockets[1].last_snapshot)
+            before = await current_hand(table)
+
+            for _ in range(2):  # the second time round there is no more time to give
+                await sockets[seat].communicator.disconnect()
+                sockets[seat] = await join(table.pk, cookies[names[seat]])
+            hand = await current_hand(table)
+            assert hand.turn_expires_at == before.turn_expires_at + timedelta(seconds=20)
+
+            mine = sockets[seat].frames[0]
+            user = await database_sync_to_async(User.objects.get)(username=names[seat])
+            stored = await database_sync_to_async(services.hand_view)(
+                hand_id=hand.pk, player_id=user.pk
+            )
+            assert mine["hand"] == stored
+            assert mine["hand"]["legal_actions"]  # it is still their turn, buttons and all
+            while sockets[seat].timers == [] or sockets[seat].timers[-1]["expires_at"] != (
+                hand.turn_expires_at.isoformat()
+            ):
+                await sockets[seat].receive_any()
 
     run(scenario)

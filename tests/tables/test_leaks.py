@@ -76,8 +76,10 @@ def choose(rng: random.Random, snapshot: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_random_hands_never_send_anyone_a_card_they_may_not_see(
-    table: Table, alice: User, bob: User, carol: User
+    table: Table, alice: User, bob: User, carol: User, settings: Any
 ) -> None:
+    # No Celery worker here: each hand is dealt the moment the last one ends.
+    settings.CARDROOM_TURN_TASKS = False
     players = [alice, bob, carol]
     cookies = [session_of(user) for user in players]
     rng = random.Random(20240611)
@@ -105,6 +107,8 @@ def test_random_hands_never_send_anyone_a_card_they_may_not_see(
                 hands_started = max(hands_started, number + 1)
                 if observer.last_snapshot["hand"]["result"] is not None:
                     break  # a hand ended and no new one could start (someone is broke)
+            # One hand costs at most 161 of a 200 stack, so at least three are dealt.
+            assert hands_started >= 3, "the test should watch several hands"
             for each, _ in viewers:
                 assert await each.quiet()
             frames = sum(len(each.frames) for each, _ in viewers)

@@ -1,0 +1,177 @@
+// The lobby's live rows. The server pushes them over ws/lobby/ whenever a
+// table changes; the filters are sent over the same socket. While the socket
+// is down, lobby.json is polled every few seconds instead, so the list never
+// freezes, and the socket is tried again with a growing pause.
+(function () {
+  "use strict";
+
+  var POLL_MS = 5000;
+  var lobby = document.getElementById("lobby");
+  var status = document.getElementById("lobby-status");
+  var filters = document.getElementById("lobby-filters");
+  if (!lobby) return;
+
+  var loggedIn = lobby.dataset.loggedIn === "1";
+  var jsonUrl = lobby.dataset.pollUrl.split("?")[0];
+  var socket = null;
+  var live = false;
+  var backoff = 1000;
+  var pollTimer = null;
+
+  function cell(text, className) {
+    var td = document.createElement("td");
+    td.textContent = text;
+    if (className) td.className = className;
+    return td;
+  }
+
+  function link(href, text, className) {
+    var a = document.createElement("a");
+    a.href = href;
+    a.textContent = text;
+    if (className) a.className = className;
+    return a;
+  }
+
+  function row(t) {
+    var tr = document.createElement("tr");
+    tr.dataset.table = t.id;
+    tr.appendChild(cell(t.name));
+    tr.appendChild(cell(t.stakes));
+    tr.appendChild(cell(t.seats_taken + " / " + t.seats_total, "num"));
+    tr.appendChild(cell(t.average_pot === null ? "–" : String(t.average_pot), "num"));
+    tr.appendChild(cell(String(t.hands_per_hour), "num"));
+    var links = cell("", "lobby-links");
+    links.appendChild(link(t.url, "Watch"));
+    links.appendChild(document.createTextNode(" "));
+    if (loggedIn) {
+      links.appendChild(link(t.url, "Join", "button"));
+    } else {
+      var login = lobby.dataset.loginUrl + "?next=" + encodeURIComponent(t.url);
+      links.appendChild(link(login, "Log in to join"));
+    }
+    tr.appendChild(links);
+    return tr;
+  }
+
+  function render(tables) {
+    var body = lobby.tBodies[0];
+    var fresh = document.createElement("tbody");
+    if (!tables.length) {
+      var empty = document.createElement("tr");
+      empty.className = "lobby-empty";
+      var td = cell("No open tables match.");
+      td.colSpan = 6;
+      empty.appendChild(td);
+      fresh.appendChild(empty);
+    }
+    tables.forEach(function (t) { fresh.appendChild(row(t)); });
+    lobby.replaceChild(fresh, body);
+  }
+
+  function updated(how) {
+    status.textContent = how + " · updated " + new Date().toLocaleTimeString() + ".";
+  }
+
+  // ------------------------------------------------------------ filters
+
+  // The filters as the form holds them: a variant code or "", a stakes id or null.
+  function chosen() {
+    var variant = filters ? filters.elements.variant.value : "";
+    var stakes = filters ? parseInt(filters.elements.stakes.value, 10) : NaN;
+    return { variant: variant, stakes: isNaN(stakes) ? null : stakes };
+  }
+
+  function query() {
+    var f = chosen();
+    var params = new URLSearchParams();
+    if (f.variant) params.set("variant", f.variant);
+    if (f.stakes !== null) params.set("stakes", String(f.stakes));
+    var text = params.toString();
+    return text ? "?" + text : "";
+  }
+
+  function sendFilter() {
+    var f = chosen();
+    socket.send(JSON.stringify({ type: "filter", variant: f.variant, stakes: f.stakes }));
+  }
+
+  function applyFilters() {
+    // The address keeps the filters, so a reload or a shared link shows the same list.
+    history.replaceState(null, "", location.pathname + query());
+    var ignored = document.getElementById("lobby-ignored");
+    if (ignored) ignored.hidden = true;
+    if (live) sendFilter();
+    else poll();
+  }
+
+  if (filters) {
+    filters.addEventListener("submit", function (e) {
+      e.preventDefault();
+      applyFilters();
+    });
+    filters.addEventListener("change", applyFilters);
+  }
+
+  // ------------------------------------------------------------ the socket
+
+  function connect() {
+    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    socket = new WebSocket(scheme + location.host + "/ws/lobby/");
+    socket.onopen = function () {
+      live = true;
+      backoff = 1000;
+      clearTimeout(pollTimer);
+      pollTimer = null;
+      // The server starts with every table; ask for ours if the form narrows it.
+      var f = chosen();
+      if (f.variant || f.stakes !== null) sendFilter();
+    };
+    socket.onmessage = function (e) {
+      var msg = JSON.parse(e.data);
+      if (msg.type === "lobby") {
+        render(msg.tables);
+        updated("Live");
+      } else if (msg.type === "error") {
+        status.textContent = "The server refused the filter: " + msg.message;
+      }
+    };
+    socket.onclose = function () {
+      var wasLive = live;
+      live = false;
+      status.textContent = "Live updates are off; checking every few seconds. Reconnecting…";
+      if (wasLive) poll();
+      else schedulePoll();
+      setTimeout(connect, backoff);
+      backoff = Math.min(backoff * 2, 30000);
+    };
+  }
+
+  // ----------------------------------------------------------- the fallback
+
+  function schedulePoll() {
+    if (pollTimer === null) pollTimer = setTimeout(poll, POLL_MS);
+  }
+
+  function poll() {
+    clearTimeout(pollTimer);
+    pollTimer = null;
+    if (live) return;
+    fetch(jsonUrl + query(), { headers: { Accept: "application/json" }, credentials: "same-origin" })
+      .then(function (response) {
+        if (!response.ok) throw new Error("HTTP " + response.status);
+        return response.json();
+      })
+      .then(function (data) {
+        if (live) return; // the socket came back meanwhile and has the last word
+        render(data.tables);
+        updated("Checked");
+      })
+      .catch(function () {
+        status.textContent = "Can't reach the server; the list may be out of date. Retrying…";
+      })
+      .finally(function () { if (!live) schedulePoll(); });
+  }
+
+  connect();
+})();

@@ -1,0 +1,628 @@
+// One table, live: connect to ws/tables/<id>/, draw each snapshot, send moves.
+// The snapshot is the whole truth; events only feed the hand log and the "last
+// hand" summary. Every amount on a button comes from the server's legal_actions,
+// never from arithmetic here. Text from other people (names, chat) goes in with
+// textContent only.
+(function () {
+  "use strict";
+
+  var room = document.getElementById("room");
+  if (!room) return;
+  var tableId = room.dataset.table;
+  var seatCount = parseInt(room.dataset.seats, 10);
+  var minBuyIn = parseInt(room.dataset.minBuyIn, 10);
+  var maxBuyIn = parseInt(room.dataset.maxBuyIn, 10);
+  var loggedIn = room.dataset.loggedIn === "1";
+  var actionMs = 1000 * (parseInt(room.dataset.actionSeconds, 10) || 10);
+
+  var SUITS = { c: "♣", d: "♦", h: "♥", s: "♠" };
+  var RED = { d: true, h: true };
+  // One key per kind of move: fold, the passive move, the aggressive one.
+  var KEYS = { fold: "F", check: "C", call: "C", bring_in: "C", complete: "B", bet: "B", raise: "R" };
+  var VERBS = {
+    fold: "Fold", check: "Check", call: "Call", bring_in: "Bring in",
+    complete: "Complete to", bet: "Bet", raise: "Raise to",
+  };
+
+  var socket = null;
+  var lastSeq = 0;
+  var backoff = 500;
+  var snap = null;
+  var pending = []; // events waiting for the snapshot that follows them
+  var timer = null; // the running turn's clock, or null
+  var skew = 0; // the server's clock minus ours, in ms, from the last `timer`
+  var timerFrame = null;
+  var lastHand = null; // the summary of the last finished hand, kept until the next one ends
+  var sitting = null; // the seat the buy-in dialog is waiting to see us in
+
+  function $(id) { return document.getElementById(id); }
+
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined && text !== null) node.textContent = text;
+    return node;
+  }
+
+  // ------------------------------------------------------------ connection
+
+  function connect() {
+    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    socket = new WebSocket(scheme + location.host + "/ws/tables/" + tableId + "/");
+    lastSeq = 0;
+    pending = [];
+    setConn("Connecting…");
+    socket.onopen = function () { backoff = 500; setConn(""); };
+    socket.onmessage = function (e) { receive(JSON.parse(e.data)); };
+    socket.onclose = function (e) {
+      if (e.code === 4404) { setConn("This table doesn't exist."); return; }
+      setConn("Disconnected; reconnecting…");
+      setTimeout(connect, backoff);
+      backoff = Math.min(backoff * 2, 15000);
+    };
+  }
+
+  function send(message) {
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+    else showError("Not connected yet; try again in a moment.");
+  }
+
+  function setConn(text) { $("conn").textContent = text; }
+
+  function receive(msg) {
+    // Each connection counts from 1; a gap means we missed something.
+    if (msg.seq !== lastSeq + 1 && msg.type !== "snapshot") send({ type: "snapshot" });
+    lastSeq = msg.seq;
+    if (msg.type === "snapshot") takeSnapshot(msg);
+    else if (msg.type === "event") pending.push(msg);
+    else if (msg.type === "timer") takeTimer(msg);
+    else if (msg.type === "chat") addChat(msg.from, msg.text);
+    else if (msg.type === "error") takeError(msg);
+  }
+
+  // Events come just before the snapshot they lead to. Those of the hand we
+  // were showing are told with the old snapshot's seating, the rest (a new
+  // hand's) with the new one, so every line names the right player.
+  function takeSnapshot(msg) {
+    var events = pending;
+    pending = [];
+    var before = snap;
+    var shownId = before && before.hand_info ? before.hand_info.id : null;
+    if (before) events.filter(function (m) { return m.hand_id === shownId; }).forEach(logEvent);
+    if (before && msg.hand_info && msg.hand_info.id !== shownId && shownId !== null) {
+      // The hand we showed is over, perhaps without our seeing its last snapshot.
+      var summary = summarize(before, events);
+      if (summary && (!lastHand || lastHand.id !== summary.id || !lastHand.words)) lastHand = summary;
+    }
+    snap = msg;
+    events.filter(function (m) { return m.hand_id !== shownId; }).forEach(logEvent);
+    if (snap.hand && snap.hand.result) lastHand = summarize(snap, []);
+    timer = snap.hand_info ? snap.hand_info.timer || null : null;
+    if (sitting !== null && mySeat() === sitting) closeBuyIn();
+    render();
+  }
+
+  function takeTimer(msg) {
+    var serverNow = Date.parse(msg.now);
+    if (!isNaN(serverNow)) skew = serverNow - Date.now();
+    timer = msg.seat === null || msg.seat === undefined ? null : msg;
+    if (snap) renderTimer();
+  }
+
+  // The server's messages are lower-case phrases ("seat 3 at Table 1 is taken").
+  function sentence(text) {
+    text = String(text || "Something went wrong");
+    text = text.charAt(0).toUpperCase() + text.slice(1);
+    return /[.!?]$/.test(text) ? text : text + ".";
+  }
+
+  function takeError(msg) {
+    if (sitting !== null && buyIn && buyIn.open) {
+      buyInError(sentence(msg.message));
+      sitting = null;
+      return;
+    }
+    showError(sentence(msg.message));
+    // A refused move cleared the buttons: a fresh snapshot brings them back.
+    if (msg.code === "stale" || msg.code === "illegal") send({ type: "snapshot" });
+  }
+
+  function showError(text) {
+    $("banner-text").textContent = text;
+    $("banner").hidden = false;
+  }
+  $("banner-close").addEventListener("click", function () { $("banner").hidden = true; });
+
+  // ----------------------------------------------------------------- cards
+
+  function card(code) {
+    if (code === null || code === undefined) return el("span", "card card-back", "");
+    var rank = code[0] === "T" ? "10" : code[0];
+    var suit = code[1];
+    var node = el("span", "card " + (RED[suit] ? "card-red" : "card-black"));
+    node.appendChild(el("span", "card-rank", rank));
+    node.appendChild(el("span", "card-suit", SUITS[suit] || suit));
+    node.setAttribute("aria-label", rank + SUITS[suit]);
+    return node;
+  }
+
+  function downCard(code) {
+    var node = card(code);
+    if (code) node.classList.add("card-hole");
+    return node;
+  }
+
+  function cardText(code) {
+    if (!code) return "??";
+    return (code[0] === "T" ? "10" : code[0]) + (SUITS[code[1]] || code[1]);
+  }
+
+  // ---------------------------------------------------------------- render
+
+  function engineIndex(seatNumber) {
+    if (!snap.hand_info) return -1;
+    return snap.hand_info.seats.indexOf(seatNumber);
+  }
+
+  function seatOf(player) {
+    return snap.hand_info ? snap.hand_info.seats[player] : player + 1;
+  }
+
+  function mySeat() { return snap.you ? snap.you.seat : null; }
+
+  function render() {
+    renderSeats();
+    renderCentre();
+    renderActions();
+    renderSeatControls();
+    renderLastHand();
+    renderTimer();
+  }
+
+  function renderSeats() {
+    var felt = $("felt");
+    felt.querySelectorAll(".seat").forEach(function (n) { felt.removeChild(n); });
+    var bySeat = {};
+    snap.table.seats.forEach(function (s) { bySeat[s.number] = s; });
+    var bottom = mySeat() || 1;
+    var winners = winnersBySeat();
+    for (var n = 1; n <= seatCount; n++) {
+      // Seat `bottom` sits at 6 o'clock; the others follow clockwise.
+      var angle = Math.PI / 2 + (2 * Math.PI * (n - bottom)) / seatCount;
+      var box = bySeat[n] ? occupiedSeat(bySeat[n], winners) : emptySeat(n);
+      box.dataset.seat = String(n);
+      box.style.left = (50 + 46 * Math.cos(angle)) + "%";
+      box.style.top = (50 + 44 * Math.sin(angle)) + "%";
+      felt.appendChild(box);
+    }
+  }
+
+  function occupiedSeat(seat, winners) {
+    var box = el("div", "seat");
+    var p = engineIndex(seat.number);
+    var hp = p >= 0 && snap.hand ? snap.hand.players[p] : null;
+    if (seat.number === mySeat()) box.classList.add("seat-mine");
+    var toAct = hp && snap.hand.to_act === p && snap.hand.phase !== "over";
+    if (toAct) box.classList.add("seat-turn");
+    if (hp && hp.folded) box.classList.add("seat-folded");
+    if (winners[seat.number]) box.classList.add("seat-winner");
+    var head = el("div", "seat-head");
+    head.appendChild(el("span", "seat-name", seat.player));
+    head.appendChild(el("span", "seat-no", "#" + seat.number));
+    box.appendChild(head);
+    var stack = hp && !snap.hand_info.finished ? hp.stack : seat.stack;
+    box.appendChild(el("div", "seat-stack", stack + " chips"));
+    var tags = [];
+    if (seat.state !== "playing") tags.push(seat.state.replace("_", " "));
+    if (hp && hp.folded) tags.push("folded");
+    // A protected player (timed out) plays on as if all in, without risking more.
+    if (hp && hp.protected) tags.push("all in, protected");
+    else if (hp && hp.all_in) tags.push("all in");
+    if (snap.hand_info && snap.hand_info.dealer === seat.number) tags.push("dealer");
+    if (winners[seat.number]) tags.push(winners[seat.number]);
+    if (tags.length) box.appendChild(el("div", "seat-tags", tags.join(" · ")));
+    if (hp) {
+      var cards = el("div", "cards cards-small");
+      hp.down.slice(0, 2).forEach(function (c) { cards.appendChild(downCard(c)); });
+      hp.up.forEach(function (c) { cards.appendChild(card(c)); });
+      hp.down.slice(2).forEach(function (c) { cards.appendChild(downCard(c)); });
+      box.appendChild(cards);
+      if (hp.bet) box.appendChild(el("div", "seat-bet", "bet " + hp.bet));
+      var words = handWords(p);
+      if (words) box.appendChild(el("div", "seat-hand", words));
+    }
+    if (toAct && timer) box.appendChild(timerBar("seat-timer"));
+    return box;
+  }
+
+  function emptySeat(number) {
+    var box = el("div", "seat seat-empty");
+    box.appendChild(el("div", "seat-no", "Seat " + number));
+    if (loggedIn && !mySeat() && snap.table.is_open) {
+      var b = el("button", "button button-small", "Sit here");
+      b.type = "button";
+      b.addEventListener("click", function () { sit(number); });
+      box.appendChild(b);
+    }
+    return box;
+  }
+
+  // ---------------------------------------------------------- the buy-in
+
+  var buyIn = $("buy-in");
+  var buyInForm = $("buy-in-form");
+  var buyInSeat = null;
+
+  function sit(number) {
+    buyInSeat = number;
+    sitting = null;
+    $("buy-in-seat").textContent = String(number);
+    buyInError("");
+    buyInBusy(false);
+    buyIn.showModal();
+    $("buy-in-amount").select();
+  }
+
+  function buyInError(text) {
+    $("buy-in-error").textContent = text;
+    $("buy-in-error").hidden = !text;
+    $("buy-in-amount").setAttribute("aria-invalid", text ? "true" : "false");
+    if (text) buyInBusy(false);
+  }
+
+  function buyInBusy(busy) {
+    var submit = $("buy-in-submit");
+    submit.disabled = busy;
+    submit.textContent = busy ? "Sitting down…" : "Sit down";
+  }
+
+  function closeBuyIn() {
+    sitting = null;
+    if (buyIn.open) buyIn.close();
+  }
+
+  if (buyInForm) {
+    buyInForm.addEventListener("submit", function (e) {
+      e.preventDefault();
+      var text = $("buy-in-amount").value.trim();
+      var amount = Number(text);
+      if (!/^[0-9]+$/.test(text) || amount < minBuyIn || amount > maxBuyIn) {
+        buyInError("Enter a whole number of chips from " + minBuyIn + " to " + maxBuyIn + ".");
+        return;
+      }
+      if (!socket || socket.readyState !== WebSocket.OPEN) {
+        buyInError("Not connected to the table yet; try again in a moment.");
+        return;
+      }
+      buyInError("");
+      buyInBusy(true);
+      sitting = buyInSeat;
+      send({ type: "sit", seat: buyInSeat, buy_in: amount });
+    });
+    $("buy-in-cancel").addEventListener("click", closeBuyIn);
+    buyIn.addEventListener("close", function () { sitting = null; });
+  }
+
+  function result() { return snap.hand && snap.hand.result; }
+
+  function handWords(player) {
+    var r = result();
+    return wordsOf(r && r.hands[String(player)]);
+  }
+
+  // "two pair, kings and nines", or for hi-lo "…; 8-6-4-2-A low" / "…; no low".
+  function wordsOf(words) {
+    if (!words) return "";
+    var parts = [];
+    if (words.high) parts.push(words.high);
+    if (words.low) parts.push(words.low);
+    else if ("low" in words) parts.push("no low");
+    return parts.join("; ");
+  }
+
+  // Seat number -> "wins 24 (main pot)" for the finished hand's winners.
+  function winnersBySeat() {
+    var out = {};
+    var r = result();
+    if (!r) return out;
+    r.pots.forEach(function (pot, i) {
+      pot.shares.forEach(function (share) {
+        var seat = seatOf(share[0]);
+        var text = "wins " + share[1] + (r.pots.length > 1 ? " (" + potName(i) + ")" : "");
+        out[seat] = out[seat] ? out[seat] + ", " + text : text;
+      });
+    });
+    return out;
+  }
+
+  function potName(i) { return i === 0 ? "main pot" : "side pot " + i; }
+
+  // ------------------------------------------------------- the last hand
+
+  // What a finished hand came to, from its last snapshot (hands in words) or,
+  // if the next hand came first, from its show and result events (no words).
+  function summarize(s, events) {
+    var info = s.hand_info;
+    if (!info) return null;
+    var names = {};
+    s.table.seats.forEach(function (seat) { names[seat.number] = seat.player; });
+    var r = s.hand && s.hand.result;
+    var shown = {};
+    var payouts = null;
+    if (r) {
+      payouts = r.payouts;
+      Object.keys(r.hands).forEach(function (p) {
+        shown[p] = { cards: r.hands[p].cards, words: wordsOf(r.hands[p]) };
+      });
+    } else {
+      events.forEach(function (m) {
+        if (m.hand_id !== info.id) return;
+        if (m.event.type === "show") shown[m.event.player] = { cards: m.event.cards, words: "" };
+        if (m.event.type === "result") payouts = m.event.payouts;
+      });
+      if (!payouts) return null;
+    }
+    var rows = [];
+    info.seats.forEach(function (seatNumber, p) {
+      var hand = shown[p];
+      if (!hand && !payouts[p]) return;
+      rows.push({
+        seat: seatNumber,
+        name: names[seatNumber] || "Seat " + seatNumber,
+        cards: hand ? hand.cards : null,
+        words: hand ? hand.words : "",
+        won: payouts[p] || 0,
+      });
+    });
+    var pots = [];
+    if (r && (r.pots.length > 1 || r.pots.some(function (pot) { return pot.shares.length > 1; }))) {
+      r.pots.forEach(function (pot, i) {
+        var shares = pot.shares.map(function (share) {
+          var seat = info.seats[share[0]];
+          return (names[seat] || "Seat " + seat) + " " + share[1];
+        });
+        pots.push(potName(i) + " " + pot.amount + ": " + shares.join(", "));
+      });
+    }
+    return { id: info.id, number: info.number, words: Boolean(r), rows: rows, pots: pots, rake: r ? r.rake : 0 };
+  }
+
+  function renderLastHand() {
+    var box = $("last-hand");
+    if (!lastHand) { box.hidden = true; return; }
+    box.hidden = false;
+    $("last-hand-number").textContent = "#" + lastHand.number;
+    var list = $("last-hand-rows");
+    list.textContent = "";
+    lastHand.rows.forEach(function (row) {
+      var line = el("li", "last-row" + (row.won ? " last-winner" : ""));
+      line.appendChild(el("span", "last-name", row.name));
+      if (row.cards) {
+        var cards = el("span", "cards cards-small last-cards");
+        row.cards.forEach(function (c) { cards.appendChild(card(c)); });
+        line.appendChild(cards);
+      }
+      if (row.words) line.appendChild(el("span", "last-words", row.words));
+      if (row.won) line.appendChild(el("span", "last-won", "wins " + row.won));
+      list.appendChild(line);
+    });
+    lastHand.pots.forEach(function (text) { list.appendChild(el("li", "last-pot", text)); });
+  }
+
+  function renderCentre() {
+    var hand = snap.hand;
+    var stage = "";
+    if (hand) stage = hand.phase !== "over" ? hand.street : hand.result && !hand.result.uncontested ? "showdown" : "over";
+    $("street").textContent = hand ? "Hand #" + snap.hand_info.number + " · " + stage : "Waiting for players";
+    var community = $("community");
+    community.textContent = "";
+    if (hand) hand.community.forEach(function (c) { community.appendChild(card(c)); });
+    var pots = $("pots");
+    pots.textContent = "";
+    if (!hand) return;
+    hand.pots.forEach(function (pot, i) {
+      if (pot.amount) pots.appendChild(el("div", "pot", (i ? "Side pot " + i : "Pot") + ": " + pot.amount));
+    });
+    if (hand.current_bet && hand.phase !== "over") pots.appendChild(el("div", "pot", "Bet to match: " + hand.current_bet));
+    var turn = "";
+    if (hand.phase !== "over" && hand.to_act !== null) {
+      var seat = seatOf(hand.to_act);
+      turn = seat === mySeat() ? "Your turn" : seatName(seat) + " to act";
+    }
+    $("turn").textContent = turn;
+  }
+
+  function renderActions() {
+    var box = $("actions");
+    box.textContent = "";
+    $("keys").hidden = !mySeat();
+    if (!snap.hand || !snap.hand.legal_actions.length) return;
+    snap.hand.legal_actions.forEach(function (option) {
+      var amounts = option.amounts && option.amounts.length ? option.amounts : [null];
+      amounts.forEach(function (amount, i) {
+        var label = VERBS[option.kind] || option.kind;
+        if (option.kind === "call" || option.kind === "bring_in") label += " " + option.min;
+        else if (amount !== null) label += " " + amount;
+        var b = el("button", "button action action-" + option.kind);
+        b.type = "button";
+        b.appendChild(el("span", "action-label", label));
+        var key = i === 0 ? KEYS[option.kind] : null;
+        if (key) {
+          b.appendChild(el("kbd", "", key));
+          b.dataset.key = key;
+          b.title = "Shortcut: " + key;
+        }
+        b.addEventListener("click", function () { act(option.kind, amount); });
+        box.appendChild(b);
+      });
+    });
+  }
+
+  function act(kind, amount) {
+    var message = { type: "act", action: kind, turn: snap.hand.turn, hand: snap.hand_info.id };
+    if (amount !== null) message.amount = amount;
+    send(message);
+    $("actions").textContent = ""; // one click, one move; the next snapshot brings new buttons
+  }
+
+  document.addEventListener("keydown", function (e) {
+    if (e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
+    var target = e.target.tagName;
+    if (target === "INPUT" || target === "TEXTAREA" || target === "SELECT") return;
+    if (buyIn && buyIn.open) return;
+    var key = e.key.toUpperCase();
+    var button = $("actions").querySelector('[data-key="' + key + '"]');
+    if (button) { e.preventDefault(); button.click(); }
+  });
+
+  function renderSeatControls() {
+    var box = $("seat-controls");
+    if (!loggedIn) return;
+    box.textContent = "";
+    var mine = snap.table.seats.filter(function (s) { return s.number === mySeat(); })[0];
+    if (!mine) {
+      box.appendChild(el("p", "help", "Pick an empty seat to sit down."));
+      return;
+    }
+    var toggle = mine.state === "playing"
+      ? button("Sit out", { type: "sit_out" })
+      : button("Sit in", { type: "sit_in" });
+    box.appendChild(toggle);
+    box.appendChild(button("Leave", { type: "leave" }));
+  }
+
+  function button(label, message) {
+    var b = el("button", "button button-quiet", label);
+    b.type = "button";
+    b.addEventListener("click", function () { send(message); });
+    return b;
+  }
+
+  // ------------------------------------------------------------ the clock
+
+  function timerBar(className) {
+    var track = el("div", "timer " + className);
+    track.appendChild(el("div", "timer-bar"));
+    return track;
+  }
+
+  // The action time shrinks one bar; once it is gone the time bank counts down
+  // in another colour, in seconds. Times are the server's, so the bar runs on
+  // our clock plus the skew measured from the last `timer` message.
+  function renderTimer() {
+    cancelAnimationFrame(timerFrame);
+    var box = $("timer");
+    var t = timer;
+    var deadline = t && Date.parse(t.deadline);
+    if (!t || isNaN(deadline) || !snap.hand || snap.hand.phase === "over") {
+      box.hidden = true;
+      return;
+    }
+    var expires = Date.parse(t.expires_at);
+    if (isNaN(expires)) expires = deadline;
+    var bankMs = typeof t.time_bank_ms === "number" && t.time_bank_ms > 0 ? t.time_bank_ms : expires - deadline;
+    var seat = snap.table.seats.filter(function (s) { return s.number === t.seat; })[0];
+    var whose = t.seat === mySeat() ? "Your" : (seat ? seat.player : "Seat " + t.seat) + "’s";
+    var shown = null;
+    box.hidden = false;
+    (function tick() {
+      var now = Date.now() + skew;
+      var left, share, mode, text;
+      if (now < deadline) {
+        left = deadline - now;
+        share = Math.min(left / actionMs, 1);
+        mode = "timer-action";
+        text = whose + " time: " + Math.ceil(left / 1000) + "s";
+      } else {
+        left = Math.max(expires - now, 0);
+        share = bankMs > 0 ? Math.min(left / bankMs, 1) : 0;
+        mode = "timer-bank";
+        text = whose + " time bank: " + Math.ceil(left / 1000) + "s";
+      }
+      document.querySelectorAll(".timer").forEach(function (track) {
+        track.classList.toggle("timer-bank", mode === "timer-bank");
+        track.firstChild.style.width = (100 * share) + "%";
+      });
+      if (text !== shown) { $("timer-text").textContent = text; shown = text; }
+      if (left > 0) timerFrame = requestAnimationFrame(tick);
+    })();
+  }
+
+  // ---------------------------------------------------------------- the log
+
+  function addLine(list, node) {
+    list.appendChild(node);
+    while (list.children.length > 200) list.removeChild(list.firstChild);
+    list.scrollTop = list.scrollHeight;
+  }
+
+  function seatName(number) {
+    var seat = snap.table.seats.filter(function (s) { return s.number === number; })[0];
+    return seat ? seat.player : "Seat " + number;
+  }
+
+  function who(player) {
+    var number = seatOf(player);
+    var seat = snap.table.seats.filter(function (s) { return s.number === number; })[0];
+    return "Seat " + number + (seat ? " (" + seat.player + ")" : "");
+  }
+
+  function describe(e) {
+    switch (e.type) {
+      case "ante": return who(e.player) + " antes " + e.amount;
+      case "bring_in": return who(e.player) + " brings in " + e.total;
+      case "complete": return who(e.player) + " completes to " + e.total + (e.all_in ? ", all in" : "");
+      case "bet": return who(e.player) + " bets " + e.total + (e.all_in ? ", all in" : "");
+      case "raise": return who(e.player) + " raises to " + e.total + (e.all_in ? ", all in" : "");
+      case "call": return who(e.player) + " calls" + (e.all_in ? ", all in" : "");
+      case "check": return who(e.player) + " checks";
+      case "fold": return who(e.player) + " folds";
+      case "protect":
+        return who(e.player) + " ran out of time: all in for the " + e.put_in + " put in so far";
+      case "deal": return e.up ? who(e.player) + " is dealt " + cardText(e.card) : null;
+      case "board": return "Community card: " + cardText(e.card);
+      case "return": return who(e.player) + " takes back " + e.amount + " uncalled";
+      case "show": return who(e.player) + " shows " + e.cards.map(cardText).join(" ");
+      case "muck": return who(e.player) + " mucks";
+      case "result":
+        var won = [];
+        e.payouts.forEach(function (chips, p) { if (chips) won.push(who(p) + " wins " + chips); });
+        return won.join(", ") + (e.rake ? " (rake " + e.rake + ")" : "");
+      default: return null;
+    }
+  }
+
+  var loggedHand = null;
+
+  function logEvent(message) {
+    var e = message.event;
+    if (message.hand_id !== loggedHand) {
+      loggedHand = message.hand_id;
+      var number = snap.hand_info && snap.hand_info.id === message.hand_id ? " #" + snap.hand_info.number : "";
+      addLine($("log"), el("li", "log-hand", "Hand" + number));
+    }
+    var text = describe(e);
+    if (text) addLine($("log"), el("li", "log-" + e.type, text));
+  }
+
+  function addChat(from, text) {
+    var line = el("li");
+    line.appendChild(el("strong", "", from + ": "));
+    line.appendChild(document.createTextNode(text));
+    addLine($("chat"), line);
+  }
+
+  var chatForm = $("chat-form");
+  if (chatForm) {
+    chatForm.addEventListener("submit", function (e) {
+      e.preventDefault();
+      var input = $("chat-text");
+      var text = input.value.trim();
+      if (!text) return;
+      send({ type: "chat", text: text.slice(0, 300) });
+      input.value = "";
+    });
+  }
+
+  connect();
+})();

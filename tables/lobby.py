@@ -1,0 +1,85 @@
+"""The lobby's rows: every open table with its game, seats and recent activity.
+
+Shared by the lobby page, its JSON fallback and the lobby websocket, so all
+three show the same figures.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django import forms
+from django.db.models import Count, Q, Sum
+from django.urls import reverse
+from django.utils import timezone
+
+from tables.models import VARIANT_CHOICES, HandResult, Stakes, Table
+
+# The lobby's statistics look back this far, over hands that have finished.
+STATS_WINDOW = datetime.timedelta(hours=1)
+
+
+class LobbyFilter(forms.Form):
+    """Optional filters from the query string; a bad value is dropped, not fatal."""
+
+    variant = forms.ChoiceField(required=False, choices=[("", "Any game"), *VARIANT_CHOICES])
+    stakes = forms.ModelChoiceField(
+        required=False, queryset=Stakes.objects.all(), empty_label="Any stakes"
+    )
+
+    def valid_filters(self) -> dict[str, Any]:
+        """The fields that were given and are good; the errors say what was ignored."""
+        self.is_valid()
+        return {name: value for name, value in self.cleaned_data.items() if value}
+
+
+def lobby_rows(*, variant: str | None = None, stakes: Stakes | None = None) -> list[dict[str, Any]]:
+    """Every open table as plain data, in two queries however many tables there are.
+
+    ``hands_per_hour`` counts the table's hands that ended in the last hour.
+    ``average_pot`` is the mean, over those hands, of the chips that changed
+    hands: what the losing players lost (their negative ``HandResult.net``),
+    which is what the winners won plus the rake. A hand nobody lost in (a
+    split of equal contributions) counts as a pot of 0.
+    """
+    tables = Table.objects.filter(is_open=True).select_related("stakes")
+    if variant:
+        tables = tables.filter(stakes__variant=variant)
+    if stakes:
+        tables = tables.filter(stakes=stakes)
+    tables = tables.annotate(taken=Count("seat_set")).order_by("stakes__variant", "name")
+    rows = list(tables)
+    stats = _recent_stats([t.pk for t in rows])
+    return [_lobby_row(table, stats.get(table.pk)) for table in rows]
+
+
+def _recent_stats(table_ids: list[int]) -> dict[int, dict[str, int]]:
+    if not table_ids:
+        return {}
+    since = timezone.now() - STATS_WINDOW
+    per_table = (
+        HandResult.objects.filter(hand__table_id__in=table_ids, hand__ended_at__gte=since)
+        .values("hand__table_id")
+        .annotate(
+            hands=Count("hand_id", distinct=True),
+            lost=Sum("net", filter=Q(net__lt=0), default=0),
+        )
+    )
+    return {row["hand__table_id"]: row for row in per_table}
+
+
+def _lobby_row(table: Table, stats: dict[str, int] | None) -> dict[str, Any]:
+    hands = stats["hands"] if stats else 0
+    return {
+        "id": table.pk,
+        "name": table.name,
+        "variant": table.stakes.variant,
+        "variant_name": table.stakes.get_variant_display(),
+        "stakes": table.stakes.describe(),
+        "seats_taken": table.taken,
+        "seats_total": table.stakes.seats,
+        "hands_per_hour": hands,
+        "average_pot": round(-stats["lost"] / hands) if hands else None,
+        "url": reverse("table", args=[table.pk]),
+    }

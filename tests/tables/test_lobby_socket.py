@@ -1,0 +1,128 @@
+"""The lobby websocket: rows on connect, filters, pushes after a table changes.
+
+An anonymous visitor is enough here: the lobby shows nothing private.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from accounts.models import User
+from cardroom.asgi import application
+from tables import broadcast, services
+from tables.lobby import lobby_rows
+from tables.models import Stakes, Table
+from tests.tables.test_consumers import ORIGIN, run
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def razz_table(db: None) -> Table:
+    stakes = Stakes.objects.create(
+        name="Razz 2/4", variant="razz", bring_in=1, small_bet=2, big_bet=4,
+        min_buy_in=40, max_buy_in=400, seats=6,
+    )  # fmt: skip
+    return Table.objects.create(name="Razz table", stakes=stakes)
+
+
+@asynccontextmanager
+async def lobby() -> AsyncIterator[WebsocketCommunicator]:
+    communicator = WebsocketCommunicator(application, "/ws/lobby/", headers=[ORIGIN])
+    connected, _ = await communicator.connect()
+    assert connected
+    try:
+        yield communicator
+    finally:
+        await communicator.disconnect()
+
+
+def names(message: dict[str, Any]) -> list[str]:
+    return [row["name"] for row in message["tables"]]
+
+
+def test_connecting_sends_every_open_table_as_the_page_shows_it(
+    table: Table, razz_table: Table
+) -> None:
+    async def scenario() -> None:
+        async with lobby() as socket:
+            message = await socket.receive_json_from(timeout=3)
+            assert (message["type"], message["seq"]) == ("lobby", 1)
+            assert message["tables"] == await database_sync_to_async(lobby_rows)()
+            assert sorted(names(message)) == ["Razz table", "Table 1"]
+
+    run(scenario)
+
+
+def test_a_filter_message_narrows_the_rows(table: Table, razz_table: Table) -> None:
+    async def scenario() -> None:
+        async with lobby() as socket:
+            await socket.receive_json_from(timeout=3)
+            await socket.send_json_to({"type": "filter", "variant": "razz", "stakes": None})
+            assert names(await socket.receive_json_from(timeout=3)) == ["Razz table"]
+            stakes = razz_table.stakes_id
+            await socket.send_json_to({"type": "filter", "variant": "", "stakes": stakes})
+            assert names(await socket.receive_json_from(timeout=3)) == ["Razz table"]
+
+    run(scenario)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"type": "filter", "variant": "canasta"},
+        {"type": "filter", "stakes": 999999},
+        {"type": "filter", "colour": "red"},
+        {"type": "sit", "seat": 1},
+        ["filter"],
+    ],
+    ids=["unknown-variant", "unknown-stakes", "unknown-field", "wrong-type", "not-an-object"],
+)
+def test_a_bad_message_gets_an_error_and_keeps_the_filters(
+    message: Any, table: Table, razz_table: Table
+) -> None:
+    async def scenario() -> None:
+        async with lobby() as socket:
+            await socket.receive_json_from(timeout=3)
+            await socket.send_json_to({"type": "filter", "variant": "razz"})
+            await socket.receive_json_from(timeout=3)
+            await socket.send_json_to(message)
+            error = await socket.receive_json_from(timeout=3)
+            assert error["type"] == "error" and error["code"] == "bad_message"
+            assert error["message"]
+            await socket.send_json_to({"type": "filter", "variant": "razz"})
+            assert names(await socket.receive_json_from(timeout=3)) == ["Razz table"]
+
+    run(scenario)
+
+
+def test_a_player_sitting_down_is_pushed_to_the_lobby(table: Table, alice: User) -> None:
+    async def scenario() -> None:
+        async with lobby() as socket:
+            assert (await socket.receive_json_from(timeout=3))["tables"][0]["seats_taken"] == 0
+            await database_sync_to_async(services.seat_take)(
+                table_id=table.pk, player_id=alice.pk, seat_number=1, buy_in=100
+            )
+            await broadcast.announce_changed(table.pk)
+            pushed = await socket.receive_json_from(timeout=3)
+            assert (pushed["type"], pushed["tables"][0]["seats_taken"]) == ("lobby", 1)
+
+    run(scenario)
+
+
+def test_a_burst_of_changes_is_pushed_once(table: Table) -> None:
+    async def scenario() -> None:
+        async with lobby() as socket:
+            await socket.receive_json_from(timeout=3)
+            for _ in range(20):
+                await broadcast.announce_changed(table.pk)
+            assert (await socket.receive_json_from(timeout=3))["type"] == "lobby"
+            assert await socket.receive_nothing(timeout=1.5)
+
+    run(scenario)

@@ -1,0 +1,165 @@
+"""The lobby, its JSON poller and the table page.
+
+Personas come from ``tests/tables/conftest.py``: alice and bob sit at tables;
+an anonymous visitor (the plain ``client``) only watches.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import User
+from tables import services
+from tables.models import Hand, HandResult, Stakes, Table
+
+LOBBY = reverse("lobby")
+LOBBY_JSON = reverse("lobby_json")
+
+# A card such as "Kd" or "Ts" anywhere in the page would mean a leak.
+CARD = re.compile(r"\b[2-9TJQKA][cdhs]\b")
+
+
+@pytest.fixture
+def razz(db: None) -> Stakes:
+    return Stakes.objects.create(
+        name="Razz 2/4", variant="razz", bring_in=1, small_bet=2, big_bet=4,
+        min_buy_in=40, max_buy_in=400, seats=6,
+    )  # fmt: skip
+
+
+@pytest.fixture
+def seated(table: Table, alice: User, bob: User) -> Table:
+    """Table 1 with alice and bob in seats 1 and 2; a hand is running."""
+    services.seat_take(table_id=table.pk, player_id=alice.pk, seat_number=1, buy_in=100)
+    services.seat_take(table_id=table.pk, player_id=bob.pk, seat_number=2, buy_in=100)
+    services.hand_start(table_id=table.pk)
+    return table
+
+
+def rows_of(response) -> dict[str, dict]:
+    return {row["name"]: row for row in response.json()["tables"]}
+
+
+def test_lobby_lists_open_tables_with_seat_counts(client: Client, seated: Table, razz) -> None:
+    Table.objects.create(name="Razz 1", stakes=razz)
+    Table.objects.create(name="Shut", stakes=razz, is_open=False)
+
+    response = client.get(LOBBY)
+
+    names = [row["name"] for row in response.context["tables"]]
+    assert names == ["Razz 1", "Table 1"]
+    assert "2 / 8" in response.content.decode()
+    assert "0 / 6" in response.content.decode()
+    assert "Shut" not in response.content.decode()
+
+
+def test_lobby_offers_anonymous_visitors_a_login_to_join(client: Client, table: Table) -> None:
+    url = reverse("table", args=[table.pk])
+
+    response = client.get(LOBBY)
+
+    assert f"/accounts/login/?next={url}" in response.content.decode()
+
+
+def test_lobby_filters_by_variant_and_stakes(client: Client, table: Table, razz) -> None:
+    Table.objects.create(name="Razz 1", stakes=razz)
+
+    by_variant = client.get(LOBBY, {"variant": "razz"})
+    by_stakes = client.get(LOBBY, {"stakes": table.stakes.pk})
+
+    assert [row["name"] for row in by_variant.context["tables"]] == ["Razz 1"]
+    assert [row["name"] for row in by_stakes.context["tables"]] == ["Table 1"]
+
+
+@pytest.mark.parametrize("params", [{"variant": "poker"}, {"stakes": "x"}, {"stakes": "999"}])
+def test_lobby_ignores_bad_filters_with_a_note(client: Client, table: Table, params) -> None:
+    response = client.get(LOBBY, params)
+
+    assert response.status_code == 200
+    assert [row["name"] for row in response.context["tables"]] == ["Table 1"]
+    assert "Ignored a filter" in response.content.decode()
+
+
+def test_lobby_json_matches_the_page(client: Client, seated: Table, razz) -> None:
+    Table.objects.create(name="Razz 1", stakes=razz)
+
+    page = client.get(LOBBY, {"variant": "stud"})
+    data = client.get(LOBBY_JSON, {"variant": "stud"})
+
+    assert data.json()["tables"] == page.context["tables"]
+    assert rows_of(data)["Table 1"]["seats_taken"] == 2
+
+
+def test_lobby_json_reports_recent_hands_and_average_pot(
+    client: Client, seated: Table, alice: User, bob: User
+) -> None:
+    hand = Hand.objects.get(table=seated)
+    Hand.objects.filter(pk=hand.pk).update(ended_at=timezone.now())
+    HandResult.objects.create(hand=hand, player=alice, seat_number=1,
+                              starting_stack=100, final_stack=80, net=-20)  # fmt: skip
+    HandResult.objects.create(hand=hand, player=bob, seat_number=2,
+                              starting_stack=100, final_stack=119, net=19)  # fmt: skip
+    old = Hand.objects.create(
+        table=seated, number=99, deck=[], deck_salt="", deck_commitment="", seating={},
+        state={}, ended_at=timezone.now() - datetime.timedelta(hours=2),
+    )  # fmt: skip
+    HandResult.objects.create(hand=old, player=alice, seat_number=1,
+                              starting_stack=100, final_stack=0, net=-100)  # fmt: skip
+
+    row = rows_of(client.get(LOBBY_JSON))["Table 1"]
+
+    assert (row["hands_per_hour"], row["average_pot"]) == (1, 20)
+
+
+@pytest.mark.parametrize("count", [1, 10])
+def test_lobby_json_query_count_does_not_grow_with_tables(
+    client: Client, stakes: Stakes, alice: User, count: int, django_assert_max_num_queries
+) -> None:
+    for i in range(count):
+        t = Table.objects.create(name=f"T{i}", stakes=stakes)
+        services.seat_take(table_id=t.pk, player_id=alice.pk, seat_number=1, buy_in=60)
+
+    with django_assert_max_num_queries(3):
+        response = client.get(LOBBY_JSON)
+
+    assert len(response.json()["tables"]) == count
+
+
+def test_table_page_renders_for_an_anonymous_visitor(client: Client, seated: Table) -> None:
+    response = client.get(reverse("table", args=[seated.pk]))
+
+    assert response.status_code == 200
+    assert f'data-table="{seated.pk}"' in response.content.decode()
+    assert "Log in" in response.content.decode()
+
+
+def test_table_page_renders_for_a_player(client: Client, seated: Table, alice: User) -> None:
+    client.force_login(alice)
+
+    response = client.get(reverse("table", args=[seated.pk]))
+
+    assert response.status_code == 200
+    assert 'id="chat-form"' in response.content.decode()
+
+
+def test_table_page_is_404_for_an_unknown_table(client: Client, db: None) -> None:
+    assert client.get(reverse("table", args=[4040])).status_code == 404
+
+
+def test_table_page_holds_no_card_data(client: Client, seated: Table, alice: User) -> None:
+    """alice holds cards in the running hand, yet her page carries none of them."""
+    client.force_login(alice)
+    hand = Hand.objects.get(table=seated)
+    dealt = {c for p in services.hand_view(hand_id=hand.pk, player_id=alice.pk)["players"]
+             for c in p["up"] + p["down"] if c}  # fmt: skip
+    assert dealt, "the fixture should have dealt alice some cards"
+
+    html = client.get(reverse("table", args=[seated.pk])).content.decode()
+
+    assert not CARD.findall(html.split("<main", 1)[1])
