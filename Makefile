@@ -3,6 +3,8 @@
 
 PYTHON ?= python3
 PORT ?= 8000
+# Bot players at the demo bot table, so a newcomer finds a game going (0: none).
+BOTS ?= 3
 
 VENV := .venv
 BIN := $(VENV)/bin
@@ -23,7 +25,7 @@ test: $(STAMP)
 run: $(STAMP)
 	$(BIN)/python manage.py migrate
 	$(BIN)/python manage.py seed_demo
-	$(BIN)/python -m cardroom.runner --port $(PORT)
+	$(BIN)/python -m cardroom.runner --port $(PORT) --bots $(BOTS)
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py

@@ -1,8 +1,9 @@
 """``python -m cardroom.runner``: every process `make run` needs, under one supervisor.
 
 It starts, in this order: an embedded Redis when ``REDIS_URL`` is unset (and
-hands its URL to the others), a Celery worker, Celery beat, and Daphne serving
-Django at ``--host``/``--port``. Ctrl-C or SIGTERM stops them all, last started
+hands its URL to the others), a Celery worker, Celery beat, Daphne serving
+Django at ``--host``/``--port``, and with ``--bots N`` that many bot players at
+the demo bot table. Ctrl-C or SIGTERM stops them all, last started
 first so Redis goes last. If any of them exits on its own, the runner stops the
 rest and exits 1: a site whose worker is dead should not look healthy.
 
@@ -37,6 +38,7 @@ from cardroom.env import env_bool, env_redis_url
 BASE_DIR = Path(__file__).resolve().parent.parent
 STOP_TIMEOUT = 10.0  # seconds a child gets to exit after SIGTERM before SIGKILL
 REDIS_START_TIMEOUT = 10.0
+DEMO_BOT_THINK_SECONDS = 1.5  # slow enough for a newcomer to follow the play
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
 
@@ -48,6 +50,9 @@ class RunnerError(Exception):
 class Child:
     name: str
     process: subprocess.Popen[bytes]
+    # A child the site can run without (the demo bots): its exit is reported,
+    # and the rest carry on.
+    essential: bool = True
 
 
 @dataclass
@@ -58,7 +63,7 @@ class Supervisor:
     children: list[Child] = field(default_factory=list)
     stop_requested: bool = False
 
-    def start(self, name: str, argv: Sequence[str]) -> Child:
+    def start(self, name: str, argv: Sequence[str], *, essential: bool = True) -> Child:
         process = subprocess.Popen(
             argv,
             cwd=BASE_DIR,
@@ -67,7 +72,7 @@ class Supervisor:
             start_new_session=True,
             preexec_fn=_die_with_parent(),
         )
-        child = Child(name, process)
+        child = Child(name, process, essential)
         self.children.append(child)
         return child
 
@@ -75,11 +80,21 @@ class Supervisor:
         self.stop_requested = True
 
     def wait(self, poll_seconds: float = 0.2) -> Child | None:
-        """Block until a stop is requested (None) or a child exits (that child)."""
+        """Block until a stop is requested (None) or an essential child exits (that child)."""
+        reported: set[int] = set()
         while not self.stop_requested:
             for child in self.children:
-                if child.process.poll() is not None:
+                if child.process.poll() is None or id(child) in reported:
+                    continue
+                if child.essential:
                     return child
+                reported.add(id(child))
+                print(
+                    f"cardroom.runner: {child.name} exited with status "
+                    f"{child.process.returncode}; the rest carry on.",
+                    file=sys.stderr,
+                    flush=True,
+                )
             time.sleep(poll_seconds)
         return None
 
@@ -181,6 +196,18 @@ def server_commands(host: str, port: int, workdir: Path) -> list[tuple[str, list
     ]
 
 
+def bot_command(host: str, port: int, count: int) -> list[str]:
+    """The demo bots: ``count`` of them at seed_demo's bot table, at a human pace.
+
+    They retry until Daphne answers, so they can start alongside it.
+    """
+    url = f"ws://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
+    return [
+        sys.executable, "manage.py", "run_bots", "--demo", "--count", str(count),
+        "--think", str(DEMO_BOT_THINK_SECONDS), "--url", url,
+    ]  # fmt: skip
+
+
 def _redis_url(supervisor: Supervisor, workdir: Path) -> str:
     url = env_redis_url("REDIS_URL")
     if url:
@@ -192,14 +219,14 @@ def _redis_url(supervisor: Supervisor, workdir: Path) -> str:
     return url
 
 
-def run(host: str, port: int) -> int:
+def run(host: str, port: int, bots: int = 0) -> int:
     """Start everything, wait, stop everything; the exit status."""
     supervisor = Supervisor(env={**os.environ, "PYTHONUNBUFFERED": "1"})
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, supervisor.request_stop)
     with tempfile.TemporaryDirectory(prefix="cardroom-run-") as workdir:
         try:
-            return _serve(supervisor, host, port, Path(workdir))
+            return _serve(supervisor, host, port, Path(workdir), bots)
         except (RunnerError, ImproperlyConfigured) as error:
             print(f"cardroom.runner: {error}", file=sys.stderr)
             return 1
@@ -208,11 +235,13 @@ def run(host: str, port: int) -> int:
             print("cardroom.runner: stopped.", flush=True)
 
 
-def _serve(supervisor: Supervisor, host: str, port: int, workdir: Path) -> int:
+def _serve(supervisor: Supervisor, host: str, port: int, workdir: Path, bots: int) -> int:
     supervisor.env["REDIS_URL"] = _redis_url(supervisor, workdir)
     for name, argv in server_commands(host, port, workdir):
         if not supervisor.stop_requested:
             supervisor.start(name, argv)
+    if bots and not supervisor.stop_requested:
+        supervisor.start("bots", bot_command(host, port, bots), essential=False)
     print(
         f"cardroom.runner: serving http://{host}:{port}/ with a Celery worker and beat; "
         "Ctrl-C stops everything.",
@@ -238,8 +267,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--host", default="127.0.0.1", help="Daphne's address (127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="Daphne's port (8000)")
+    parser.add_argument(
+        "--bots",
+        type=int,
+        default=0,
+        choices=range(9),
+        metavar="N",
+        help="seat N bots (0 to 8) at the demo table seed_demo makes for them (0)",
+    )
     args = parser.parse_args(argv)
-    return run(args.host, args.port)
+    return run(args.host, args.port, args.bots)
 
 
 if __name__ == "__main__":

@@ -7,9 +7,11 @@ requires it; elsewhere they are skipped when REDIS_URL is unset.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -21,6 +23,7 @@ from typing import Any
 from uuid import uuid4
 
 import pytest
+from asgiref.sync import async_to_sync
 from celery import Celery
 from channels.testing import WebsocketCommunicator
 from channels_redis.core import RedisChannelLayer
@@ -30,6 +33,7 @@ import cardroom.settings as configured
 from accounts.models import User
 from cardroom.asgi import application
 from cardroom.runner import RunnerError, Supervisor, free_port, redis_server_binary
+from tables.management.commands.seed_demo import BOT_TABLE
 from tables.models import RakeRule, Stakes, Table
 from tables.tasks import ping
 
@@ -48,8 +52,10 @@ async def _lobby_greeting(origin: bytes) -> tuple[bool, Any]:
         await communicator.disconnect()
 
 
-def test_the_lobby_websocket_accepts_and_says_hello() -> None:
-    assert asyncio.run(_lobby_greeting(b"http://localhost")) == (True, {"type": "hello"})
+@pytest.mark.django_db(transaction=True)
+def test_the_lobby_websocket_accepts_a_page_of_this_site() -> None:
+    connected, greeting = async_to_sync(_lobby_greeting)(b"http://localhost")
+    assert connected and greeting == {"type": "lobby", "tables": [], "seq": 1}
 
 
 def test_a_websocket_from_another_site_is_refused() -> None:
@@ -154,10 +160,17 @@ def _printed_password(output: str) -> str:
 def test_seed_demo_creates_each_game_with_rake_and_an_open_table() -> None:
     _seed()
     stakes = Stakes.objects.all()
-    assert sorted(s.variant for s in stakes) == ["razz", "stud", "stud8"]
+    assert {s.variant for s in stakes} == {"razz", "stud", "stud8"}
     for each in stakes:
         assert each.rake is not None
         assert each.tables.filter(is_open=True).exists(), each
+
+
+@pytest.mark.django_db
+def test_seed_demo_makes_an_open_table_for_the_bots_with_free_seats() -> None:
+    _seed()
+    table = Table.objects.get(name=BOT_TABLE)
+    assert table.is_open and table.stakes.seats == 6
 
 
 @pytest.mark.django_db
@@ -192,6 +205,17 @@ def test_the_supervisor_stops_everything_when_one_child_exits() -> None:
     assert exited is not None
     assert (exited.name, exited.process.returncode) == ("quitter", 3)
     assert sleeper.process.returncode == -signal.SIGTERM
+
+
+def test_the_supervisor_carries_on_when_a_child_that_is_not_essential_exits() -> None:
+    supervisor = Supervisor(env=dict(os.environ))
+    supervisor.start("bots", [sys.executable, "-c", "raise SystemExit(2)"], essential=False)
+    supervisor.start("quitter", [sys.executable, "-c", "import time; time.sleep(1)"])
+    try:
+        exited = supervisor.wait(poll_seconds=0.05)
+    finally:
+        supervisor.stop_all(timeout=5)
+    assert exited is not None and exited.name == "quitter"
 
 
 def _run_runner(**env: str) -> subprocess.CompletedProcess[str]:
@@ -265,6 +289,16 @@ def _home_page_status(port: int) -> int | None:
         return None
 
 
+def _finished_hands(database: Path, table_name: str) -> int:
+    """Hands finished at the named table, read straight from the runner's SQLite file."""
+    with contextlib.closing(sqlite3.connect(database, timeout=5)) as connection:
+        query = (
+            "SELECT count(*) FROM tables_hand JOIN tables_table ON tables_table.id = table_id "
+            "WHERE tables_table.name = ? AND ended_at IS NOT NULL"
+        )
+        return connection.execute(query, (table_name,)).fetchone()[0]
+
+
 def _ping_through(url: str) -> str:
     """Send tables.tasks.ping through the broker at ``url``; the worker's answer."""
     probe = Celery(broker=url, backend=url)
@@ -283,14 +317,16 @@ def test_the_runner_serves_runs_tasks_and_leaves_nothing_behind_on_ctrl_c(
     except RunnerError as error:
         pytest.skip(str(error))
     # What `make run` does with nothing configured, but on a throwaway database.
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}"}
+    database = tmp_path / "db.sqlite3"
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}"}
     env.update(REDIS_URL="", REQUIRE_SERVICES="")
-    migrate = [sys.executable, "manage.py", "migrate", "--verbosity", "0"]
-    subprocess.run(migrate, cwd=PROJECT_ROOT, env=env, check=True)
+    for command in (["migrate", "--verbosity", "0"], ["seed_demo"]):
+        argv = [sys.executable, "manage.py", *command]
+        subprocess.run(argv, cwd=PROJECT_ROOT, env=env, check=True, capture_output=True)
     port, log = free_port(), tmp_path / "runner.log"
     with log.open("wb") as output:
         runner = subprocess.Popen(
-            [sys.executable, "-m", "cardroom.runner", "--port", str(port)],
+            [sys.executable, "-m", "cardroom.runner", "--port", str(port), "--bots", "2"],
             cwd=PROJECT_ROOT,
             env=env,
             stdout=output,
@@ -301,8 +337,10 @@ def test_the_runner_serves_runs_tasks_and_leaves_nothing_behind_on_ctrl_c(
         embedded = re.search(r"embedded Redis at (redis://\S+)\.", log.read_text())
         assert embedded is not None
         assert _ping_through(embedded.group(1)) == "pong"
+        # The demo bots sit down at their table and play: hands get dealt and finished.
+        _wait_for(lambda: _finished_hands(database, BOT_TABLE) >= 1, "a bots' hand", log, 90)
         children = _descendants(runner.pid)
-        for started in ("redis-server", "celery -A cardroom worker", "beat", "runserver"):
+        for started in ("redis-server", "celery -A cardroom worker", "beat", "runserver", "bots"):
             assert any(started in command for command in children.values()), started
         runner.send_signal(signal.SIGINT)
         assert runner.wait(timeout=40) == 0

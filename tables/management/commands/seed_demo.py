@@ -1,5 +1,7 @@
 """``manage.py seed_demo``: demo stakes, open tables and an admin, for trying Cardroom.
 
+One of the tables is for the demo bots that `make run` starts (``BOT_TABLE``).
+
 Safe to run again and again (`make run` does, every time): it creates only what
 is missing, matching rows by name, and leaves existing rows as they are. The
 admin's generated password is printed once, when the admin is created.
@@ -32,8 +34,14 @@ DEMO_STAKES = [
     {"name": "Stud Hi-Lo 5/10", "variant": "stud8", **_SIZES, **_BUY_IN},
 ]
 
+# Where `make run` seats its bots (``run_bots --demo``), so there is a game to
+# watch and join at once; six seats leave room for three people.
+BOT_TABLE = "Stud with bots"
+BOT_STAKES = {"name": "Stud 5/10, six seats", "variant": "stud", **_SIZES, **_BUY_IN, "seats": 6}
+
 # Table name -> stakes name.
 DEMO_TABLES = {
+    BOT_TABLE: BOT_STAKES["name"],
     "Demo Stud 1": "Stud 5/10",
     "Demo Stud 2": "Stud 5/10",
     "Demo Razz 1": "Razz 5/10",
@@ -49,7 +57,7 @@ class Command(BaseCommand):
         rake, rake_created = _get_or_create(RakeRule, DEMO_RAKE)
         stakes = {}
         created_stakes = 0
-        for fields in DEMO_STAKES:
+        for fields in [*DEMO_STAKES, BOT_STAKES]:
             stakes[fields["name"]], created = _get_or_create(Stakes, {**fields, "rake": rake})
             created_stakes += created
         created_tables = sum(

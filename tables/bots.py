@@ -1,0 +1,342 @@
+"""Bot players: a simple strategy, and a websocket client that plays it at a table.
+
+:func:`choose_action` is pure: it reads one snapshot's ``hand`` (the view
+:func:`tables.rules.views.view` gives the bot) and picks one of its
+``legal_actions``. :class:`Bot` is the client: it connects to the table's
+websocket like a browser does (``docs/protocol.md``), sits down, and answers
+every snapshot in which it is to act. It never touches the database, so a bot
+can play against any server it can reach. ``manage.py run_bots`` starts them.
+
+:class:`BotHooks` decides how long a bot thinks before each move (or whether it
+lets its turn clock run out) and hears every message it sends and receives;
+``bench/load.py`` measures the server through them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from websockets.asyncio.client import connect
+from websockets.exceptions import WebSocketException
+
+from tables.rules.cards import low_rank, parse_card, rank, suit
+from tables.rules.evaluate import CATEGORY_SHIFT, high_key
+
+logger = logging.getLogger(__name__)
+
+WEAK, MEDIUM, STRONG = 0, 1, 2
+AGGRESSIVE = ("raise", "bet", "complete")
+PASSIVE = ("check", "call", "bring_in")
+WAGERS = frozenset(AGGRESSIVE)
+LOWBALL_VARIANTS = frozenset({"razz"})
+# Chance of playing against the hand's strength, so bots are not an open book.
+BLUFF = 0.1
+FOLD_WEAK = 0.75
+# After a lost connection a bot waits this long, doubled for each failure in a
+# row up to the maximum and jittered, so a struggling server is not stormed.
+RECONNECT_SECONDS = 1.0
+MAX_RECONNECT_SECONDS = 30.0
+MAX_SIT_REFUSALS = 8
+
+
+# ---------------------------------------------------------------- strategy
+
+
+def choose_action(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """One of the view's legal actions: ``{"action": kind}``, plus ``"amount"`` for wagers.
+
+    Strong hands bet and raise, middling ones call, weak ones check or fold to
+    a bet; now and then a bot does otherwise. Raises ValueError if the view
+    offers nothing to do (it is not the viewer's turn).
+    """
+    options = {option["kind"]: option for option in view["legal_actions"]}
+    if not options:
+        raise ValueError("no legal actions: it is not this viewer's turn")
+    strength = hand_strength(view)
+    if rng.random() < BLUFF:
+        strength = rng.choice((WEAK, MEDIUM, STRONG))
+    kind = _pick_kind(options, strength, rng)
+    return _move(options[kind], rng)
+
+
+def _pick_kind(options: dict[str, dict[str, Any]], strength: int, rng: random.Random) -> str:
+    aggressive = [kind for kind in AGGRESSIVE if kind in options]
+    passive = [kind for kind in PASSIVE if kind in options]
+    if strength == STRONG and aggressive:
+        return aggressive[0]
+    facing_a_bet = "fold" in options and "check" not in options
+    if strength == WEAK and facing_a_bet and rng.random() < FOLD_WEAK:
+        return "fold"
+    if passive:
+        return passive[0]
+    return next(iter(options))  # show or muck, or a wager that is the only move
+
+
+def _move(option: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    move: dict[str, Any] = {"action": option["kind"]}
+    if option["kind"] in WAGERS:
+        amounts = option["amounts"] or [option["min"]]
+        move["amount"] = rng.choice(amounts)
+    return move
+
+
+def hand_strength(view: dict[str, Any]) -> int:
+    """WEAK, MEDIUM or STRONG, judged from the viewer's own cards only.
+
+    >>> me = {"up": ["Kd"], "down": ["Ks", "4c"]}
+    >>> hand_strength({"variant": "stud", "viewer": 0, "players": [me]}) == STRONG
+    True
+    """
+    me = view["players"][view["viewer"]]
+    cards = [parse_card(card) for card in me["up"] + me["down"] if card is not None]
+    if view["variant"] in LOWBALL_VARIANTS:
+        return _low_strength(cards)
+    return _high_strength(cards)
+
+
+def _high_strength(cards: list[int]) -> int:
+    if len(cards) >= 5:
+        if high_key(cards) >> CATEGORY_SHIFT >= 1:  # a pair or better
+            return STRONG
+    elif max(Counter(map(rank, cards)).values(), default=0) >= 2:
+        return STRONG
+    flush_draw = max(Counter(map(suit, cards)).values(), default=0) >= 3
+    return MEDIUM if flush_draw or any(rank(card) >= 11 for card in cards) else WEAK
+
+
+def _low_strength(cards: list[int]) -> int:
+    """Razz: how many different ranks of eight or lower, against the cards held."""
+    lows = len({low_rank(card) for card in cards if low_rank(card) <= 8})
+    needed = min(len(cards), 5)
+    if lows >= needed:
+        return STRONG
+    return MEDIUM if lows >= needed - 1 else WEAK
+
+
+# ------------------------------------------------------------------ client
+
+
+class BotHooks:
+    """Pacing and observation for bots; this default moves at once and records nothing.
+
+    Every method is called on the bot's event loop, so it must not block.
+    """
+
+    def think(self, bot: Bot, snapshot: dict[str, Any]) -> float | None:
+        """Seconds to wait before sending the move ``snapshot`` asks for; None: never send it.
+
+        A bot that never sends its move leaves the server's turn clock to act for it.
+        """
+        return 0.0
+
+    def connected(self, bot: Bot) -> None:
+        """The bot's websocket is open (again)."""
+
+    def disconnected(self, bot: Bot) -> None:
+        """The bot's websocket has closed."""
+
+    def received(self, bot: Bot, message: dict[str, Any]) -> None:
+        """A message has just arrived, before the bot answers it."""
+
+    def sent(self, bot: Bot, message: dict[str, Any]) -> None:
+        """A message has just been handed to the socket."""
+
+
+@dataclass
+class ThinkTime(BotHooks):
+    """Wait ``seconds`` before every move, as a person at the table would."""
+
+    seconds: float
+
+    def think(self, bot: Bot, snapshot: dict[str, Any]) -> float | None:
+        return self.seconds
+
+
+@dataclass
+class Bot:
+    """One bot at one table, logged in by its session cookie.
+
+    It sits in a free seat with ``buy_in`` chips, acts whenever a snapshot
+    says it is its turn, buys in again when it has lost its stack, and sits
+    in again if the table sat it out.
+    """
+
+    name: str
+    cookie: str  # "sessionid=..." header value
+    url: str  # ws://host:port
+    table_id: int
+    buy_in: int
+    seats: int = 8
+    rng: random.Random = field(default_factory=random.Random)
+    refusals: int = 0
+    last_move: tuple[int, int] | None = None  # (hand id, turn) already answered
+    asked: str | None = None  # a seat request ("sit", "leave", "sit_in") awaiting its effect
+    done: bool = False
+    hooks: BotHooks = field(default_factory=BotHooks)
+    # A move waiting out its think time, and the (hand id, turn) it answers.
+    pending: tuple[tuple[int, int], asyncio.Task[None]] | None = field(default=None, repr=False)
+
+    async def run(self) -> None:
+        """Play until cancelled or out of chips, reconnecting after a dropped connection."""
+        endpoint = f"{self.url.rstrip('/')}/ws/tables/{self.table_id}/"
+        origin = _origin_of(self.url)
+        failures = 0
+        while not self.done:
+            try:
+                async with connect(
+                    endpoint, origin=origin, additional_headers={"Cookie": self.cookie}
+                ) as socket:
+                    failures = 0
+                    await self.play(socket)
+            except (OSError, WebSocketException) as exc:
+                logger.warning("%s: connection lost (%s); reconnecting", self.name, exc)
+                await asyncio.sleep(self.reconnect_delay(failures))
+                failures += 1
+
+    def reconnect_delay(self, failures: int) -> float:
+        """Seconds to wait before reconnecting after ``failures`` failed attempts in a row."""
+        delay = min(MAX_RECONNECT_SECONDS, RECONNECT_SECONDS * 2**failures)
+        return delay * self.rng.uniform(0.5, 1.0)
+
+    async def play(self, socket: Any) -> None:
+        self.hooks.connected(self)
+        try:
+            async for text in socket:
+                message = json.loads(text)
+                self.hooks.received(self, message)
+                self.drop_stale_move(message)
+                reply = self.answer(message)
+                if reply is not None:
+                    await self.reply(socket, reply, message)
+                if self.done:
+                    return
+        finally:
+            self.drop_stale_move(None)
+            self.hooks.disconnected(self)
+
+    async def reply(self, socket: Any, reply: dict[str, Any], snapshot: dict[str, Any]) -> None:
+        """Send ``reply`` now, or a move after the hooks' think time (or never)."""
+        if reply["type"] != "act":
+            await self.send(socket, reply)
+            return
+        delay = self.hooks.think(self, snapshot)
+        if delay is None:
+            return  # ``last_move`` is set, so this turn is left to the clock
+        if delay <= 0:
+            await self.send(socket, reply)
+            return
+        task = asyncio.create_task(self.send_later(socket, reply, delay))
+        self.pending = ((reply["hand"], reply["turn"]), task)
+
+    async def send_later(self, socket: Any, reply: dict[str, Any], delay: float) -> None:
+        await asyncio.sleep(delay)
+        self.pending = None
+        with contextlib.suppress(WebSocketException):  # the reading loop sees the close
+            await self.send(socket, reply)
+
+    async def send(self, socket: Any, message: dict[str, Any]) -> None:
+        await socket.send(json.dumps(message))
+        self.hooks.sent(self, message)
+
+    def drop_stale_move(self, message: dict[str, Any] | None) -> None:
+        """Cancel a move still thinking once a snapshot shows its turn has passed."""
+        if self.pending is None:
+            return
+        if message is not None:
+            if message["type"] != "snapshot" or message["hand_info"] is None:
+                return
+            if (message["hand_info"]["id"], message["hand"]["turn"]) == self.pending[0]:
+                return
+        self.pending[1].cancel()
+        self.pending = None
+
+    def answer(self, message: dict[str, Any]) -> dict[str, Any] | None:
+        """The message to send in reply to one server message, if any."""
+        if message["type"] == "error":
+            logger.info("%s: %s: %s", self.name, message["code"], message["message"])
+            self.last_move = self.asked = None
+            if message["code"] == "refused":
+                self.refusals += 1
+                self.done = self.refusals >= MAX_SIT_REFUSALS
+            return {"type": "snapshot"}
+        if message["type"] == "snapshot":
+            return self.on_snapshot(message)
+        return None
+
+    def on_snapshot(self, snapshot: dict[str, Any]) -> dict[str, Any] | None:
+        you = snapshot["you"]
+        if you is None:
+            raise RuntimeError(f"{self.name} is not logged in: check its session cookie")
+        seats = {seat["number"]: seat for seat in snapshot["table"]["seats"]}
+        mine = seats.get(you["seat"])
+        in_hand = mine is not None and self.dealt_in(snapshot, you["seat"])
+        request = self.seat_request(seats, mine, in_hand)
+        if request is None:
+            self.asked = None
+            return self.act(snapshot) if in_hand else None
+        # Snapshots sent before the server saw the request still call for it:
+        # ask once, and again only after an error.
+        if request["type"] == self.asked:
+            return None
+        self.asked = request["type"]
+        return request
+
+    def seat_request(
+        self, seats: dict[int, dict[str, Any]], mine: dict[str, Any] | None, in_hand: bool
+    ) -> dict[str, Any] | None:
+        """What the bot must ask of its seat before it can play, if anything."""
+        if mine is None:
+            return self.sit(seats)
+        if mine["stack"] == 0 and not in_hand:
+            return {"type": "leave"}  # busted: stand up, and sit again with a new buy-in
+        if mine["state"] == "sitting_out":
+            return {"type": "sit_in"}
+        return None
+
+    def sit(self, seats: dict[int, dict[str, Any]]) -> dict[str, Any] | None:
+        free = [number for number in range(1, self.seats + 1) if number not in seats]
+        if not free:
+            self.done = True
+            logger.warning("%s: the table is full", self.name)
+            return None
+        return {"type": "sit", "seat": self.rng.choice(free), "buy_in": self.buy_in}
+
+    @staticmethod
+    def dealt_in(snapshot: dict[str, Any], seat: int) -> bool:
+        info = snapshot["hand_info"]
+        return info is not None and not info["finished"] and seat in info["seats"]
+
+    def act(self, snapshot: dict[str, Any]) -> dict[str, Any] | None:
+        hand, hand_id = snapshot["hand"], snapshot["hand_info"]["id"]
+        if not hand["legal_actions"] or self.last_move == (hand_id, hand["turn"]):
+            return None
+        self.last_move = (hand_id, hand["turn"])
+        self.refusals = 0
+        move = choose_action(hand, self.rng)
+        return {"type": "act", **move, "turn": hand["turn"], "hand": hand_id}
+
+
+def _origin_of(url: str) -> str:
+    """The page origin a browser would send: the same host, over http(s)."""
+    parts = urlsplit(url)
+    scheme = "https" if parts.scheme == "wss" else "http"
+    return f"{scheme}://{parts.netloc}"
+
+
+async def run_bots(bots: list[Bot], *, seconds: float | None = None) -> None:
+    """Run every bot until all stop, ``seconds`` pass, or this coroutine is cancelled."""
+    tasks = [asyncio.create_task(bot.run(), name=bot.name) for bot in bots]
+    try:
+        await asyncio.wait(tasks, timeout=seconds)
+    finally:
+        for task in tasks:
+            task.cancel()  # leaving each ``async with connect`` closes its socket cleanly
+        await asyncio.gather(*tasks, return_exceptions=True)
