@@ -1,0 +1,199 @@
+"""Real headless Chromium against a real server, for the browser tests.
+
+The server is what ``make run`` starts, on the test database: Django's
+``runserver`` (which is Daphne here, serving the pages, the static files and
+the websockets) and a Celery worker, over the real PostgreSQL and Redis. So the
+next hand is dealt by the worker after ``CARDROOM_NEXT_HAND_DELAY_SECONDS``,
+and players see the showdown as they would at home.
+
+The browser is Debian's ``chromium`` (Playwright's own browser download needs
+the internet). Without it, or without the ``playwright`` package, the tests are
+skipped, unless ``REQUIRE_BROWSER=1`` (CI sets it): then they fail and say why.
+
+Screenshots go to ``$BROWSER_SCREENSHOTS/<test name>/`` (default
+``/tmp/cardroom-browser-screenshots``).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+from uuid import uuid4
+
+import pytest
+import redis
+from django.db import connection
+
+from cardroom.env import env_bool
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+# No sandbox: CI runs as root, where Chromium's sandbox refuses to start.
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+SCREENSHOTS = Path(os.environ.get("BROWSER_SCREENSHOTS", "/tmp/cardroom-browser-screenshots"))
+# Long enough for the test to look at the showdown before the next deal.
+NEXT_HAND_DELAY_SECONDS = 8
+START_SECONDS = 30
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "browser: drives a real headless Chromium against a live server"
+    )
+
+
+def _missing(what: str) -> None:
+    """Skip for lack of a browser, or fail if this run was told it must have one."""
+    if env_bool("REQUIRE_BROWSER", default=False):
+        pytest.fail(f"REQUIRE_BROWSER=1 but {what}", pytrace=False)
+    pytest.skip(what)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One headless Chromium for a module's tests; each test opens its own contexts."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("the playwright package is not installed (pip install -e '.[test]')")
+    if not CHROMIUM.is_file():
+        _missing(f"there is no Chromium at {CHROMIUM} (apt-get install chromium)")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture(autouse=True)
+def orm_beside_playwright(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Let the test's own ORM calls run while Playwright's sync API is open.
+
+    That API parks an asyncio loop in this thread (inside a greenlet), which
+    Django takes for async code and refuses ORM calls from. The calls here are
+    plain blocking ones that never run on that loop, so Django is told so; the
+    server's processes never get this setting (see ``live_server_url``).
+    """
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture
+def screenshots(request: pytest.FixtureRequest) -> Path:
+    """This test's screenshot folder, emptied first."""
+    folder = SCREENSHOTS / request.node.name
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("*.png"):
+        old.unlink()
+    print(f"screenshots: {folder}")
+    return folder
+
+
+# ------------------------------------------------------------- the server
+
+
+def _test_database_url() -> str:
+    """The test database as a DATABASE_URL, for the server's processes."""
+    db = connection.settings_dict
+    user = quote(db["USER"] or "", safe="")
+    if db["PASSWORD"]:
+        user += ":" + quote(db["PASSWORD"], safe="")
+    host = f"{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
+    return f"postgres://{user}@{host}/{quote(db['NAME'], safe='')}"
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _start(argv: list[str], env: dict[str, str], log: Path) -> subprocess.Popen:
+    with log.open("wb") as output:
+        return subprocess.Popen(
+            argv,
+            cwd=PROJECT_ROOT,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # so _stop can end it with everything it started
+        )
+
+
+def _stop(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+def _wait_for_port(port: int, server: subprocess.Popen, log: Path) -> None:
+    deadline = time.monotonic() + START_SECONDS
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise AssertionError(f"the server exited:\n{log.read_text()}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError(f"the server did not listen within {START_SECONDS}s:\n{log.read_text()}")
+
+
+@pytest.fixture
+def live_server_url(
+    transactional_db: None, redis_url: str, require_services: bool, tmp_path: Path
+) -> Iterator[str]:
+    """``make run``'s web server and a Celery worker on the test database; the site's URL.
+
+    The worker has a queue of its own, so no other worker on this Redis takes
+    its tasks. Everything the test writes is committed (a transactional test),
+    so the server sees it.
+    """
+    if connection.vendor == "sqlite":
+        assert not require_services, "REQUIRE_SERVICES=1 but the database is SQLite"
+        pytest.skip("the server is another process: it needs PostgreSQL (DATABASE_URL)")
+    queue = f"test-browser-{uuid4().hex}"
+    env = {
+        **os.environ,
+        "DATABASE_URL": _test_database_url(),
+        "REDIS_URL": redis_url,
+        "DEBUG": "true",  # runserver serves static files only in DEBUG
+        "CARDROOM_TURN_TASKS": "true",
+        "CARDROOM_TURN_QUEUE": queue,
+        "CARDROOM_NEXT_HAND_DELAY_SECONDS": str(NEXT_HAND_DELAY_SECONDS),
+    }
+    # The server must keep Django's guard against blocking calls in async code.
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    port = _free_port()
+    worker_log, web_log = tmp_path / "worker.log", tmp_path / "web.log"
+    worker_argv = [sys.executable, "-m", "celery", "-A", "cardroom", "worker", "--pool=solo"]
+    worker_argv += ["-Q", queue, "-n", f"{queue}@%h", "--without-mingle", "--without-gossip"]
+    worker = _start(worker_argv, env, worker_log)
+    web_argv = [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"]
+    web = _start(web_argv, env, web_log)
+    try:
+        _wait_for_port(port, web, web_log)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        _stop(web)
+        _stop(worker)
+        # The turn timeouts still waiting in the queue die with it.
+        kombu = ("_kombu.binding.", "_kombu.binding_permanent.")
+        redis.Redis.from_url(redis_url).delete(queue, *(prefix + queue for prefix in kombu))
+        # Shown by pytest only when the test fails.
+        print("--- web server ---", web_log.read_text(), sep="\n")
+        print("--- worker ---", worker_log.read_text(), sep="\n")
