@@ -1,0 +1,609 @@
+"""Load benchmark: N six-seat tables of bots against the whole stack on this machine.
+
+    python bench/load.py [--tables 100] [--seconds 120] [--warmup S] [--interval 2]
+
+It recreates a PostgreSQL database of its own (``--database-url``, whose name
+must contain "bench"), empties one Redis database (``--redis-url``, not db 0),
+migrates, and makes the stakes, the tables and six bot players per table, each
+signed up through ``accounts.services.user_signup`` so their chips come from
+the ledger. Then it starts Daphne serving ``cardroom.asgi``, a Celery worker
+and Celery beat, as docker-compose.yml runs them (``DEBUG`` off; logs at
+WARNING), and the bots (``bench/load_bots.py``, one process of
+:class:`tables.bots.Bot` over real websockets), which sit down through the
+websocket and play, each table one move per ``--interval`` seconds on average.
+The servers use ``cardroom.settings`` unless ``DJANGO_SETTINGS_MODULE`` names
+another module, which is how an untried setting can be measured.
+
+After ``--warmup`` seconds it measures for ``--seconds`` and prints:
+
+- moves per second, as the bots sent them and as the database recorded them
+  (timeouts included);
+- p50 and p99 latency from a move leaving its bot to the moment the last bot
+  at the table has a snapshot reflecting it;
+- the p99 lateness of timeouts: a share of turns (``--timeout-share``) is
+  left to the server's clock, and the lateness is when the last bot at the
+  table has the snapshot showing the timeout, minus the turn's ``expires_at``;
+- the CPU used by each group of processes, from ``/proc``, as a share of all
+  the machine's cores. PostgreSQL and Redis are the machine's shared servers,
+  so their figures include anyone else using them, as does the machine total.
+
+Everything it starts is stopped when it ends, and ``manage.py audit_chips``
+then checks that no chip appeared or vanished under load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import ctypes
+import json
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TextIO
+from urllib.parse import urlsplit, urlunsplit
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+SEATS = 6
+BUY_IN = 1000
+# A short clock: a turn left to it costs the table 5 seconds, not 30, and the
+# bots' longest think (one interval) still leaves room for a slow server.
+ACTION_SECONDS = 5
+TIME_BANK_SECONDS = 0
+GOAL_LATENCY_P99_MS = 100.0
+GOAL_LATENESS_P99_MS = 1000.0
+START_TIMEOUT = 60.0
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+
+# -------------------------------------------------------------- arguments
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description="Run bot tables against Daphne, Celery, PostgreSQL and Redis; "
+        "print throughput, latency, timeout lateness and CPU use."
+    )
+    add = parser.add_argument
+    add("--tables", type=int, default=100, help="six-seat tables of bots (100)")
+    add("--seconds", type=float, default=120.0, help="length of the measurement (120)")
+    add("--warmup", type=float, help="seconds of play before measuring (default: 30 + tables/2)")
+    add("--interval", type=float, default=2.0, help="seconds between moves at a table (2)")
+    add("--timeout-share", type=float, default=0.02, help="share of turns left to the clock")
+    add("--daphnes", type=int, default=1, help="Daphne processes; tables are split among them")
+    add("--concurrency", type=int, default=2, help="Celery worker processes (2)")
+    add("--port", type=int, default=8700, help="first Daphne port (8700)")
+    add(
+        "--database-url",
+        default="postgres://postgres@127.0.0.1:5432/cardroom_bench",
+        help="a PostgreSQL database to drop and recreate; its name must contain 'bench'",
+    )
+    add("--redis-url", default="redis://127.0.0.1:6379/9", help="a Redis database to empty")
+    add("--seed", type=int, default=1, help="seed for the bots' choices")
+    add("--json", type=Path, help="also write the figures to this file")
+    add("--logs", type=Path, help="keep the processes' logs in this folder (default: discard)")
+    args = parser.parse_args(argv)
+    if args.warmup is None:
+        args.warmup = 30 + args.tables / 2
+    if args.tables < 1 or args.seconds <= 0 or args.interval <= 0 or args.daphnes < 1:
+        parser.error("--tables, --seconds, --interval and --daphnes must be positive")
+    if not 0 <= args.timeout_share <= 1:
+        parser.error("--timeout-share must be from 0 to 1")
+    if "bench" not in urlsplit(args.database_url).path:
+        parser.error("--database-url must name a database with 'bench' in it: it is dropped")
+    if urlsplit(args.redis_url).path.strip("/") in ("", "0"):
+        parser.error("--redis-url must name a Redis database other than 0: it is emptied")
+    return args
+
+
+def server_env(args: argparse.Namespace) -> dict[str, str]:
+    """The environment of every process: production settings on the bench's own data."""
+    return {
+        **os.environ,
+        "DATABASE_URL": args.database_url,
+        "REDIS_URL": args.redis_url,
+        "REQUIRE_SERVICES": "1",
+        "DEBUG": "false",
+        "SECRET_KEY": secrets.token_urlsafe(40),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "PYTHONUNBUFFERED": "1",
+        "DJANGO_SETTINGS_MODULE": os.environ.get("DJANGO_SETTINGS_MODULE", "cardroom.settings"),
+    }
+
+
+# ---------------------------------------------------------- data and setup
+
+
+def recreate_database(url: str) -> None:
+    import psycopg
+
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/")
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        connection.execute(f'CREATE DATABASE "{name}"')
+
+
+def empty_redis(url: str) -> None:
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        client.flushdb()
+    finally:
+        client.close()
+
+
+def create_players(tables: int) -> list[dict[str, Any]]:
+    """The stakes, the tables and their bots; per table its id and (name, cookie) pairs."""
+    from django.test import override_settings
+
+    from accounts.services import user_signup
+    from tables.management.commands.run_bots import session_cookie
+    from tables.models import Stakes, Table
+
+    stakes = Stakes(
+        name="Bench stud 5/10",
+        variant="stud",
+        ante=1,
+        bring_in=2,
+        small_bet=5,
+        big_bet=10,
+        min_buy_in=100,
+        max_buy_in=BUY_IN,
+        seats=SEATS,
+        action_seconds=ACTION_SECONDS,
+        time_bank_seconds=TIME_BANK_SECONDS,
+    )
+    stakes.full_clean()
+    stakes.save()
+    result = []
+    # Nobody logs in with these random passwords: MD5 makes 600 sign-ups take
+    # seconds instead of minutes of PBKDF2.
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        for number in range(1, tables + 1):
+            table = Table.objects.create(name=f"Bench {number}", stakes=stakes)
+            bots = []
+            for seat in range(1, SEATS + 1):
+                name = f"bench-{number}-{seat}"
+                user = user_signup(username=name, password=secrets.token_urlsafe(16))
+                bots.append((name, session_cookie(user)))
+            result.append({"id": table.pk, "bots": bots})
+    return result
+
+
+# ------------------------------------------------------------- processes
+
+
+@dataclass
+class Stack:
+    """The processes the benchmark starts, each in its own session, logging to a file."""
+
+    env: dict[str, str]
+    logs: Path
+    children: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+
+    def start(self, name: str, argv: Sequence[str]) -> subprocess.Popen[bytes]:
+        with (self.logs / f"{name}.log").open("wb") as log:
+            process = subprocess.Popen(
+                argv,
+                cwd=BASE_DIR,
+                env=self.env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                preexec_fn=_die_with_parent,
+            )
+        self.children[name] = process
+        return process
+
+    def check(self) -> None:
+        for name, process in self.children.items():
+            if process.poll() is not None and name != "bots":
+                raise RuntimeError(f"{name} exited with {process.returncode}: {self.tail(name)}")
+
+    def tail(self, name: str, lines: int = 20) -> str:
+        text = (self.logs / f"{name}.log").read_text(errors="replace")
+        return "\n".join(text.splitlines()[-lines:])
+
+    def stop(self) -> None:
+        """SIGTERM each, newest first; SIGKILL whatever is left of its session."""
+        for process in reversed(self.children.values()):
+            if process.poll() is None:
+                process.terminate()
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    process.wait(10)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+def _die_with_parent() -> None:
+    """In the child, before it execs: have the kernel SIGTERM it if the benchmark dies."""
+    _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+_LIBC = ctypes.CDLL(None)  # loaded here, so the forked child only makes the call
+
+
+def start_servers(stack: Stack, args: argparse.Namespace) -> list[int]:
+    """Daphne(s), the worker and beat, as docker-compose.yml runs them; Daphne's ports."""
+    celery = [sys.executable, "-m", "celery", "-A", "cardroom"]
+    stack.start("worker", [*celery, "worker", "-l", "WARNING", "-c", str(args.concurrency)])
+    stack.start("beat", [*celery, "beat", "-l", "WARNING", "-s", str(stack.logs / "beat")])
+    ports = [args.port + offset for offset in range(args.daphnes)]
+    for number, port in enumerate(ports, 1):
+        argv = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
+        stack.start(f"daphne-{number}", [*argv, "cardroom.asgi:application"])
+    for port in ports:
+        _wait_until(lambda port=port: _listening(port), stack, f"Daphne on port {port}")
+    _wait_until(_worker_answers, stack, "the Celery worker")
+    return ports
+
+
+def _listening(port: int) -> bool:
+    with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.5):
+        return True
+    return False
+
+
+def _worker_answers() -> bool:
+    from cardroom.celery import app
+
+    return bool(app.control.ping(timeout=1.0))
+
+
+def _wait_until(ready: Callable[[], bool], stack: Stack, what: str) -> None:
+    deadline = time.monotonic() + START_TIMEOUT
+    while not ready():
+        stack.check()
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{what} did not start in {START_TIMEOUT:.0f} s")
+        time.sleep(0.2)
+
+
+# -------------------------------------------------------------------- CPU
+
+
+@dataclass(frozen=True)
+class Proc:
+    pid: int
+    parent: int
+    name: str
+    ticks: int  # user + system time, its own and that of the children it has reaped
+
+
+def processes() -> dict[int, Proc]:
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            text = (entry / "stat").read_text()
+        except OSError:
+            continue  # gone already
+        # The name is in parentheses and may hold spaces; the fields follow it.
+        name = text[text.index("(") + 1 : text.rindex(")")]
+        fields = text[text.rindex(")") + 2 :].split()
+        ticks = sum(int(value) for value in fields[11:15])  # utime stime cutime cstime
+        found[int(entry.name)] = Proc(int(entry.name), int(fields[1]), name, ticks)
+    return found
+
+
+def tree_ticks(procs: dict[int, Proc], roots: set[int]) -> int:
+    """CPU ticks of ``roots`` and all their descendants, living or reaped."""
+    total, frontier = 0, set(roots)
+    while frontier:
+        total += sum(procs[pid].ticks for pid in frontier if pid in procs)
+        frontier = {proc.pid for proc in procs.values() if proc.parent in frontier}
+    return total
+
+
+def machine_ticks() -> tuple[int, int]:
+    """(busy, total) ticks of all CPUs since boot, from /proc/stat."""
+    with open("/proc/stat") as stat:
+        values = [int(value) for value in stat.readline().split()[1:9]]
+    idle = values[3] + values[4]  # idle + iowait
+    total = sum(values)
+    return total - idle, total
+
+
+def group_roots(stack: Stack, redis_pid: int | None) -> dict[str, set[int]]:
+    procs = processes()
+    roots = {
+        "daphne": {p.pid for n, p in stack.children.items() if n.startswith("daphne")},
+        "celery worker": {stack.children["worker"].pid},
+        "celery beat": {stack.children["beat"].pid},
+        "bots": {stack.children["bots"].pid},
+        "postgres (whole server)": {
+            proc.pid
+            for proc in procs.values()
+            if proc.name == "postgres"
+            and procs.get(proc.parent, Proc(0, 0, "", 0)).name != "postgres"
+        },
+    }
+    if redis_pid is not None:
+        roots["redis (whole server)"] = {redis_pid}
+    return roots
+
+
+@dataclass
+class CpuSample:
+    at: float
+    groups: dict[str, int]
+    machine: tuple[int, int]
+
+
+def cpu_sample(roots: dict[str, set[int]]) -> CpuSample:
+    procs = processes()
+    groups = {name: tree_ticks(procs, pids) for name, pids in roots.items()}
+    return CpuSample(time.monotonic(), groups, machine_ticks())
+
+
+def cpu_shares(first: CpuSample, last: CpuSample) -> dict[str, float]:
+    """Each group's CPU between two samples, as a percentage of all the machine's cores."""
+    cores = os.cpu_count() or 1
+    seconds = last.at - first.at
+    shares = {
+        name: 100 * (last.groups[name] - first.groups[name]) / CLOCK_TICKS / seconds / cores
+        for name in first.groups
+    }
+    busy = last.machine[0] - first.machine[0]
+    shares["machine (all processes)"] = 100 * busy / (last.machine[1] - first.machine[1])
+    shares["everything else"] = shares["machine (all processes)"] - sum(
+        value for name, value in shares.items() if name != "machine (all processes)"
+    )
+    return shares
+
+
+def redis_pid(url: str) -> int | None:
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        pid = int(client.info("server")["process_id"])
+    finally:
+        client.close()
+    return pid if Path(f"/proc/{pid}").exists() else None  # None: not on this machine
+
+
+# ----------------------------------------------------------------- figures
+
+
+def percentile(values: Sequence[float], share: float) -> float | None:
+    """The nearest-rank percentile (``share`` from 0 to 1); None for no values."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, -(-len(ordered) * share // 1))  # ceil without floats drifting
+    return ordered[int(rank) - 1]
+
+
+def database_moves(start: float, end: float) -> dict[str, int]:
+    from tables.models import Hand, HandAction
+
+    since, until = (datetime.fromtimestamp(t, UTC) for t in (start, end))
+    actions = HandAction.objects.filter(created_at__gte=since, created_at__lt=until)
+    return {
+        "moves": actions.count(),
+        "timed_out": actions.filter(timed_out=True).count(),
+        "hands_ended": Hand.objects.filter(ended_at__gte=since, ended_at__lt=until).count(),
+    }
+
+
+def summarize(
+    args: argparse.Namespace,
+    bots: dict[str, Any],
+    moves: dict[str, int],
+    cpu: dict[str, float],
+) -> dict[str, Any]:
+    seconds = args.seconds
+    return {
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "tables": args.tables,
+        "seconds": seconds,
+        "interval": args.interval,
+        "daphnes": args.daphnes,
+        "moves_sent_per_second": bots["moves_sent"] / seconds,
+        "moves_recorded_per_second": moves["moves"] / seconds,
+        "timeouts_recorded": moves["timed_out"],
+        "hands_ended": moves["hands_ended"],
+        "latency_samples": len(bots["latency_ms"]),
+        "latency_p50_ms": percentile(bots["latency_ms"], 0.50),
+        "latency_p99_ms": percentile(bots["latency_ms"], 0.99),
+        "latency_max_ms": max(bots["latency_ms"], default=None),
+        "lateness_samples": len(bots["lateness_ms"]),
+        "lateness_p50_ms": percentile(bots["lateness_ms"], 0.50),
+        "lateness_p99_ms": percentile(bots["lateness_ms"], 0.99),
+        "lateness_max_ms": max(bots["lateness_ms"], default=None),
+        "unresolved_moves": bots["unresolved_moves"],
+        "unresolved_timeouts": bots["unresolved_timeouts"],
+        "errors": bots["errors"],
+        "error_examples": bots["error_examples"],
+        "disconnects": bots["disconnects"],
+        "bots_loop_lag_p99_ms": percentile(bots["loop_lag_ms"], 0.99),
+        "cpu_percent_of_all_cores": cpu,
+    }
+
+
+def report(figures: dict[str, Any], audit: str, out: TextIO = sys.stdout) -> None:
+    def ms(value: float | None) -> str:
+        return "n/a" if value is None else f"{value:.0f} ms"
+
+    cores = os.cpu_count() or 1
+    moves = figures["moves_recorded_per_second"] * figures["seconds"]
+
+    def per_move(share: float) -> float:
+        return share / 100 * cores * figures["seconds"] * 1000 / max(1, moves)
+
+    lines = [
+        f"Load benchmark, {figures['date']}: {figures['tables']} tables of {SEATS} bots, "
+        f"one move per {figures['interval']:g} s per table, {figures['seconds']:g} s measured, "
+        f"{figures['daphnes']} Daphne process(es)",
+        f"moves per second: {figures['moves_sent_per_second']:.1f} sent by bots, "
+        f"{figures['moves_recorded_per_second']:.1f} recorded "
+        f"({figures['timeouts_recorded']} timeouts); {figures['hands_ended']} hands ended",
+        f"move to last player's snapshot: p50 {ms(figures['latency_p50_ms'])}, "
+        f"p99 {ms(figures['latency_p99_ms'])}, max {ms(figures['latency_max_ms'])} "
+        f"({figures['latency_samples']} moves; {figures['unresolved_moves']} never reached all)",
+        f"timeout lateness (last player's snapshot - expires_at): "
+        f"p50 {ms(figures['lateness_p50_ms'])}, p99 {ms(figures['lateness_p99_ms'])}, "
+        f"max {ms(figures['lateness_max_ms'])} ({figures['lateness_samples']} timeouts; "
+        f"{figures['unresolved_timeouts']} never reached all)",
+        f"errors sent to bots: {figures['errors'] or 'none'}; disconnects: "
+        f"{figures['disconnects']}; bots' event-loop lag p99 "
+        f"{ms(figures['bots_loop_lag_p99_ms'])}",
+        f"CPU, % of all {cores} cores (and CPU ms per recorded move):",
+        *(
+            f"  {name:<26} {share:6.1f}%  {per_move(share):6.1f} ms"
+            for name, share in figures["cpu_percent_of_all_cores"].items()
+        ),
+        f"chip audit after the run: {audit}",
+        "goals: p99 latency <= 100 ms: "
+        + _verdict(figures["latency_p99_ms"], GOAL_LATENCY_P99_MS)
+        + "; p99 timeout lateness <= 1 s: "
+        + _verdict(figures["lateness_p99_ms"], GOAL_LATENESS_P99_MS),
+    ]
+    print("\n".join(lines), file=out, flush=True)
+
+
+def _verdict(value: float | None, goal: float) -> str:
+    if value is None:
+        return "not measured"
+    return "met" if value <= goal else "NOT met"
+
+
+# -------------------------------------------------------------------- run
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    env = server_env(args)
+    os.environ.update(env)
+    say(f"recreating {urlsplit(args.database_url).path.lstrip('/')} and emptying Redis")
+    recreate_database(args.database_url)
+    empty_redis(args.redis_url)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
+        cwd=BASE_DIR,
+        env=env,
+        check=True,
+    )
+    import django
+
+    django.setup()
+    say(f"signing up {args.tables * SEATS} bots")
+    tables = create_players(args.tables)
+    with tempfile.TemporaryDirectory(prefix="cardroom-bench-") as workdir:
+        logs = args.logs or Path(workdir)
+        logs.mkdir(parents=True, exist_ok=True)
+        stack = Stack(env, logs)
+        try:
+            return measure(args, stack, tables)
+        finally:
+            stack.stop()
+
+
+def measure(args: argparse.Namespace, stack: Stack, tables: list[dict[str, Any]]) -> dict[str, Any]:
+    ports = start_servers(stack, args)
+    say(f"servers up; bots join over {args.tables / tables_per_second(args):.0f} s")
+    start = time.time() + args.warmup
+    end = start + args.seconds
+    spec = {
+        "tables": [
+            {**table, "url": f"ws://127.0.0.1:{ports[index % len(ports)]}"}
+            for index, table in enumerate(tables)
+        ],
+        "seats": SEATS,
+        "buy_in": BUY_IN,
+        "interval": args.interval,
+        "min_think": args.interval / 4,
+        "timeout_share": args.timeout_share,
+        "seed": args.seed,
+        "tables_per_second": tables_per_second(args),
+        "window_start": start,
+        "window_end": end,
+        "drain": ACTION_SECONDS + 5,
+    }
+    spec_path, results_path = stack.logs / "spec.json", stack.logs / "results.json"
+    spec_path.write_text(json.dumps(spec))
+    argv = [sys.executable, "bench/load_bots.py", str(spec_path), str(results_path)]
+    bots = stack.start("bots", argv)
+    roots = group_roots(stack, redis_pid(args.redis_url))
+    _sleep_until(start, stack)
+    first = cpu_sample(roots)
+    say(f"measuring for {args.seconds:g} s")
+    _sleep_until(end, stack)
+    last = cpu_sample(roots)
+    bots.wait(timeout=spec["drain"] + 60)
+    if bots.returncode != 0:
+        raise RuntimeError(f"the bots failed: {stack.tail('bots')}")
+    results = json.loads(results_path.read_text())
+    figures = summarize(args, results, database_moves(start, end), cpu_shares(first, last))
+    return figures
+
+
+def tables_per_second(args: argparse.Namespace) -> float:
+    """How fast tables' bots join: fast enough to be seated well before the warmup ends."""
+    return max(2.0, args.tables / (args.warmup / 2))
+
+
+def _sleep_until(moment: float, stack: Stack) -> None:
+    while time.time() < moment:
+        stack.check()
+        time.sleep(min(1.0, max(0.0, moment - time.time())))
+
+
+def audit_chips(env: dict[str, str]) -> str:
+    done = subprocess.run(
+        [sys.executable, "manage.py", "audit_chips"],
+        cwd=BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    return "passed" if done.returncode == 0 else f"FAILED\n{done.stdout}{done.stderr}"
+
+
+def say(text: str) -> None:
+    print(f"bench/load.py: {text}", file=sys.stderr, flush=True)
+
+
+@contextlib.contextmanager
+def _terminate_on_sigterm() -> Iterator[None]:
+    """Turn SIGTERM into KeyboardInterrupt, so the finally blocks stop every child."""
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    with _terminate_on_sigterm():
+        figures = run(args)
+    audit = audit_chips(server_env(args))
+    report(figures, audit)
+    if args.json is not None:
+        args.json.write_text(json.dumps({**figures, "chip_audit": audit}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
