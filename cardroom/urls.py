@@ -13,6 +13,7 @@ urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("accounts/", include("accounts.urls")),
     path("tables/", include("tables.urls")),
+    path("hands/", include("tables.history_urls")),
     # Before admin.site.urls so the admin's catch-all doesn't answer it first.
     path("admin/rake-report/", rake_report, name="rake_report"),
     path("admin/", admin.site.urls),
