@@ -202,10 +202,13 @@ def do_act(
         if current is None:
             raise services.StaleMove("no hand is being played at this table")
         hand_id = current.pk
-    elif not Hand.objects.filter(pk=hand_id, table_id=table_id).exists():
-        raise services.ServiceError(f"hand #{hand_id} is not played at this table")
     hand = services.hand_act(
-        hand_id=hand_id, player_id=player_id, kind=kind, amount=amount, version=version
+        hand_id=hand_id,
+        player_id=player_id,
+        kind=kind,
+        amount=amount,
+        version=version,
+        table_id=table_id,
     )
     if hand.is_finished:
         tasks.next_hand_schedule(table_id)

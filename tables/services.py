@@ -102,9 +102,15 @@ def _table_set_open(table_id: int, *, is_open: bool) -> Table:
 
 
 def _lock_table(table_id: int) -> Table:
-    """The table's row, locked until the transaction ends."""
+    """The table's row, locked until the transaction ends, with its stakes.
+
+    Only the table's row is locked (``of``): every table of the same stakes
+    must not wait on one another.
+    """
     try:
-        return Table.objects.select_for_update().get(pk=table_id)
+        return (
+            Table.objects.select_for_update(of=("self",)).select_related("stakes").get(pk=table_id)
+        )
     except Table.DoesNotExist:
         raise ServiceError(f"there is no table #{table_id}") from None
 
@@ -262,9 +268,8 @@ def hand_start(*, table_id: int, now: datetime | None = None) -> Hand:
         raise ServiceError(f"a hand needs two players with chips; {table.name} has {len(seats)}")
     previous = table.hands.order_by("-number").first()
     dealer = _next_dealer(seats, previous.seating["dealer"] if previous else 0)
-    hand = _hand_create(table, _engine_order(seats, dealer), dealer, previous)
+    hand = _hand_create(table, _engine_order(seats, dealer), dealer, previous, now)
     _seats_count_missed_hand(table, dealt=seats)
-    _turn_clock_start(hand, HandState.from_dict(hand.state), now or timezone.now())
     return hand
 
 
@@ -313,10 +318,12 @@ def _engine_order(seats: list[Seat], dealer: int) -> list[Seat]:
     return after + [seat for seat in seats if seat.number <= dealer]
 
 
-def _hand_create(table: Table, order: list[Seat], dealer: int, previous: Hand | None) -> Hand:
+def _hand_create(
+    table: Table, order: list[Seat], dealer: int, previous: Hand | None, now: datetime | None
+) -> Hand:
     deck, salt = shuffled_deck(), secrets.token_hex(32)
     state = HandState.new(table.stakes.game_config(), [seat.stack for seat in order], deck)
-    hand = Hand.objects.create(
+    hand = Hand(
         table=table,
         number=previous.number + 1 if previous else 1,
         deck=deck,
@@ -329,9 +336,14 @@ def _hand_create(table: Table, order: list[Seat], dealer: int, previous: Hand | 
         state=state.to_dict(),
         version=0,
     )
-    _sync_stacks(hand, [seat.stack for seat in order], state.stacks)
-    if state.finished:  # everyone was all in on the antes: the engine ran the board out
-        _hand_finish(hand, state)
+    seats = HandSeats(hand, order)
+    seats.take_stacks(state.stacks)  # the antes
+    # Everyone may be all in on the antes: then the engine has run the board out.
+    _hand_clock_or_end(hand, state, seats, now or timezone.now())
+    hand.save(force_insert=True)
+    seats.save()
+    if state.finished:
+        _hand_results_write(hand, state)
     return hand
 
 
@@ -344,15 +356,17 @@ def hand_act(
     amount: int | None = None,
     version: int,
     now: datetime | None = None,
+    table_id: int | None = None,
 ) -> Hand:
     """Apply one move by ``player_id``, made when the hand was at ``version``.
 
     A move against any other version (another move got there first, or this
     one was sent twice) raises :class:`StaleMove` and changes nothing. A move
     made after the action time (``now``, default the current time) spends the
-    time taken from the player's time bank.
+    time taken from the player's time bank. With ``table_id``, a hand that is
+    not at that table is refused.
     """
-    hand = _lock_hand(hand_id)
+    hand = _lock_hand(hand_id, table_id)
     if hand.is_finished:
         raise StaleMove(f"hand #{hand.number} is over")
     if type(version) is not int or version != hand.version:
@@ -364,32 +378,95 @@ def hand_act(
     if player is None:
         raise ServiceError(f"player #{player_id} is not in hand #{hand.number}")
     now = now or timezone.now()
-    state = _hand_apply(hand, player, player_id, kind, amount)
-    _clock_charge_move(hand, player, now)
-    _turn_clock_start(hand, state, now)
+    seats = HandSeats.load(hand)
+    state = HandState.from_dict(hand.state)
+    _clock_charge_move(hand, seats, player, now)  # against this turn's deadline
+    _hand_apply(hand, state, seats, player, kind, amount)
+    _hand_store(hand, state, seats, now)
     return hand
 
 
-def _lock_hand(hand_id: int) -> Hand:
-    """Lock the hand's table, then read the hand: its state is now ours alone."""
-    table_id = Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
+def _lock_hand(hand_id: int, table_id: int | None = None) -> Hand:
+    """Lock the hand's table, then read the hand: its state is now ours alone.
+
+    A caller that knows the table (a player's socket is at one) saves a query,
+    and a hand of another table is refused as if it did not exist.
+    """
     if table_id is None:
-        raise ServiceError(f"there is no hand #{hand_id}")
-    _lock_table(table_id)
-    return Hand.objects.get(pk=hand_id)  # read again now that moves are serialized
+        table_id = Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
+        if table_id is None:
+            raise ServiceError(f"there is no hand #{hand_id}")
+    table = _lock_table(table_id)
+    # Read (again) now that moves are serialized.
+    hand = Hand.objects.filter(pk=hand_id, table=table).first()
+    if hand is None:
+        raise ServiceError(f"there is no hand #{hand_id} at {table.name}")
+    hand.table = table  # locked, with its stakes: no second read
+    return hand
+
+
+class HandSeats:
+    """The seats of a hand's players in engine order, read once and saved once.
+
+    A move touches up to three seats (the mover's stack and clock, the next
+    player's time bank, everyone's stack at the showdown); collecting the
+    changes here keeps a move to one read and one write per changed seat.
+    """
+
+    def __init__(self, hand: Hand, seats: list[Seat]) -> None:
+        self.hand, self.seats = hand, seats
+        self.changed: dict[int, set[str]] = {}
+
+    @classmethod
+    def load(cls, hand: Hand) -> HandSeats:
+        players = hand.seating["players"]
+        numbers = [entry["seat"] for entry in players]
+        found = {s.number: s for s in Seat.objects.filter(table=hand.table, number__in=numbers)}
+        seats = [found.get(entry["seat"]) for entry in players]
+        for seat, entry in zip(seats, players, strict=True):
+            if seat is None or seat.player_id != entry["player"]:
+                # Leaving is refused mid-hand, so this is a bug: roll back.
+                raise ServiceError(f"seat {entry['seat']} of hand #{hand.number} lost its player")
+        return cls(hand, seats)
+
+    def __getitem__(self, player: int) -> Seat:
+        return self.seats[player]
+
+    def set(self, player: int, **fields: Any) -> None:
+        seat = self.seats[player]
+        for name, value in fields.items():
+            if getattr(seat, name) != value:
+                setattr(seat, name, value)
+                self.changed.setdefault(player, set()).add(name)
+
+    def take_stacks(self, stacks: Sequence[int]) -> None:
+        """Copy the engine's stacks (the chips behind each player) to the seats."""
+        for player, stack in enumerate(stacks):
+            self.set(player, stack=stack)
+
+    def save(self) -> None:
+        """Write the changed seats: one UPDATE for one seat, one bulk UPDATE for more."""
+        changed = [self.seats[player] for player in sorted(self.changed)]
+        fields = sorted(set().union(*self.changed.values()))
+        if len(changed) == 1:
+            changed[0].save(update_fields=fields)
+        elif changed:
+            Seat.objects.bulk_update(changed, fields)
+        self.changed.clear()
 
 
 def _hand_apply(
     hand: Hand,
+    state: HandState,
+    seats: HandSeats,
     player: int,
-    player_id: int,
     kind: str,
     amount: int | None,
     *,
     timed_out: bool = False,
-) -> HandState:
-    state = HandState.from_dict(hand.state)
-    before, options = list(state.stacks), state.legal_actions()
+) -> None:
+    """Make the move in ``state`` and record it; the caller stores the hand."""
+    options = state.legal_actions()
     try:
         if kind == PROTECT and timed_out:
             state.protect(player)  # the engine's own door: act() refuses it to players
@@ -397,21 +474,33 @@ def _hand_apply(
             state.act(player, kind, amount)
     except IllegalAction as exc:
         raise IllegalMove(str(exc)) from None
+    # Every applied move is one action and one version, so the next seq is known.
     HandAction.objects.create(
         hand=hand,
-        seq=hand.actions.count() + 1,
-        seat_number=hand.seating["players"][player]["seat"],
-        player_id=player_id,
+        seq=hand.version + 1,
+        seat_number=seats[player].number,
+        player_id=seats[player].player_id,
         kind=kind,
         amount=_chips_named(options, kind, amount),
         timed_out=timed_out,
     )
     hand.state, hand.version = state.to_dict(), hand.version + 1
-    hand.save(update_fields=["state", "version"])
-    _sync_stacks(hand, before, state.stacks)
+    seats.take_stacks(state.stacks)
+
+
+def _hand_store(hand: Hand, state: HandState, seats: HandSeats, now: datetime) -> None:
+    """Start the next turn's clock (or end the hand), then write the hand and its seats."""
+    _hand_clock_or_end(hand, state, seats, now)
+    hand.save(update_fields=["state", "version", "ended_at", "turn_deadline", "turn_expires_at"])
+    seats.save()
     if state.finished:
-        _hand_finish(hand, state)
-    return state
+        _hand_results_write(hand, state)
+
+
+def _hand_clock_or_end(hand: Hand, state: HandState, seats: HandSeats, now: datetime) -> None:
+    if state.finished:
+        hand.ended_at = now
+    _turn_clock_start(hand, state, seats, now)
 
 
 def _chips_named(options: list[LegalAction], kind: str, amount: int | None) -> int | None:
@@ -423,26 +512,12 @@ def _chips_named(options: list[LegalAction], kind: str, amount: int | None) -> i
     return None
 
 
-def _sync_stacks(hand: Hand, before: list[int], after: list[int]) -> None:
-    """Copy the engine's stacks to the seats whose stack changed."""
-    for entry, old, new in zip(hand.seating["players"], before, after, strict=True):
-        if old == new:
-            continue
-        updated = Seat.objects.filter(
-            table_id=hand.table_id, number=entry["seat"], player_id=entry["player"]
-        ).update(stack=new)
-        if updated != 1:  # leaving is refused mid-hand, so this is a bug: roll back
-            raise ServiceError(f"seat {entry['seat']} of hand #{hand.number} has lost its player")
-
-
-def _hand_finish(hand: Hand, state: HandState) -> None:
-    """Write the results and the rake of a hand the engine has just ended.
+def _hand_results_write(hand: Hand, state: HandState) -> None:
+    """Write the results and the rake of a hand the engine has ended (and that is saved).
 
     A RakeEntry is written for every hand, 0 chips included, so each finished
     hand has exactly one and rake reports can count unraked hands too.
     """
-    hand.ended_at = timezone.now()
-    hand.save(update_fields=["ended_at"])
     HandResult.objects.bulk_create(
         HandResult(
             hand=hand,
@@ -494,17 +569,20 @@ def hand_timeout(*, hand_id: int, turn: int, now: datetime | None = None) -> Han
     move is recorded with ``timed_out`` set. The seat's time bank is spent, and
     a second timeout in a row sits the player out.
     """
-    if not Hand.objects.filter(pk=hand_id).exists():
+    now = now or timezone.now()
+    # Most tasks arrive for turns already played: answer those without a lock.
+    due = Hand.objects.filter(pk=hand_id, version=turn, ended_at__isnull=True)
+    if not due.filter(turn_expires_at__lte=now).exists():
         return None
-    hand, now = _lock_hand(hand_id), now or timezone.now()
+    hand = _lock_hand(hand_id)
     if hand.is_finished or hand.version != turn or not _turn_expired(hand, now):
         return None
-    state = HandState.from_dict(hand.state)
+    seats, state = HandSeats.load(hand), HandState.from_dict(hand.state)
     player = state.to_act
     kind = _timeout_move(state, hand.table.stakes.timeout_policy)
-    state = _hand_apply(hand, player, _player_id(hand, player), kind, None, timed_out=True)
-    _seat_timed_out(_seat_of(hand, player))
-    _turn_clock_start(hand, state, now)
+    _hand_apply(hand, state, seats, player, kind, None, timed_out=True)
+    _seat_timed_out(seats, player)
+    _hand_store(hand, state, seats, now)
     return hand
 
 
@@ -521,13 +599,12 @@ def _timeout_move(state: HandState, policy: str) -> str:
     return next(kind for kind in TIMEOUT_MOVES if kind in allowed)
 
 
-def _seat_timed_out(seat: Seat) -> None:
+def _seat_timed_out(seats: HandSeats, player: int) -> None:
     """The bank is used up; a second timeout in a row sits the player out."""
-    seat.time_bank_ms = 0
-    seat.timeouts_in_a_row += 1
-    if seat.timeouts_in_a_row >= TIMEOUTS_TO_SIT_OUT:
-        seat.state = Seat.State.SITTING_OUT
-    seat.save(update_fields=["time_bank_ms", "timeouts_in_a_row", "state"])
+    timeouts = seats[player].timeouts_in_a_row + 1
+    seats.set(player, time_bank_ms=0, timeouts_in_a_row=timeouts)
+    if timeouts >= TIMEOUTS_TO_SIT_OUT:
+        seats.set(player, state=Seat.State.SITTING_OUT)
 
 
 def hands_expire_overdue(
@@ -580,28 +657,27 @@ def hand_reconnect(*, hand_id: int, player_id: int, now: datetime | None = None)
     return hand
 
 
-def _turn_clock_start(hand: Hand, state: HandState, now: datetime) -> None:
-    """Time the turn that begins at ``now``, or stop the clock if nobody is to act."""
+def _turn_clock_start(hand: Hand, state: HandState, seats: HandSeats, now: datetime) -> None:
+    """Time the turn that begins at ``now``, or stop the clock if nobody is to act.
+
+    Sets the hand's clock fields; the caller saves the hand.
+    """
     if state.finished or state.to_act is None:
         hand.turn_deadline = hand.turn_expires_at = None
-    else:
-        stakes = hand.table.stakes
-        bank = _bank_ms(_seat_of(hand, state.to_act), stakes)
-        hand.turn_deadline = now + timedelta(seconds=stakes.action_seconds)
-        hand.turn_expires_at = hand.turn_deadline + timedelta(milliseconds=bank)
-    hand.save(update_fields=["turn_deadline", "turn_expires_at"])
-    if hand.turn_expires_at is not None:
-        _schedule_timeout(hand)
+        return
+    stakes = hand.table.stakes
+    bank = _bank_ms(seats[state.to_act], stakes)
+    hand.turn_deadline = now + timedelta(seconds=stakes.action_seconds)
+    hand.turn_expires_at = hand.turn_deadline + timedelta(milliseconds=bank)
+    _schedule_timeout(hand)
 
 
-def _clock_charge_move(hand: Hand, player: int, now: datetime) -> None:
+def _clock_charge_move(hand: Hand, seats: HandSeats, player: int, now: datetime) -> None:
     """The player moved: take any time past the action time out of their bank."""
-    seat = _seat_of(hand, player)
-    seat.timeouts_in_a_row = 0
+    seats.set(player, timeouts_in_a_row=0)
     if hand.turn_deadline is not None and now > hand.turn_deadline:
         used = (now - hand.turn_deadline) // timedelta(milliseconds=1)
-        seat.time_bank_ms = max(0, _bank_ms(seat, hand.table.stakes) - used)
-    seat.save(update_fields=["timeouts_in_a_row", "time_bank_ms"])
+        seats.set(player, time_bank_ms=max(0, _bank_ms(seats[player], hand.table.stakes) - used))
 
 
 def _bank_ms(seat: Seat, stakes: Stakes) -> int:
@@ -622,22 +698,14 @@ def _schedule_timeout(hand: Hand) -> None:
         return
     from tables.tasks import expire_turn  # the tasks module imports this one
 
-    args, eta = (hand.pk, hand.version), hand.turn_expires_at
+    turn, eta = hand.version, hand.turn_expires_at
     options = {
         "eta": eta,
         "expires": eta + timedelta(seconds=settings.CARDROOM_TURN_TASK_EXPIRY_SECONDS),
         "queue": settings.CARDROOM_TURN_QUEUE,
     }
-    transaction.on_commit(lambda: expire_turn.apply_async(args, **options), robust=True)
-
-
-def _seat_of(hand: Hand, player: int) -> Seat:
-    entry = hand.seating["players"][player]
-    return Seat.objects.get(table_id=hand.table_id, number=entry["seat"], player_id=entry["player"])
-
-
-def _player_id(hand: Hand, player: int) -> int:
-    return hand.seating["players"][player]["player"]
+    # hand.pk is read at commit: a new hand's clock starts before its row is written.
+    transaction.on_commit(lambda: expire_turn.apply_async((hand.pk, turn), **options), robust=True)
 
 
 def hand_view(*, hand_id: int, player_id: int | None) -> dict[str, Any]:

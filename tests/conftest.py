@@ -7,6 +7,21 @@ from django.conf import settings
 from pytest_django import Settings
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
+    """Close every database connection after use, as Django does by default.
+
+    The settings keep connections open for reuse (``DATABASE_CONN_MAX_AGE``),
+    but tests open them in threads (the consumers' pool, the concurrency
+    tests) that end with the test: kept open, they would outlive it and stop
+    pytest-django from dropping the test database at the end of the run.
+    """
+    from django.db import connections
+
+    for alias in connections:
+        connections[alias].settings_dict["CONN_MAX_AGE"] = 0
+
+
 @pytest.fixture
 def require_services() -> bool:
     """Whether this run must reach real PostgreSQL and Redis (CI sets REQUIRE_SERVICES=1).

@@ -284,6 +284,18 @@ def test_settings_refuse_a_channel_layer_capacity_of_zero() -> None:
     assert "CHANNEL_LAYER_CAPACITY must be at least 1" in result.stderr
 
 
+def test_database_connections_are_kept_for_the_configured_time() -> None:
+    values = _settings_from(["DATABASES"], DATABASE_CONN_MAX_AGE="45")
+    assert values["DATABASES"]["default"]["CONN_MAX_AGE"] == 45
+    assert values["DATABASES"]["default"]["CONN_HEALTH_CHECKS"] is True
+
+
+def test_settings_refuse_a_connection_age_that_is_not_a_number() -> None:
+    result = _import_settings_with(DATABASE_CONN_MAX_AGE="forever")
+    assert result.returncode != 0
+    assert "DATABASE_CONN_MAX_AGE must be a whole number" in result.stderr
+
+
 def test_celery_speaks_only_json_and_has_time_limits() -> None:
     from cardroom.celery import app
 
