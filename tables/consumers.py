@@ -23,6 +23,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
 
+from accounts.models import User
 from tables import broadcast, services, tasks
 from tables.lobby import LobbyFilter, lobby_rows
 from tables.models import Hand, Seat, Table
@@ -181,6 +182,10 @@ def table_exists(table_id: int) -> bool:
     return Table.objects.filter(pk=table_id).exists()
 
 
+def player_balance(player_id: int) -> int | None:
+    return User.objects.filter(pk=player_id).values_list("balance", flat=True).first()
+
+
 def do_sit(table_id: int, player_id: int, *, seat_number: int, buy_in: int) -> None:
     services.seat_take(
         table_id=table_id, player_id=player_id, seat_number=seat_number, buy_in=buy_in
@@ -318,13 +323,16 @@ def build_snapshot(
     *,
     with_events: bool,
     earlier: list[dict[str, Any]] | None = None,
+    balance: int | None = None,
 ) -> Snapshot:
     """Everything ``player_id`` (None: an anonymous observer) may see at the table in ``rows``.
 
     ``cursor`` is how far this viewer has followed a hand. With ``with_events``,
     the events after it are returned, and every event of a newer hand, filtered
     for this viewer; ``earlier`` are the events still due from an older hand
-    the viewer was following (:func:`_events_since`).
+    the viewer was following (:func:`_events_since`). ``balance`` is the
+    viewer's chip balance as last read, for when they have no seat here (a
+    seated player's is read with their seat).
     """
     table, seats, hand = rows.table, rows.seats, rows.hand
     events = list(earlier or []) if with_events else []
@@ -336,8 +344,12 @@ def build_snapshot(
         "you": None,
     }
     if player_id is not None:
-        mine = next((seat.number for seat in seats if seat.player_id == player_id), None)
-        payload["you"] = {"player": player_id, "seat": mine}
+        mine = next((seat for seat in seats if seat.player_id == player_id), None)
+        payload["you"] = {
+            "player": player_id,
+            "seat": mine and mine.number,
+            "balance": mine.player.balance if mine else balance,
+        }
     if hand is not None and rows.state is not None:
         viewer = _engine_player(hand, player_id)
         payload["hand"] = view(rows.state, viewer)
@@ -444,10 +456,16 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.seq = 0
         self.cursor: Cursor | None = None
         self.timer: dict[str, Any] = NO_TIMER  # a client assumes no clock until told
+        # The balance while standing: read on connect and whenever the seat
+        # comes or goes (it only changes when chips move to or from a seat).
+        self.balance: int | None = None
+        self.seated = False
         await self.accept()  # then close, so the browser sees the 4404 code
         if not await in_db_thread(table_exists)(self.table_id):
             await self.close(code=CLOSE_NO_SUCH_TABLE)
             return
+        if self.player_id is not None:
+            self.balance = await in_db_thread(player_balance)(self.player_id)
         self.groups = [broadcast.table_group(self.table_id)]
         if self.player_id is not None:
             self.groups.append(broadcast.player_group(self.table_id, self.player_id))
@@ -534,14 +552,29 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         earlier = None
         if with_events and self.cursor is not None and needs_earlier_events(rows, self.cursor):
             earlier = await in_db_thread(_events_since)(self.cursor, self.player_id)
+        await self.follow_balance(rows)
         snapshot = build_snapshot(
-            rows, self.player_id, self.cursor, with_events=with_events, earlier=earlier
+            rows,
+            self.player_id,
+            self.cursor,
+            with_events=with_events,
+            earlier=earlier,
+            balance=self.balance,
         )
         self.cursor = snapshot.cursor
         for event in snapshot.events:
             await self.send_message(event)
         await self.send_message(snapshot.payload)
         await self.send_timer(snapshot.payload)
+
+    async def follow_balance(self, rows: TableRows) -> None:
+        """Read the balance again when this viewer's seat has come or gone."""
+        if self.player_id is None:
+            return
+        seated = any(seat.player_id == self.player_id for seat in rows.seats)
+        if seated != self.seated:
+            self.seated = seated
+            self.balance = await in_db_thread(player_balance)(self.player_id)
 
     async def send_timer(self, snapshot: dict[str, Any]) -> None:
         """A ``timer`` message when the turn clock differs from the last one sent."""

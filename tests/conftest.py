@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from django.conf import settings
 from pytest_django import Settings
+
+# The servers some tests start (Daphne, Celery workers) inherit this: killed at
+# the end of their test, their kept connections would close a moment too late
+# for pytest-django to drop the test database.
+os.environ["DATABASE_CONN_MAX_AGE"] = "0"
 
 
 @pytest.fixture(scope="session")

@@ -177,6 +177,15 @@
     renderSeatControls();
     renderLastHand();
     renderTimer();
+    renderBalance();
+  }
+
+  // The header's balance was rendered with the page; buy-ins and cash-outs move it.
+  function renderBalance() {
+    var shown = document.querySelector(".site-header .balance");
+    if (shown && snap.you && typeof snap.you.balance === "number") {
+      shown.textContent = snap.you.balance + " chips";
+    }
   }
 
   function renderSeats() {

@@ -16,6 +16,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.conf import settings
 from django.test import Client
 
 from accounts.models import User
@@ -198,7 +199,11 @@ def test_a_logged_in_viewer_is_told_who_they_are(table: Table, cookies: dict[str
         async with room() as join:
             carol = await join(table.pk, cookies["carol"])
             user = await database_sync_to_async(User.objects.get)(username="carol")
-            assert carol.frames[0]["you"] == {"player": user.pk, "seat": None}
+            assert carol.frames[0]["you"] == {
+                "player": user.pk,
+                "seat": None,
+                "balance": user.balance,
+            }
 
     run(scenario)
 
@@ -247,6 +252,10 @@ def test_sitting_down_shows_the_seat_to_everyone_once(
                     {"number": 1, "player": "alice", "stack": 150, "state": "playing"}
                 ]
             assert mine["you"]["seat"] == 1 and theirs["you"] is None
+            alice_now = await database_sync_to_async(User.objects.get)(username="alice")
+            assert (
+                mine["you"]["balance"] == alice_now.balance == settings.CARDROOM_SIGNUP_GRANT - 150
+            )
             assert await alice.quiet() and await observer.quiet()
             assert await seats_of(table) == [(1, "alice", 150, "playing")]
 
@@ -297,7 +306,11 @@ def test_leaving_frees_the_seat_for_everyone(table: Table, cookies: dict[str, st
             await sit(alice, 1)
             await observer.receive_snapshot()
             await alice.send({"type": "leave"})
-            assert (await alice.receive_snapshot())["you"]["seat"] is None
+            assert (await alice.receive_snapshot())["you"] == {
+                "player": (await database_sync_to_async(User.objects.get)(username="alice")).pk,
+                "seat": None,
+                "balance": settings.CARDROOM_SIGNUP_GRANT,  # the buy-in is back
+            }
             assert (await observer.receive_snapshot())["table"]["seats"] == []
             assert await seats_of(table) == []
 
