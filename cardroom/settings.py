@@ -199,6 +199,11 @@ CARDROOM_NEXT_HAND_DELAY_SECONDS = env_int("CARDROOM_NEXT_HAND_DELAY_SECONDS", d
 CELERY_BEAT_SCHEDULE["sweep-overdue-turns"] = {
     "task": "tables.tasks.sweep_overdue_turns",
     "schedule": float(CARDROOM_TURN_SWEEP_SECONDS),
-    # A sweep not started by the next one's time is superseded by it.
-    "options": {"expires": CARDROOM_TURN_SWEEP_SECONDS, "ignore_result": True},
+    # A sweep not started by the next one's time is superseded by it. It goes
+    # where the turns' own tasks go, to the workers that time turns.
+    "options": {
+        "expires": CARDROOM_TURN_SWEEP_SECONDS,
+        "ignore_result": True,
+        "queue": CARDROOM_TURN_QUEUE,
+    },
 }

@@ -7,10 +7,12 @@ database; one test proves a real Celery worker times a turn out on its own.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -18,14 +20,15 @@ from urllib.parse import quote
 from uuid import uuid4
 
 import pytest
+import redis
 from django.db import connection
 from django.utils import timezone
 
 from accounts.models import User
 from tables import services
 from tables.models import Hand, HandAction, Seat, Stakes, Table
-from tables.tasks import sweep_overdue_turns
-from tests.tables.conftest import engine, player_to_act
+from tables.tasks import expire_turn, ping, sweep_overdue_turns
+from tests.tables.conftest import player_to_act
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -319,48 +322,164 @@ def _test_database_url() -> str:
     return f"postgres://{user}@{host}/{quote(db['NAME'], safe='')}"
 
 
+@dataclass
+class Worker:
+    """A real Celery worker started for one test: its queue and its log."""
+
+    queue: str
+    log: Path
+
+    def results(self, task: str) -> list[str]:
+        """What each finished ``task`` returned, in order, as the worker logged it."""
+        pattern = rf"Task {re.escape(task)}\[[^\]]+\] succeeded in [^:]+: (\S+)"
+        return re.findall(pattern, self.log.read_text(errors="replace"))
+
+    def wait_results(self, task: str, count: int) -> list[str]:
+        """The first ``count`` results of ``task``, once the worker has logged them.
+
+        The worker logs a result just after its transaction commits, so a test
+        that saw the change in the database may still have to wait for it.
+        """
+        wait_until(lambda: len(self.results(task)) >= count, f"{count} results of {task}")
+        return self.results(task)[:count]
+
+
+def wait_until(check: Callable[[], Any], what: str, seconds: float = 30) -> Any:
+    deadline = time.monotonic() + seconds
+    while not (value := check()):
+        assert time.monotonic() < deadline, f"waited {seconds}s for {what}"
+        time.sleep(0.05)
+    return value
+
+
 @pytest.fixture
-def timer_worker(
+def start_worker(
     redis_url: str, require_services: bool, settings: Any, tmp_path: Path
-) -> Iterator[str]:
-    """A Celery worker on a queue of its own, using the test database; the queue."""
+) -> Iterator[Callable[..., Worker]]:
+    """Start a Celery worker on a queue of its own, on the test database.
+
+    With ``beat`` it also runs beat, whose sweep goes to that queue. The test
+    process sends its turn tasks to the same queue, unless it is told to lose
+    them (``settings.CARDROOM_TURN_QUEUE`` changed after the start).
+    """
     if connection.vendor == "sqlite":
         assert not require_services, "REQUIRE_SERVICES=1 but the database is SQLite"
         pytest.skip("the worker is another process: it needs PostgreSQL (DATABASE_URL)")
-    queue = f"test-timers-{uuid4().hex}"
-    settings.CARDROOM_TURN_TASKS, settings.CARDROOM_TURN_QUEUE = True, queue
-    env = {**os.environ, "REDIS_URL": redis_url, "DATABASE_URL": _test_database_url()}
-    env.update(CARDROOM_TURN_TASKS="true", CARDROOM_TURN_QUEUE=queue)
-    argv = [sys.executable, "-m", "celery", "-A", "cardroom", "worker", "--pool=solo"]
-    argv += ["-Q", queue, "-n", f"{queue}@%h", "--without-mingle", "--without-gossip"]
-    log = tmp_path / "worker.log"
-    with log.open("wb") as output:
-        worker = subprocess.Popen(
-            argv, cwd=PROJECT_ROOT, env=env, stdout=output, stderr=subprocess.STDOUT
-        )
+    started: list[subprocess.Popen[bytes]] = []
+
+    def start(*, beat: bool = False) -> Worker:
+        worker = Worker(f"test-timers-{uuid4().hex}", tmp_path / "worker.log")
+        settings.CARDROOM_TURN_TASKS, settings.CARDROOM_TURN_QUEUE = True, worker.queue
+        env = {**os.environ, "REDIS_URL": redis_url, "DATABASE_URL": _test_database_url()}
+        env.update(CARDROOM_TURN_TASKS="true", CARDROOM_TURN_QUEUE=worker.queue)
+        argv = [sys.executable, "-m", "celery", "-A", "cardroom", "worker", "--pool=solo"]
+        argv += ["-Q", worker.queue, "-n", f"{worker.queue}@%h", "-l", "INFO"]
+        argv += ["--without-mingle", "--without-gossip"]
+        if beat:
+            argv += ["--beat", "--schedule", str(tmp_path / "beat-schedule")]
+        with worker.log.open("wb") as output:
+            started.append(
+                subprocess.Popen(
+                    argv, cwd=PROJECT_ROOT, env=env, stdout=output, stderr=subprocess.STDOUT
+                )
+            )
+        # Ready when it answers: the clock tests below must not race its start-up.
+        assert ping.apply_async(queue=worker.queue).get(timeout=60) == "pong"
+        return worker
+
     try:
-        yield queue
+        yield start
     finally:
-        worker.terminate()
-        try:
-            worker.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            worker.wait()
-        print(log.read_text())  # shown by pytest only when the test fails
+        for process in started:
+            process.terminate()
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        for log in tmp_path.glob("worker.log"):
+            print(log.read_text(errors="replace"))  # shown by pytest only when a test fails
+
+
+def _short_clock(stakes: Stakes, action_seconds: int) -> None:
+    stakes.action_seconds, stakes.time_bank_seconds = action_seconds, 0
+    stakes.save(update_fields=["action_seconds", "time_bank_seconds"])
+
+
+def _timed_out(hand: Hand) -> list[HandAction]:
+    return list(HandAction.objects.filter(hand=hand, timed_out=True).order_by("seq"))
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_real_worker_times_out_an_unanswered_turn(
-    timer_worker: str, stakes: Stakes, seated: Table
+    start_worker: Callable[..., Worker], stakes: Stakes, seated: Table
 ) -> None:
-    stakes.action_seconds, stakes.time_bank_seconds = 1, 0
-    stakes.save(update_fields=["action_seconds", "time_bank_seconds"])
+    start_worker()
+    _short_clock(stakes, 1)
     hand = services.hand_start(table_id=seated.pk)  # commits, which sends the task
-    deadline = time.monotonic() + 20  # the worker's start-up plus a 1-second turn
-    while not HandAction.objects.filter(hand=hand, timed_out=True).exists():
-        assert time.monotonic() < deadline, "no timeout within 20 seconds"
-        time.sleep(0.1)
+    (action,) = wait_until(lambda: _timed_out(hand), "the turn to time out")
+    assert (action.seq, action.kind) == (1, "bring_in")  # a forced bet is posted
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_just_before_expiry_wins_and_the_real_late_task_does_nothing(
+    start_worker: Callable[..., Worker], stakes: Stakes, seated: Table
+) -> None:
+    worker = start_worker()
+    _short_clock(stakes, 3)
+    hand = services.hand_start(table_id=seated.pk)
+    # Move half a second before the turn expires.
+    time.sleep(max(0.0, (hand.turn_expires_at - timezone.now()).total_seconds() - 0.5))
+    act(hand, "bring_in", timezone.now())
+    # The first turn's task fires at its expiry and finds the turn played; the
+    # second turn's, three seconds after the move, times that turn out.
+    (timed_out,) = wait_until(lambda: _timed_out(hand), "the second turn to time out")
+    assert timed_out.seq == 2
+    first = hand.actions.get(seq=1)
+    assert (first.kind, first.timed_out) == ("bring_in", False)
+    assert worker.wait_results("tables.tasks.expire_turn", 2) == ["False", "True"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_timeout_task_delivered_again_changes_nothing(
+    start_worker: Callable[..., Worker], stakes: Stakes, seated: Table
+) -> None:
+    worker = start_worker()
+    _short_clock(stakes, 1)
+    hand = services.hand_start(table_id=seated.pk)
+    wait_until(lambda: _timed_out(hand), "the turn to time out")
     hand.refresh_from_db()
-    assert hand.version >= 1
-    assert engine(hand).actions[0]["kind"] == "bring_in"
+    version = hand.version
+    for _ in range(2):
+        expire_turn.apply_async((hand.pk, 0), queue=worker.queue)
+    wait_until(lambda: len(worker.results("tables.tasks.expire_turn")) >= 3, "the repeats to run")
+    assert worker.results("tables.tasks.expire_turn")[:3] == ["True", "False", "False"]
+    hand.refresh_from_db()
+    assert hand.version == version and len(_timed_out(hand)) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_beats_sweep_times_out_a_turn_whose_task_was_lost(
+    start_worker: Callable[..., Worker],
+    stakes: Stakes,
+    seated: Table,
+    redis_url: str,
+    settings: Any,
+) -> None:
+    worker = start_worker(beat=True)
+    lost = f"test-timers-lost-{uuid4().hex}"  # a queue no worker reads
+    settings.CARDROOM_TURN_QUEUE = lost
+    _short_clock(stakes, 1)
+    client = redis.Redis.from_url(redis_url)
+    try:
+        hand = services.hand_start(table_id=seated.pk)
+        (action,) = wait_until(lambda: _timed_out(hand), "the sweep to time the turn out")
+        assert action.seq == 1
+        assert client.llen(lost) == 1  # the turn's own task never left its queue
+        # The sweep did it: one of its runs timed out one turn.
+        sweep = "tables.tasks.sweep_overdue_turns"
+        wait_until(lambda: "1" in worker.results(sweep), "the sweep to report its timeout")
+        assert worker.results("tables.tasks.expire_turn") == []
+    finally:
+        client.delete(lost)
+        client.close()
