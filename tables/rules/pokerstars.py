@@ -159,6 +159,7 @@ class _Narrator:
         self.put_in: set[int] = set()
         self.folded_on: dict[int, int] = {}
         self.held: list[list[tuple[int, bool]]] = [[] for _ in range(state.n)]  # (card, face up)
+        self.dealt = _dealt_by_street(state)
         self.at_showdown = False
 
     def lines(self) -> list[str]:
@@ -225,15 +226,7 @@ class _Narrator:
         header = f"*** {STREET_HEADERS[self.street]} ***"
         if event["type"] == "board":  # the deck ran short: one shared river card
             return [f"{header} [{card_str(event['card'])}]"]
-        return [header, *self._dealt_lines(self._street_cards(self.street))]
-
-    def _street_cards(self, street: int) -> dict[int, list[tuple[int, bool]]]:
-        """Each player's cards this street, players in dealing order."""
-        dealt: dict[int, list[tuple[int, bool]]] = {}
-        for event in self.state.events:
-            if event["type"] == "deal" and event["street"] == street:
-                dealt.setdefault(event["player"], []).append((event["card"], event["up"]))
-        return dealt
+        return [header, *self._dealt_lines(self.dealt.get(self.street, {}))]
 
     def _dealt_lines(self, dealt: dict[int, list[tuple[int, bool]]]) -> list[str]:
         lines = []
@@ -354,6 +347,19 @@ class _Narrator:
         """A shown hand in dealing order, without any shared river card."""
         count = len(self.state.hole[player]) + len(self.state.up[player])
         return self.state.cards_of(player)[:count]
+
+
+# ----------------------------------------------------------------- helpers
+
+
+def _dealt_by_street(state: HandState) -> dict[int, dict[int, list[tuple[int, bool]]]]:
+    """Street -> player -> the cards dealt them then, players in dealing order."""
+    dealt: dict[int, dict[int, list[tuple[int, bool]]]] = {}
+    for event in state.events:
+        if event["type"] == "deal":
+            cards = dealt.setdefault(event["street"], {}).setdefault(event["player"], [])
+            cards.append((event["card"], event["up"]))
+    return dealt
 
 
 # ------------------------------------------------------------------- words
