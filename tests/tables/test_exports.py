@@ -69,7 +69,11 @@ def deck(monkeypatch: pytest.MonkeyPatch) -> Callable[[list[int]], None]:
     """Fix the next hands' decks: each call queues one, dealt in order; with
     none queued, hands are dealt from one fixed deck."""
     queued: list[list[int]] = []
-    monkeypatch.setattr(services, "shuffled_deck", lambda: queued.pop(0) if queued else DEFAULT)
+
+    def next_deck() -> list[int]:
+        return list(queued.pop(0) if queued else DEFAULT)
+
+    monkeypatch.setattr(services, "shuffled_deck", next_deck)
     return lambda cards: queued.append(list(cards))
 
 
