@@ -1,13 +1,86 @@
-"""Hand history downloads in PHH and PokerStars-style text (being built)."""
+"""Hand history downloads in PHH and PokerStars-style text.
+
+``/hands/<id>/export.phh`` or ``.txt`` downloads one hand; ``/hands/export.phhs``
+or ``.txt`` downloads a range: ``?start=2026-11-01&end=2026-11-23`` (both days
+included, in the site's time zone, either may be left out), optionally
+narrowed by ``table`` and ``stakes`` ids. At most ``exports.MAX_HANDS`` hands
+go in one download.
+
+Problems get a short plain-text answer and nothing else: 404 for an unknown
+format, a hand the user may not see or a range with no hands; 400 for bad
+dates or ids, or a range with too many hands.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
+from django import forms
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
+
+from tables import exports
+from tables.history import hand_access
+from tables.models import Hand
+
+DATE_ERRORS = {"invalid": "Enter a real date as YYYY-MM-DD, such as 2026-11-01."}
+ID_ERRORS = {"invalid": "Enter a whole number.", "min_value": "Enter a positive whole number."}
+
+
+class HandRangeForm(forms.Form):
+    start = forms.DateField(required=False, error_messages=DATE_ERRORS)
+    end = forms.DateField(required=False, error_messages=DATE_ERRORS)
+    table = forms.IntegerField(required=False, min_value=1, error_messages=ID_ERRORS)
+    stakes = forms.IntegerField(required=False, min_value=1, error_messages=ID_ERRORS)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        start, end = cleaned.get("start"), cleaned.get("end")
+        if start and end and end < start:
+            raise forms.ValidationError(f"The range ends ({end}) before it starts ({start}).")
+        return cleaned
+
+    def problems(self) -> str:
+        """Every error on one line: ``start: Enter a real date ...``."""
+        return "; ".join(
+            f"{field}: {message}" if field != "__all__" else message
+            for field, messages in self.errors.items()
+            for message in messages
+        )
 
 
 def export_hand(request: HttpRequest, hand_id: int, fmt: str) -> HttpResponse:
-    raise Http404("Hand exports are not built yet.")
+    if fmt not in exports.ONE_HAND_FORMATS:
+        return _plain(404, f"No such export: a hand downloads as .phh or .txt, not .{fmt}.")
+    hand = Hand.objects.select_related("table__stakes").filter(pk=hand_id).first()
+    try:
+        access = hand_access(request.user, hand)
+    except Http404:
+        return _plain(404, "No such hand.")
+    return _attachment(exports.hand_download(access, fmt))
 
 
+@login_required
 def export_hands(request: HttpRequest, fmt: str) -> HttpResponse:
-    raise Http404("Hand exports are not built yet.")
+    if fmt not in exports.RANGE_FORMATS:
+        return _plain(404, f"No such export: hands download as .phhs or .txt, not .{fmt}.")
+    form = HandRangeForm(request.GET)
+    if not form.is_valid():
+        return _plain(400, f"Bad range: {form.problems()}")
+    try:
+        download = exports.range_download(request.user, fmt, exports.HandRange(**form.cleaned_data))
+    except exports.NoHands as exc:
+        return _plain(404, str(exc))
+    except exports.TooManyHands as exc:
+        return _plain(400, str(exc))
+    return _attachment(download)
+
+
+def _attachment(download: exports.Download) -> HttpResponse:
+    response = HttpResponse(download.body, content_type=download.content_type)
+    response["Content-Disposition"] = f'attachment; filename="{download.filename}"'
+    return response
+
+
+def _plain(status: int, message: str) -> HttpResponse:
+    return HttpResponse(message + "\n", status=status, content_type="text/plain; charset=utf-8")

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import QuerySet
 from django.http import Http404
 
 from tables.models import Hand
@@ -45,8 +46,28 @@ def hand_access(user: Any, hand: Hand | None) -> HandAccess:
     """``hand`` as ``user`` may see it, or Http404 if they may not see it at all."""
     if hand is None or not hand.is_finished or not user.is_authenticated:
         raise Http404("No such hand.")
-    everything = user.is_staff and user.has_perm("tables.view_hand")
+    everything = sees_everything(user)
     viewer = None if everything else engine_player(hand, user.pk)
     if viewer is None and not everything:
         raise Http404("No such hand.")
     return HandAccess(hand, HandState.from_dict(hand.state), viewer, everything)
+
+
+def sees_everything(user: Any) -> bool:
+    """Staff allowed to read every card of every hand (Django caches the permission)."""
+    return user.is_staff and user.has_perm("tables.view_hand")
+
+
+def hands_visible_to(user: Any) -> QuerySet[Hand]:
+    """The finished hands ``user`` may look back at, as one query.
+
+    The same rule as :func:`hand_access`, for pages and exports of many hands:
+    staff get every finished hand, a player the hands they were dealt into
+    (each has a ``HandResult`` once it ends), anyone else none.
+    """
+    finished = Hand.objects.filter(ended_at__isnull=False)
+    if not user.is_authenticated:
+        return finished.none()
+    if sees_everything(user):
+        return finished
+    return finished.filter(results__player_id=user.pk)

@@ -410,20 +410,23 @@ def write_phh(
 
 
 def write_phhs(
-    hands: Iterable[HandState | HandHistory | str],
+    hands: Iterable[HandState | HandHistory | dict[str, Any] | str],
     *,
     viewer: int | None = None,
     everything: bool = False,
 ) -> str:
     """Many hands as one ``.phhs`` document: tables ``[1]``, ``[2]``, ...
 
-    Each hand is a finished :class:`HandState` (written for ``viewer``), a
+    Each hand is a finished :class:`HandState` (written for ``viewer``), the
+    fields :func:`hand_fields` gives (each hand for its own viewer), a
     :class:`HandHistory`, or the text of a ``.phh`` document.
     """
     sections = []
     for number, hand in enumerate(hands, start=1):
         if isinstance(hand, HandState):
             fields = hand_fields(hand, viewer=viewer, everything=everything)
+        elif isinstance(hand, dict):
+            fields = hand
         else:
             fields = (hand if isinstance(hand, HandHistory) else read_phh(hand)).fields
         sections.append(f"[{number}]\n{_dump(fields)}")

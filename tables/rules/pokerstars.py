@@ -1,0 +1,424 @@
+"""Finished hands as PokerStars-style text hand histories, for tracking tools.
+
+:func:`write_text` tells one finished hand the way PokerStars writes its
+7 Card Stud, Razz and 7 Card Stud Hi/Lo limit games, as one viewer saw it: that
+player's own down cards, everyone's upcards, and other players' down cards
+only once they are shown at the showdown. ``everything=True`` (staff) writes
+every card. The table, time, names and seats come in a :class:`HandInfo`,
+since the engine knows players only by number.
+
+What follows the PokerStars layout:
+
+* the header line (``PokerStars Hand #ID:  7 Card Stud Limit (5/10) - date
+  time zone``), the ``Table 'name' 8-max`` line and one ``Seat N: name (chips
+  in chips)`` line per player, in seat order;
+* ``posts the ante``, then ``*** 3rd STREET ***`` to ``*** 6th STREET ***``
+  and ``*** RIVER ***``, each with its ``Dealt to`` lines: the viewer's cards
+  in full (``Dealt to bob [2h 3c 3h]``, later ``[2h 3c 3h 7d] [Qs]``), others'
+  upcards only, and no river line for others, whose river card is face down;
+* ``brings in for``, ``completes it to``, ``bets``, ``raises X to Y``,
+  ``calls`` (the chips added), ``checks``, ``folds``, with ``and is all-in``;
+  ``Uncalled bet (N) returned to name``;
+* ``*** SHOW DOWN ***`` with ``shows [cards] (hand)`` or ``mucks hand``, hands
+  named as PokerStars names them (``a straight, Ten to Ace``; razz ``Lo:
+  8,6,4,3,2``; hi/lo ``HI: ...; LO: ...`` and ``No low hand qualified``);
+  ``collected N from pot`` (or ``main pot``, ``side pot``, ``side pot-2``...);
+  ``doesn't show hand`` for a winner nobody called;
+* ``*** SUMMARY ***`` with ``Total pot N | Rake N`` (``Main pot N. Side pot N.``
+  when there are side pots) and one line per seat: ``folded on the 4th
+  Street``, ``(didn't bet)`` if only the ante went in, ``showed [...] and won
+  (N) with ...``, ``and lost with``, ``mucked``, ``collected (N)``.
+
+Where Cardroom differs:
+
+* Chips are play-money integers: no currency sign, and the table line says
+  ``(Play Money)`` as PokerStars' play-money histories do.
+* The hand number is Cardroom's hand id. The time is the site's time zone with
+  its abbreviation, without PokerStars' second time in ET.
+* PokerStars stud deals from seat 1; Cardroom deals from the seat after the
+  dealer, so antes and ``Dealt to`` lines come in dealing order. The seat
+  lines and the summary stay in seat order. No button is named, as in
+  PokerStars stud.
+* A staff export (``everything``) writes every player's down cards on their
+  ``Dealt to`` lines, as if each were the hero.
+* PokerStars' summary names the cards of a hand mucked at the showdown. Here a
+  mucked hand is never shown to anyone but its owner (and staff), so other
+  viewers read ``mucked`` with no cards.
+* When the deck runs short, the one shared river card is written
+  ``*** RIVER *** [7c]``, and ``Board [7c]`` in the summary, as hold'em
+  writes a board.
+* Seed 002's timeout protection is written ``name has timed out``; from then
+  on that player is all in for what they have put in and bets no more.
+* In hi/lo, a player who takes both halves of a pot gets one ``collected``
+  line for it. ``Betting is capped``, chat and players joining or leaving
+  are not written.
+
+>>> from tables.rules import GameConfig
+>>> from tables.rules.cards import FULL_DECK
+>>> hand = HandState.new(GameConfig(ante=1, bring_in=2, small_bet=5, big_bet=10),
+...                      [100, 100], list(FULL_DECK))
+>>> hand.act(0, "bring_in"); hand.act(1, "complete", 5); hand.act(0, "fold")
+>>> info = HandInfo(hand_id=7, table="Table 1", started=datetime.datetime(2026, 11, 21, 20, 15),
+...                 zone="UTC", players=("alice", "bob"), seats=(1, 2), max_seats=8)
+>>> print(write_text(hand, info, viewer=1), end="")
+PokerStars Hand #7:  7 Card Stud Limit (5/10) - 2026/11/21 20:15:00 UTC
+Table 'Table 1' 8-max (Play Money)
+Seat 1: alice (100 in chips)
+Seat 2: bob (100 in chips)
+alice: posts the ante 1
+bob: posts the ante 1
+*** 3rd STREET ***
+Dealt to alice [3d]
+Dealt to bob [2h 3c 3h]
+alice: brings in for 2
+bob: completes it to 5
+alice: folds
+Uncalled bet (3) returned to bob
+bob collected 6 from pot
+bob: doesn't show hand
+*** SUMMARY ***
+Total pot 6 | Rake 0
+Seat 1: alice folded on the 3rd Street
+Seat 2: bob collected (6)
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tables.rules import evaluate
+from tables.rules.cards import RANK_CHARS, RANK_NAMES, RANK_PLURALS, card_str, low_rank, rank
+from tables.rules.state import PROTECT, UNKNOWN, HandState
+
+GAMES = {"stud": "7 Card Stud Limit", "razz": "Razz Limit", "stud8": "7 Card Stud Hi/Lo Limit"}
+STREET_HEADERS = ("3rd STREET", "4th STREET", "5th STREET", "6th STREET", "RIVER")
+STREET_NAMES = ("3rd Street", "4th Street", "5th Street", "6th Street", "River")
+# Events that only move the deck; the text doesn't tell them.
+SILENT = frozenset({"burn", "no_burn", "reuse_burns"})
+# Betting events that put chips in; a player with none of them "didn't bet".
+CHIPS_IN = frozenset({"bring_in", "complete", "bet", "raise", "call"})
+
+
+class PokerStarsError(ValueError):
+    """A hand or its details that can't be written; the message says why."""
+
+
+@dataclass(frozen=True)
+class HandInfo:
+    """What the text names that the engine doesn't know.
+
+    ``players`` and ``seats`` are in engine order (player 0 first). ``started``
+    is the local wall-clock time to print, ``zone`` its abbreviation.
+    """
+
+    hand_id: int
+    table: str
+    started: datetime.datetime
+    zone: str
+    players: Sequence[str]
+    seats: Sequence[int]
+    max_seats: int
+
+
+def write_text(
+    state: HandState, info: HandInfo, *, viewer: int | None = None, everything: bool = False
+) -> str:
+    """A finished hand as PokerStars-style text, as ``viewer`` saw it.
+
+    ``viewer`` is a player number, or None for an observer, who sees only
+    upcards and shown hands; ``everything`` (staff only) writes every card.
+    """
+    _check(state, info, viewer)
+    open_hands = set(range(state.n)) if everything else {viewer} - {None}
+    return "\n".join(_Narrator(state, info, open_hands).lines()) + "\n"
+
+
+def _check(state: HandState, info: HandInfo, viewer: int | None) -> None:
+    if not state.finished:
+        raise PokerStarsError("only a finished hand can be written")
+    if state.config.variant not in GAMES or state.config.structure != "fixed":
+        raise PokerStarsError(f"PokerStars has no text for {state.config.variant!r} here")
+    if not len(info.players) == len(info.seats) == state.n:
+        raise PokerStarsError(f"the hand has {state.n} players; name and seat each of them")
+    if viewer is not None and (type(viewer) is not int or not 0 <= viewer < state.n):
+        raise PokerStarsError(f"viewer must be a player from 0 to {state.n - 1} or None")
+
+
+class _Narrator:
+    """Walks the hand's events once, keeping what each line needs to know."""
+
+    def __init__(self, state: HandState, info: HandInfo, open_hands: set[int]) -> None:
+        self.state, self.info, self.open = state, info, open_hands
+        self.names = list(info.players)
+        self.street = -1
+        self.bets = [0] * state.n  # each player's chips in on this street
+        self.level = 0  # the bet to call on this street
+        self.put_in: set[int] = set()
+        self.folded_on: dict[int, int] = {}
+        self.held: list[list[tuple[int, bool]]] = [[] for _ in range(state.n)]  # (card, face up)
+        self.dealt = _dealt_by_street(state)
+        self.at_showdown = False
+
+    def lines(self) -> list[str]:
+        out = self._header()
+        for event in self.state.events:
+            out.extend(self._event(event))
+        return out
+
+    # ------------------------------------------------------------- the header
+
+    def _header(self) -> list[str]:
+        info, config = self.info, self.state.config
+        when = f"{info.started:%Y/%m/%d} {info.started.hour}:{info.started:%M:%S}"
+        stakes = f"{config.small_bet}/{config.big_bet}"
+        return [
+            f"PokerStars Hand #{info.hand_id}:  {GAMES[config.variant]} ({stakes})"
+            f" - {when} {info.zone}",
+            f"Table '{info.table}' {info.max_seats}-max (Play Money)",
+            *(
+                f"Seat {self.info.seats[p]}: {self.names[p]} "
+                f"({self.state.starting_stacks[p]} in chips)"
+                for p in self._by_seat()
+            ),
+        ]
+
+    def _by_seat(self) -> list[int]:
+        return sorted(range(self.state.n), key=lambda p: self.info.seats[p])
+
+    # ------------------------------------------------------------- the events
+
+    def _event(self, event: dict[str, Any]) -> list[str]:
+        kind = event["type"]
+        if kind in SILENT:
+            return []
+        if kind in ("deal", "board"):
+            return self._deal(event)
+        if kind in CHIPS_IN or kind in ("check", "fold"):
+            return [self._bet(kind, event)]
+        if kind in ("show", "muck"):
+            return self._showdown(kind, event["player"])
+        if kind == "result":
+            return self._collected() + self._summary()
+        return [self._aside(kind, event)]
+
+    def _aside(self, kind: str, event: dict[str, Any]) -> str:
+        """Antes, uncalled bets and timeout protections."""
+        name = self.names[event["player"]]
+        if kind == "ante":
+            all_in = event["amount"] == self.state.starting_stacks[event["player"]]
+            return f"{name}: posts the ante {event['amount']}{_all_in(all_in)}"
+        if kind == "return":
+            return f"Uncalled bet ({event['amount']}) returned to {name}"
+        if kind == PROTECT:
+            return f"{name} has timed out"
+        raise PokerStarsError(f"no text for a {kind!r} event")
+
+    # ---------------------------------------------------------------- dealing
+
+    def _deal(self, event: dict[str, Any]) -> list[str]:
+        """A street's header and its ``Dealt to`` lines, at its first card."""
+        if event["street"] == self.street:
+            return []
+        self.street, self.bets, self.level = event["street"], [0] * self.state.n, 0
+        header = f"*** {STREET_HEADERS[self.street]} ***"
+        if event["type"] == "board":  # the deck ran short: one shared river card
+            return [f"{header} [{card_str(event['card'])}]"]
+        return [header, *self._dealt_lines(self.dealt.get(self.street, {}))]
+
+    def _dealt_lines(self, dealt: dict[int, list[tuple[int, bool]]]) -> list[str]:
+        lines = []
+        for player, cards in dealt.items():
+            before = self._visible(player, self.held[player])
+            new = self._visible(player, cards)
+            self.held[player].extend(cards)
+            if new:
+                old = f"[{_cards(before)}] " if before else ""
+                lines.append(f"Dealt to {self.names[player]} {old}[{_cards(new)}]")
+        return lines
+
+    def _visible(self, player: int, cards: Iterable[tuple[int, bool]]) -> list[int]:
+        mine = player in self.open
+        return [card for card, up in cards if up or (mine and card != UNKNOWN)]
+
+    # ---------------------------------------------------------------- betting
+
+    def _bet(self, kind: str, event: dict[str, Any]) -> str:
+        player = event["player"]
+        name, total = self.names[player], event.get("total", 0)
+        if kind == "fold":
+            self.folded_on[player] = self.street
+            return f"{name}: folds"
+        if kind == "check":
+            return f"{name}: checks"
+        self.put_in.add(player)
+        added, raised_by = total - self.bets[player], total - self.level
+        self.bets[player] = total
+        if kind != "call":
+            self.level = self.state.config.bring_in if kind == "bring_in" else total
+        words = {
+            "bring_in": f"brings in for {total}",
+            "complete": f"completes it to {total}",
+            "bet": f"bets {total}",
+            "raise": f"raises {raised_by} to {total}",
+            "call": f"calls {added}",
+        }[kind]
+        return f"{name}: {words}{_all_in(event['all_in'])}"
+
+    # --------------------------------------------------------------- showdown
+
+    def _showdown(self, kind: str, player: int) -> list[str]:
+        lines = [] if self.at_showdown else ["*** SHOW DOWN ***"]
+        self.at_showdown = True
+        name = self.names[player]
+        if kind == "muck":
+            return [*lines, f"{name}: mucks hand"]
+        shown = _cards(self._own_cards(player))
+        return [*lines, f"{name}: shows [{shown}] ({self._hand_name(player)})"]
+
+    def _hand_name(self, player: int) -> str:
+        cards = self.state.cards_of(player)
+        game = self.state.game
+        if not game.high:
+            return f"Lo: {_low_name(evaluate.low_hand(cards))}"
+        high = _high_name(evaluate.high_hand(cards))
+        if not game.low:
+            return high
+        low = evaluate.low_hand(cards, game.low_qualifier)
+        return f"HI: {high}" + (f"; LO: {_low_name(low)}" if low else "")
+
+    def _collected(self) -> list[str]:
+        """Who took what from each pot, the last side pot first as PokerStars does."""
+        result, lines = self.state.result, []
+        pots = result["pots"]
+        for index in reversed(range(len(pots))):
+            pot, shares = pots[index], dict(pots[index]["shares"])
+            winners = dict.fromkeys([*pot["high_winners"], *pot["low_winners"], *shares])
+            lines.extend(
+                f"{self.names[p]} collected {shares[p]} from {_pot_name(index, len(pots))}"
+                for p in winners
+                if shares.get(p)
+            )
+        if result["uncontested"]:
+            winner = next(p for p in range(self.state.n) if not self.state.folded[p])
+            lines.append(f"{self.names[winner]}: doesn't show hand")
+        elif self.state.game.split and any(not pot["low_winners"] for pot in pots):
+            lines.append("No low hand qualified")
+        return lines
+
+    # ---------------------------------------------------------------- summary
+
+    def _summary(self) -> list[str]:
+        lines = ["*** SUMMARY ***", self._pot_line()]
+        if self.state.community:
+            lines.append(f"Board [{_cards(self.state.community)}]")
+        return lines + [self._seat_line(p) for p in self._by_seat()]
+
+    def _pot_line(self) -> str:
+        pots, rake = self.state.result["pots"], self.state.result["rake"]
+        total = sum(pot["amount"] for pot in pots)
+        if len(pots) == 1:
+            return f"Total pot {total} | Rake {rake}"
+        parts = " ".join(
+            f"{_pot_name(i, len(pots)).capitalize()} {pot['amount'] - pot['rake']}."
+            for i, pot in enumerate(pots)
+        )
+        return f"Total pot {total} {parts} | Rake {rake}"
+
+    def _seat_line(self, player: int) -> str:
+        state, won = self.state, self.state.result["payouts"][player]
+        start = f"Seat {self.info.seats[player]}: {self.names[player]}"
+        if state.folded[player]:
+            bet = "" if player in self.put_in else " (didn't bet)"
+            return f"{start} folded on the {STREET_NAMES[self.folded_on[player]]}{bet}"
+        if state.shown[player]:
+            outcome = f"won ({won})" if won else "lost"
+            shown = _cards(self._own_cards(player))
+            return f"{start} showed [{shown}] and {outcome} with {self._hand_name(player)}"
+        if state.mucked[player] and player in self.open:
+            return f"{start} mucked [{_cards(self._visible(player, self.held[player]))}]"
+        if state.mucked[player]:
+            return f"{start} mucked"
+        return f"{start} collected ({won})"
+
+    def _own_cards(self, player: int) -> list[int]:
+        """A shown hand in dealing order, without any shared river card."""
+        count = len(self.state.hole[player]) + len(self.state.up[player])
+        return self.state.cards_of(player)[:count]
+
+
+# ----------------------------------------------------------------- helpers
+
+
+def _dealt_by_street(state: HandState) -> dict[int, dict[int, list[tuple[int, bool]]]]:
+    """Street -> player -> the cards dealt them then, players in dealing order."""
+    dealt: dict[int, dict[int, list[tuple[int, bool]]]] = {}
+    for event in state.events:
+        if event["type"] == "deal":
+            cards = dealt.setdefault(event["street"], {}).setdefault(event["player"], [])
+            cards.append((event["card"], event["up"]))
+    return dealt
+
+
+# ------------------------------------------------------------------- words
+
+
+def _cards(cards: Iterable[int]) -> str:
+    return " ".join(card_str(card) for card in cards)
+
+
+def _all_in(all_in: bool) -> str:
+    return " and is all-in" if all_in else ""
+
+
+def _pot_name(index: int, count: int) -> str:
+    """``pot`` alone; else ``main pot``, then ``side pot`` or ``side pot-1``, ``-2``..."""
+    if count == 1:
+        return "pot"
+    if index == 0:
+        return "main pot"
+    return "side pot" if count == 2 else f"side pot-{index}"
+
+
+def _one(r: int) -> str:
+    return RANK_NAMES[r].capitalize()  # "Deuce", "Ten", "Ace"
+
+
+def _many(r: int) -> str:
+    return RANK_PLURALS[r].capitalize()  # "Deuces", "Sixes"
+
+
+def _high_name(hand: evaluate.HighHand) -> str:
+    """The best high hand in PokerStars' words, such as ``two pair, Kings and Nines``.
+
+    >>> from tables.rules.cards import parse_cards
+    >>> _high_name(evaluate.high_hand(parse_cards("9h5d9cKhKc3s5s")))
+    'two pair, Kings and Nines'
+    >>> _high_name(evaluate.high_hand(parse_cards("Ac2d3h4s5cKdQh")))
+    'a straight, Ace to Five'
+    """
+    r = [rank(card) for card in hand.cards]
+    if hand.category == evaluate.STRAIGHT_FLUSH and r[0] == 14:
+        return "a Royal Flush"
+    return (
+        f"high card {_one(r[0])}",
+        f"a pair of {_many(r[0])}",
+        f"two pair, {_many(r[0])} and {_many(r[2])}",
+        f"three of a kind, {_many(r[0])}",
+        f"a straight, {_one(r[4])} to {_one(r[0])}",
+        f"a flush, {_one(r[0])} high",
+        f"a full house, {_many(r[0])} full of {_many(r[3])}",
+        f"four of a kind, {_many(r[0])}",
+        f"a straight flush, {_one(r[4])} to {_one(r[0])}",
+    )[hand.category]
+
+
+def _low_name(hand: evaluate.LowHand) -> str:
+    """An ace-to-five low, highest card first: ``8,6,4,3,2`` or ``K,8,6,3,A``."""
+    return ",".join(_low_char(card) for card in hand.cards)
+
+
+def _low_char(card: int) -> str:
+    return "A" if low_rank(card) == 1 else RANK_CHARS[rank(card) - 2]
