@@ -6,7 +6,7 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.generic import TemplateView
 
-from tables.views import rake_report
+from tables import report_views
 
 urlpatterns = [
     # The home page has no behaviour yet, so a template view is all it needs.
@@ -14,7 +14,10 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("tables/", include("tables.urls")),
     path("hands/", include("tables.history_urls")),
-    # Before admin.site.urls so the admin's catch-all doesn't answer it first.
-    path("admin/rake-report/", rake_report, name="rake_report"),
+    # The staff reports, before admin.site.urls so the admin's catch-all doesn't
+    # answer them first.
+    path("admin/rake-report/", report_views.rake_report, name="rake_report"),
+    path("admin/activity-report/", report_views.activity_report, name="activity_report"),
+    path("admin/hand-search/", report_views.hand_search, name="hand_search"),
     path("admin/", admin.site.urls),
 ]

@@ -236,7 +236,9 @@ class Hand(models.Model):
         ]
         indexes = [
             models.Index(fields=["table", "-started_at"]),
-            models.Index(fields=["ended_at"]),
+            # For the reports and the hand search: finished hands in the order they
+            # ended (id breaks ties), with their table, from the index alone.
+            models.Index(fields=["ended_at", "id"], include=["table"], name="hand_ended_covering"),
             models.Index(fields=["turn_expires_at"]),
         ]
 

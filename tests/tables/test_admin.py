@@ -17,6 +17,7 @@ from django.utils.html import escape
 from accounts.models import User
 from cardroom.asgi import application
 from tables.models import Hand, HandAction, RakeEntry, Stakes, Table
+from tables.reports import RakeReport
 from tables.rules.cards import parse_cards
 
 RAKE_REPORT = reverse("rake_report")
@@ -226,8 +227,8 @@ def rake(stud: Stakes, razz: Stakes, players: list[User]) -> None:
     put_rake(make_hand(gamma, 1, players), 2, day2)
 
 
-def rows(report: dict[str, object], section: str, key: str) -> list[tuple[object, int, int]]:
-    return [(row[key], row["hands"], row["rake"]) for row in report[section]]
+def rows(report: RakeReport, section: str, key: str) -> list[tuple[object, int, int]]:
+    return [(getattr(line, key), line.hands, line.rake) for line in getattr(report, section)]
 
 
 def test_the_rake_report_totals_per_day_stakes_and_table(admin_client: Client, rake: None) -> None:
@@ -235,14 +236,14 @@ def test_the_rake_report_totals_per_day_stakes_and_table(admin_client: Client, r
 
     report = response.context["report"]
     day1, day2 = datetime.date(2025, 3, 1), datetime.date(2025, 3, 2)
-    assert rows(report, "by_day", "day") == [(day1, 2, 5), (day2, 3, 6)]
-    assert rows(report, "by_stakes", "stakes__name") == [("Razz 2/4", 1, 2), ("Stud 5/10", 4, 9)]
-    assert rows(report, "by_table", "table__name") == [
+    assert rows(report, "by_day", "key") == [(day1, 2, 5), (day2, 3, 6)]
+    assert rows(report, "by_stakes", "label") == [("Razz 2/4", 1, 2), ("Stud 5/10", 4, 9)]
+    assert rows(report, "by_table", "label") == [
         ("Alpha", 3, 6),
         ("Beta", 1, 3),
         ("Gamma", 1, 2),
     ]
-    assert report["total"] == {"rake": 11, "hands": 5}
+    assert (report.total.rake, report.total.hands) == (11, 5)
     assert "Total rake: <strong>11</strong> chips from 5 raked hands." in response.content.decode()
 
 
@@ -265,14 +266,15 @@ def test_the_rake_report_keeps_to_the_dates_asked(
     response = admin_client.get(RAKE_REPORT, params)
 
     report = response.context["report"]
-    assert rows(report, "by_day", "day") == [(day, hands, chips)]
-    assert report["total"] == {"rake": chips, "hands": hands}
+    assert rows(report, "by_day", "key") == [(day, hands, chips)]
+    assert (report.total.rake, report.total.hands) == (chips, hands)
 
 
 def test_the_rake_report_with_no_rake_says_so(admin_client: Client, db: None) -> None:
     response = admin_client.get(RAKE_REPORT, {"start": "2030-01-01"})
 
-    assert response.context["report"]["total"] == {"rake": 0, "hands": 0}
+    total = response.context["report"].total
+    assert (total.rake, total.hands) == (0, 0)
     assert "No rake in this range." in response.content.decode()
 
 

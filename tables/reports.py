@@ -1,0 +1,562 @@
+"""Staff reports: rake from the ledger, activity at the tables, and hand search.
+
+Each report is summed by the database in a fixed number of queries, whatever the
+number of hands. For rake, Python only rolls up the grouped rows that come back
+(days into weeks, tables into stakes), adding the same integers, so every total
+agrees with the rake ledger (:class:`RakeEntry`) to the chip. Players active are
+counted from each (day, table, player) seen, which is why the activity report
+covers the last week unless asked for more.
+
+Days are the site's time zone's (``TIME_ZONE``): with Paris time, rake taken at
+23:30 UTC on 1 March counts on 2 March. Weeks are ISO weeks, Monday to Sunday,
+made of those days. A hand counts when it ended, which is when its rake was taken.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable, Hashable, Iterable, Iterator
+from dataclasses import dataclass, replace
+from typing import Any
+
+from django.db.models import Count, Prefetch, QuerySet, Sum
+from django.db.models.fields.json import KeyTransform
+from django.db.models.functions import ExtractHour, TruncDate
+from django.utils import timezone
+
+from accounts.models import User
+from tables.models import Hand, HandResult, RakeEntry, Stakes, Table
+from tables.report_chart import Axes, Bar
+
+ONE_DAY = datetime.timedelta(days=1)
+# The chart draws a bar per day up to this many days, then a bar per week up
+# to WEEKLY_UP_TO weeks, then per month: more bars than that are too thin to read.
+DAILY_UP_TO = 62
+WEEKLY_UP_TO = 106
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What a report covers: whole days, both ends included (None: open), and
+    optionally one stakes or one table."""
+
+    start: datetime.date | None = None
+    end: datetime.date | None = None
+    stakes: Stakes | None = None
+    table: Table | None = None
+
+
+def day_start(day: datetime.date) -> datetime.datetime:
+    """The moment ``day`` begins in the site's time zone."""
+    return timezone.make_aware(datetime.datetime.combine(day, datetime.time.min))
+
+
+def _within(
+    rows: QuerySet[Any], moment: str, start: datetime.date | None, end: datetime.date | None
+) -> QuerySet[Any]:
+    """The rows whose ``moment`` falls on the days from ``start`` to ``end``."""
+    # Bounds on the column itself, not on its date, so the indexes on it serve.
+    if start:
+        rows = rows.filter(**{f"{moment}__gte": day_start(start)})
+    if end:
+        rows = rows.filter(**{f"{moment}__lt": day_start(end + ONE_DAY)})
+    return rows
+
+
+def week_of(day: datetime.date) -> datetime.date:
+    """The Monday that starts ``day``'s ISO week."""
+    return day - datetime.timedelta(days=day.weekday())
+
+
+def week_label(monday: datetime.date) -> str:
+    """``2025-W09``: the ISO year and week number."""
+    year, week, _ = monday.isocalendar()
+    return f"{year}-W{week:02}"
+
+
+# ------------------------------------------------------------------ rake
+
+
+@dataclass(frozen=True)
+class Line:
+    """One row of a report: a bucket (a day, a week, stakes, a table) and its sums."""
+
+    key: Any  # what the bucket is: its date, its week's Monday, a stakes or table id
+    label: str
+    hands: int
+    rake: int
+    note: str = ""  # shown beside the label on the page, such as a week's dates
+
+
+@dataclass(frozen=True)
+class RakeReport:
+    by_day: list[Line]
+    by_week: list[Line]
+    by_stakes: list[Line]
+    by_table: list[Line]
+    total: Line
+    chart: Chart | None
+
+
+@dataclass(frozen=True)
+class Chart:
+    """The bars of a chart over a span of days, and what each bar stands for."""
+
+    grain: str  # "day", "week" or "month"
+    bars: list[Bar]
+    axes: Axes
+
+
+def rake_report(scope: Scope) -> RakeReport:
+    """Rake and raked hands per day, week, stakes and table, from one grouped query."""
+    rows = list(
+        _within(_ledger(scope), "created_at", scope.start, scope.end)
+        .annotate(day=TruncDate("created_at"))
+        # Ids, not names: grouping by text makes PostgreSQL sort instead of hash.
+        .values("day", "stakes_id", "table_id")
+        .annotate(hands=Count("id"), rake=Sum("amount"))
+        .order_by()
+    )
+    stakes, tables = _names_of(Stakes, rows, "stakes_id"), _names_of(Table, rows, "table_id")
+    by_day = _roll_up(rows, key=lambda r: r["day"], label=lambda r: r["day"].isoformat())
+    return RakeReport(
+        by_day=by_day,
+        by_week=_weeks(by_day),
+        by_stakes=_by_name(_roll_up(rows, key=_get("stakes_id"), label=_name(stakes, "stakes_id"))),
+        by_table=_by_name(_roll_up(rows, key=_get("table_id"), label=_name(tables, "table_id"))),
+        total=Line(None, "Total", sum(r["hands"] for r in rows), sum(r["rake"] for r in rows)),
+        chart=_rake_chart(by_day, scope),
+    )
+
+
+def _ledger(scope: Scope) -> QuerySet[RakeEntry]:
+    entries = RakeEntry.objects.all()
+    if scope.stakes:
+        entries = entries.filter(stakes=scope.stakes)
+    if scope.table:
+        entries = entries.filter(table=scope.table)
+    return entries
+
+
+def _names_of(model: type[Stakes | Table], rows: list[dict[str, Any]], key: str) -> dict[int, str]:
+    """The names of the stakes or tables that ``rows`` name by id, in one query."""
+    return dict(model.objects.filter(pk__in={row[key] for row in rows}).values_list("pk", "name"))
+
+
+def _name(names: dict[int, str], key: str) -> Callable[[dict[str, Any]], str]:
+    return lambda row: names[row[key]]
+
+
+def _get(name: str) -> Callable[[dict[str, Any]], Any]:
+    return lambda row: row[name]
+
+
+def _weeks(by_day: list[Line]) -> list[Line]:
+    """The days rolled up into their ISO weeks, each noted with its dates."""
+    days = [{"week": week_of(d.key), "hands": d.hands, "rake": d.rake} for d in by_day]
+    weeks = _roll_up(days, key=_get("week"), label=lambda d: week_label(d["week"]))
+    return [replace(week, note=week_dates(week.key)) for week in weeks]
+
+
+def week_dates(monday: datetime.date) -> str:
+    """``24 Feb to 2 Mar 2025``: a week's Monday and Sunday."""
+    sunday = monday + datetime.timedelta(days=6)
+    return f"{monday.day} {monday:%b} to {sunday.day} {sunday:%b %Y}"
+
+
+def _roll_up(
+    rows: Iterable[dict[str, Any]],
+    *,
+    key: Callable[[dict[str, Any]], Hashable],
+    label: Callable[[dict[str, Any]], str],
+) -> list[Line]:
+    """Sum ``hands`` and ``rake`` of the rows sharing a key, in key order."""
+    sums: dict[Hashable, list[Any]] = {}
+    for row in rows:
+        entry = sums.setdefault(key(row), [label(row), 0, 0])
+        entry[1] += row["hands"]
+        entry[2] += row["rake"]
+    return [Line(k, *sums[k]) for k in sorted(sums)]
+
+
+def _by_name(lines: list[Line]) -> list[Line]:
+    return sorted(lines, key=lambda line: line.label)
+
+
+def _rake_chart(by_day: list[Line], scope: Scope) -> Chart | None:
+    span = chart_span(scope, [line.key for line in by_day])
+    if span is None:
+        return None
+    grain = chart_grain(*span)
+    rake = {bucket: 0 for bucket in buckets(*span, grain)}
+    hands = dict.fromkeys(rake, 0)
+    for line in by_day:
+        rake[bucket_of(line.key, grain)] += line.rake
+        hands[bucket_of(line.key, grain)] += line.hands
+    bars = [
+        Bar(
+            label=axis_label(bucket, grain),
+            value=rake[bucket],
+            tooltip=f"{bucket_name(bucket, grain)}: {rake[bucket]} chips "
+            f"from {hands[bucket]} hand{'s' if hands[bucket] != 1 else ''}",
+        )
+        for bucket in rake
+    ]
+    first, last = span
+    axes = Axes(
+        title=f"Rake per {grain}, {first.isoformat()} to {last.isoformat()}",
+        x_label=grain.capitalize(),
+        y_label="Rake (chips)",
+    )
+    return Chart(grain=grain, bars=bars, axes=axes)
+
+
+def chart_span(
+    scope: Scope, days: list[datetime.date]
+) -> tuple[datetime.date, datetime.date] | None:
+    """The days a chart runs over: the range asked, or from the first day with
+    data to today when it is open; never into the future, unless data is there."""
+    today = timezone.localdate()
+    first = scope.start or min(days, default=None)
+    if first is None:
+        return None
+    last = max(min(scope.end or today, today), max(days, default=first))
+    return (first, last) if first <= last else None
+
+
+def chart_grain(first: datetime.date, last: datetime.date) -> str:
+    length = (last - first).days + 1
+    if length <= DAILY_UP_TO:
+        return "day"
+    return "week" if length <= WEEKLY_UP_TO * 7 else "month"
+
+
+def bucket_of(day: datetime.date, grain: str) -> datetime.date:
+    """The first day of the chart bucket holding ``day``."""
+    if grain == "week":
+        return week_of(day)
+    return day.replace(day=1) if grain == "month" else day
+
+
+def buckets(first: datetime.date, last: datetime.date, grain: str) -> Iterator[datetime.date]:
+    """Every bucket from the one holding ``first`` to the one holding ``last``."""
+    bucket, end = bucket_of(first, grain), bucket_of(last, grain)
+    while bucket <= end:
+        yield bucket
+        if grain == "month":
+            bucket = (bucket + datetime.timedelta(days=31)).replace(day=1)
+        else:
+            bucket += datetime.timedelta(days=7 if grain == "week" else 1)
+
+
+def axis_label(bucket: datetime.date, grain: str) -> str:
+    if grain == "week":
+        return week_label(bucket)
+    return bucket.strftime("%b %Y" if grain == "month" else "%d %b")
+
+
+def bucket_name(bucket: datetime.date, grain: str) -> str:
+    if grain == "week":
+        return f"{week_label(bucket)} ({week_dates(bucket)})"
+    return bucket.strftime("%B %Y") if grain == "month" else bucket.isoformat()
+
+
+def rake_csv_rows(report: RakeReport) -> Iterator[list[object]]:
+    """The report as CSV rows: each grouping's buckets, then the total."""
+    yield ["grouping", "bucket", "hands", "rake"]
+    for grouping, lines in (
+        ("day", report.by_day),
+        ("week", report.by_week),
+        ("stakes", report.by_stakes),
+        ("table", report.by_table),
+    ):
+        for line in lines:
+            yield [grouping, spreadsheet_safe(line.label), line.hands, line.rake]
+    yield ["total", "", report.total.hands, report.total.rake]
+
+
+def spreadsheet_safe(text: str) -> str:
+    """``text`` that a spreadsheet shows as text, never runs as a formula.
+
+    Stakes and table names are typed by staff, so one could start with ``=``.
+
+    >>> spreadsheet_safe("=1+1"), spreadsheet_safe("Stud 5/10")
+    ("'=1+1", 'Stud 5/10')
+    """
+    return f"'{text}" if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+# -------------------------------------------------------------- activity
+
+# With no start date, the activity report covers this many days up to the end
+# date (or today): counting players means reading every hand's results.
+ACTIVITY_DEFAULT_DAYS = 7
+
+
+@dataclass(frozen=True)
+class Activity:
+    """Hands ended and players dealt in over ``hours`` of clock time."""
+
+    key: Any
+    label: str
+    hands: int
+    players: int | None  # None for an hour of the day, where it isn't counted
+    hours: float
+
+    @property
+    def per_hour(self) -> float | None:
+        return self.hands / self.hours if self.hours else None
+
+
+@dataclass(frozen=True)
+class ActivityReport:
+    by_day: list[Activity]
+    # Hour of the day, 0 to 23, summed over the span; its hours are the times it came.
+    by_hour: list[Activity]
+    busiest: list[Activity]  # the three hours of the day with the most hands
+    by_stakes: list[Activity]
+    by_table: list[Activity]
+    total: Activity
+    chart: Chart | None
+    days: int  # days in the span
+
+
+def activity_scope(scope: Scope) -> Scope:
+    """``scope`` with a start: the given one, or the last ACTIVITY_DEFAULT_DAYS days."""
+    if scope.start:
+        return scope
+    last = scope.end or timezone.localdate()
+    return replace(scope, start=last - datetime.timedelta(days=ACTIVITY_DEFAULT_DAYS - 1))
+
+
+def activity_report(scope: Scope) -> ActivityReport:
+    """Hands per hour and players active, per day, hour of day, stakes and table."""
+    hands = _finished(Hand.objects.all(), scope)
+    per_table_day = list(
+        hands.annotate(day=TruncDate("ended_at"))
+        .values("day", "table_id", "table__stakes_id")
+        .annotate(hands=Count("id"))
+        .order_by()
+    )
+    span = chart_span(scope, [row["day"] for row in per_table_day])
+    if span is None:
+        return ActivityReport([], [], [], [], [], Activity(None, "Total", 0, 0, 0.0), None, 0)
+    hours = _hours_in(*span)
+    players = _players_seen(_finished(HandResult.objects.all(), scope, "hand__"), per_table_day)
+    by_hour = _activity_by_hour(hands, span)
+    total = Activity(
+        None,
+        "Total",
+        sum(row["hands"] for row in per_table_day),
+        len(set().union(*players["day"].values())),
+        sum(hours.values()),
+    )
+    return ActivityReport(
+        by_day=_activity_by_day(per_table_day, players["day"], hours),
+        by_hour=by_hour,
+        busiest=sorted((a for a in by_hour if a.hands), key=lambda a: -a.hands)[:3],
+        by_stakes=_activity_by(per_table_day, players, Stakes, total.hours),
+        by_table=_activity_by(per_table_day, players, Table, total.hours),
+        total=total,
+        chart=_hour_chart(by_hour, span),
+        days=len(hours),
+    )
+
+
+def _finished(rows: QuerySet[Any], scope: Scope, hand: str = "") -> QuerySet[Any]:
+    """The finished hands in ``scope``, or with ``hand="hand__"`` their results."""
+    rows = rows.filter(**{f"{hand}ended_at__isnull": False})
+    rows = _within(rows, f"{hand}ended_at", scope.start, scope.end)
+    if scope.stakes:
+        rows = rows.filter(**{f"{hand}table__stakes": scope.stakes})
+    if scope.table:
+        rows = rows.filter(**{f"{hand}table": scope.table})
+    return rows
+
+
+def _hours_in(first: datetime.date, last: datetime.date) -> dict[datetime.date, float]:
+    """Each day's clock hours: 23 or 25 on the days clocks change, today's so far."""
+    now, hours, day = timezone.now().timestamp(), {}, first
+    while day <= last:
+        # Timestamps, because aware datetimes in one zone subtract as wall clocks.
+        end = min(day_start(day + ONE_DAY).timestamp(), now)
+        hours[day] = max(0.0, (end - day_start(day).timestamp()) / 3600)
+        day += ONE_DAY
+    return hours
+
+
+def _players_seen(
+    results: QuerySet[HandResult], per_table_day: list[dict[str, Any]]
+) -> dict[str, dict[Any, set[int]]]:
+    """The players dealt in, per day, per table and per stakes.
+
+    One query returns each (day, table, player) once and sets count them here:
+    a distinct count per grouping would read every result once per grouping.
+    """
+    stakes_of = {row["table_id"]: row["table__stakes_id"] for row in per_table_day}
+    seen: dict[str, dict[Any, set[int]]] = {"day": {}, "table": {}, "stakes": {}}
+    triples = (
+        results.annotate(day=TruncDate("hand__ended_at"))
+        .values_list("day", "hand__table_id", "player_id")
+        .distinct()
+    )
+    for day, table, player in triples:
+        seen["day"].setdefault(day, set()).add(player)
+        seen["table"].setdefault(table, set()).add(player)
+        seen["stakes"].setdefault(stakes_of[table], set()).add(player)
+    return seen
+
+
+def _activity_by_day(
+    per_table_day: list[dict[str, Any]],
+    players: dict[datetime.date, set[int]],
+    hours: dict[datetime.date, float],
+) -> list[Activity]:
+    hands: dict[datetime.date, int] = {}
+    for row in per_table_day:
+        hands[row["day"]] = hands.get(row["day"], 0) + row["hands"]
+    return [
+        Activity(day, day.isoformat(), hands[day], len(players.get(day, ())), hours[day])
+        for day in sorted(hands)
+    ]
+
+
+def _activity_by(
+    per_table_day: list[dict[str, Any]],
+    players: dict[str, dict[Any, set[int]]],
+    model: type[Stakes | Table],
+    hours: float,
+) -> list[Activity]:
+    """Per table or per stakes, over the whole span's ``hours``."""
+    grouping, key = ("table", "table_id") if model is Table else ("stakes", "table__stakes_id")
+    hands: dict[int, int] = {}
+    for row in per_table_day:
+        hands[row[key]] = hands.get(row[key], 0) + row["hands"]
+    names = _names_of(model, per_table_day, key)
+    lines = [
+        Activity(k, names[k], hands[k], len(players[grouping].get(k, ())), hours) for k in hands
+    ]
+    return sorted(lines, key=lambda line: line.label)
+
+
+def _activity_by_hour(
+    hands: QuerySet[Hand], span: tuple[datetime.date, datetime.date]
+) -> list[Activity]:
+    """Hands ended in each hour of the day, over the times that hour came in the span."""
+    counts = dict(
+        hands.annotate(hour=ExtractHour("ended_at"))
+        .values("hour")
+        .annotate(n=Count("id"))
+        .values_list("hour", "n")
+    )
+    came = _hours_of_day_seen(*span)
+    return [
+        Activity(hour, f"{hour:02}:00", counts.get(hour, 0), None, float(came[hour]))
+        for hour in range(24)
+    ]
+
+
+def _hours_of_day_seen(first: datetime.date, last: datetime.date) -> list[int]:
+    """How many times each hour of the day began from ``first`` to ``last``, up to now.
+
+    Once a day, except today's hours still to come (and, on the days clocks
+    change, the hour skipped or repeated, which is close enough for an average).
+    """
+    now, came, day = timezone.now(), [0] * 24, first
+    while day <= last:
+        midnight = day_start(day)
+        for hour in range(24):
+            came[hour] += midnight + datetime.timedelta(hours=hour) < now
+        day += ONE_DAY
+    return came
+
+
+def _hour_chart(by_hour: list[Activity], span: tuple[datetime.date, datetime.date]) -> Chart:
+    first, last = span
+    bars = [
+        Bar(
+            label=line.label,
+            value=line.hands,
+            tooltip=f"{line.label} to {(line.key + 1) % 24:02}:00: {line.hands} hands",
+        )
+        for line in by_hour
+    ]
+    axes = Axes(
+        title=f"Hands ended by hour of the day, {first.isoformat()} to {last.isoformat()}",
+        x_label="Hour of the day",
+        y_label="Hands",
+    )
+    return Chart(grain="hour", bars=bars, axes=axes)
+
+
+# ------------------------------------------------------------ hand search
+
+
+@dataclass(frozen=True)
+class HandQuery:
+    player: User | None = None
+    table: Table | None = None
+    start: datetime.date | None = None
+    end: datetime.date | None = None
+
+
+@dataclass(frozen=True)
+class HandRow:
+    """One finished hand as the search lists it."""
+
+    id: int
+    table: str
+    number: int
+    ended_at: datetime.datetime
+    players: list[str]
+    pot: int
+    rake: int
+    net: int | None  # the searched player's, when the search names one
+
+
+def hands_found(query: HandQuery) -> QuerySet[Hand]:
+    """Finished hands matching ``query``, the latest first."""
+    hands = Hand.objects.filter(ended_at__isnull=False)
+    hands = _within(hands, "ended_at", query.start, query.end)
+    if query.player:
+        hands = hands.filter(pk__in=query.player.hand_results.values("hand_id"))
+    if query.table:
+        hands = hands.filter(table=query.table)
+    return hands.order_by("-ended_at", "-id")
+
+
+def hands_listed(ids: list[int]) -> list[Hand]:
+    """The hands with these ids, in this order, with what :func:`hand_row` reads.
+
+    A page is chosen by id first (from an index, however deep the page) and
+    read here, so the pots are extracted from the state of its hands only.
+    """
+    results = HandResult.objects.select_related("player").order_by("seat_number")
+    hands = (
+        Hand.objects.filter(pk__in=ids)
+        .select_related("table", "rake_entry")
+        # Only the pots, not the whole state with its every card and move.
+        .annotate(pots=KeyTransform("pots", KeyTransform("result", "state")))
+        .only("number", "ended_at", "table__name", "rake_entry__amount")
+        .prefetch_related(Prefetch("results", queryset=results))
+        .in_bulk()
+    )
+    return [hands[pk] for pk in ids]
+
+
+def hand_row(hand: Hand, player: User | None) -> HandRow:
+    """One hand from :func:`hands_listed` as the search lists it."""
+    results = list(hand.results.all())
+    mine = next((r.net for r in results if player and r.player_id == player.pk), None)
+    rake_entry = getattr(hand, "rake_entry", None)
+    return HandRow(
+        id=hand.pk,
+        table=hand.table.name,
+        number=hand.number,
+        ended_at=hand.ended_at,  # type: ignore[arg-type]
+        players=[r.player.username for r in results],
+        # The pots hold every chip put in, the rake included.
+        pot=sum(pot["amount"] for pot in hand.pots or []),  # type: ignore[attr-defined]
+        rake=rake_entry.amount if rake_entry else 0,
+        net=mine,
+    )
