@@ -305,7 +305,8 @@ def read_table(table_id: int, read: SharedRead | None = None) -> TableRows | Non
         return None
     seats = list(table.seat_set.select_related("player").order_by("number"))
     hand = table.hands.order_by("-number").first()
-    state = None if hand is None else HandState.from_dict(hand.state)
+    # Read-only from here on: the views only read it.
+    state = None if hand is None else HandState.from_dict(hand.state, adopt=True)
     return TableRows(table, seats, hand, state)
 
 
@@ -417,7 +418,8 @@ def _events_since(cursor: Cursor, player_id: int | None) -> list[dict[str, Any]]
     hand = Hand.objects.filter(pk=cursor.hand_id).first()
     if hand is None:
         return []
-    visible = events_for(HandState.from_dict(hand.state), _engine_player(hand, player_id))
+    state = HandState.from_dict(hand.state, adopt=True)
+    visible = events_for(state, _engine_player(hand, player_id))
     return [
         {"type": "event", "hand_id": hand.pk, "event": event} for event in visible[cursor.seen :]
     ]

@@ -50,7 +50,7 @@ def hand_access(user: Any, hand: Hand | None) -> HandAccess:
     viewer = None if everything else engine_player(hand, user.pk)
     if viewer is None and not everything:
         raise Http404("No such hand.")
-    return HandAccess(hand, HandState.from_dict(hand.state), viewer, everything)
+    return HandAccess(hand, HandState.from_dict(hand.state, adopt=True), viewer, everything)
 
 
 def sees_everything(user: Any) -> bool:

@@ -806,13 +806,20 @@ class HandState:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> HandState:
+    def from_dict(cls, data: dict[str, Any], *, adopt: bool = False) -> HandState:
+        """The hand saved by :meth:`to_dict`.
+
+        The state copies what it takes from ``data``, unless the caller
+        ``adopt``s: then ``data``'s lists become the state's own, which saves
+        the copy when ``data`` was just decoded and nothing else will use it.
+        """
         if not isinstance(data, dict) or not REQUIRED_FIELDS <= set(data) <= set(FIELDS):
             raise IllegalAction("not a saved hand: its fields don't match")
         state = cls.__new__(cls)
         nobody = [False] * len(data["stacks"])
+        take = (lambda value: value) if adopt else _copy
         for name in FIELDS:
-            setattr(state, name, _copy(data.get(name, nobody)))
+            setattr(state, name, take(data.get(name, nobody)))
         state.config = GameConfig.from_dict(data["config"])
         state.game, state.n, state._options = state.config.game, len(state.stacks), None
         state.betting = STRUCTURES[state.config.structure]

@@ -20,6 +20,17 @@ def test_a_hand_survives_json_and_back_mid_hand():
     assert again.to_act == 2
 
 
+def test_a_loaded_hand_leaves_its_data_alone_unless_it_adopts_it():
+    data = json.loads(json.dumps(to_seventh().to_dict()))
+    before = json.dumps(data)
+    play(HandState.from_dict(data), (1, "bet", 10))
+    assert json.dumps(data) == before
+    adopted = HandState.from_dict(data, adopt=True)
+    assert adopted.to_dict() == json.loads(before)
+    play(adopted, (1, "bet", 10))
+    assert data["actions"] == adopted.actions  # one list, shared
+
+
 def test_replaying_the_deck_and_actions_reproduces_the_state_exactly():
     state = play(to_seventh(), (1, "bet", 10), (2, "call"), (0, "raise", 20), (1, "call"))
     play(state, (2, "fold"))
