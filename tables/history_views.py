@@ -152,19 +152,23 @@ def _players(
 ) -> list[dict[str, Any]]:
     """Each player at the end of the hand, with the cards this viewer may see."""
     final, seating = replay.final, access.hand.seating["players"]
-    hands = (final["result"] or {}).get("hands", {})
+    result = final["result"] or {}
+    hands, contested = result.get("hands", {}), not result.get("uncontested")
     rows = []
     for p, seen in enumerate(final["players"]):
-        result = results.get(seating[p]["player"])
+        mine = results.get(seating[p]["player"])
+        if seen["shown"]:
+            outcome = hand_words(hands.get(str(p)))
+        else:
+            outcome = "folded" if seen["folded"] else "mucked" if contested else "not shown"
         rows.append(
             {
                 "seat": seating[p]["seat"],
                 "name": names[p],
                 "you": p == access.viewer,
                 "cards": _cards_seen(seen),
-                "words": hand_words(hands.get(str(p))),
-                "folded": seen["folded"],
-                "net": result.net if result is not None else None,
+                "outcome": outcome,
+                "net": mine.net if mine is not None else None,
             }
         )
     return rows
