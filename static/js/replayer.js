@@ -153,12 +153,13 @@
     index = Math.max(0, Math.min(steps.length - 1, to));
     render();
     // Remember the step in the address, without a history entry per step.
-    if (remember !== false) history.replaceState(null, "", "#step-" + index);
+    if (remember !== false) history.replaceState(null, "", "#step-" + (index + 1));
   }
 
+  // "#step-4" is the fourth step, as the counter numbers them.
   function fromHash() {
     var match = /^#step-(\d+)$/.exec(location.hash);
-    return match ? parseInt(match[1], 10) : null;
+    return match ? parseInt(match[1], 10) - 1 : null;
   }
 
   $("replay-first").addEventListener("click", function () { go(0); });
@@ -189,7 +190,8 @@
     go(KEYS[e.key]());
   });
 
-  go(fromHash() || 0, false);
+  var start = fromHash();
+  go(start === null ? 0 : start, false);
 
   // ---------------------------------------------------------- deck check
 

@@ -196,6 +196,12 @@ def test_alice_steps_through_the_hand_with_keys_and_buttons(
     expect(position).to_have_text(f"Step 4 of {len(steps)}")
     expect_step(page, steps[3], ALICE, seats)
     shot(page, screenshots, "alice-jumped-to-4th-street")
+    # The address names the step, so a reload (or a shared link) opens at it.
+    page.keyboard.press("ArrowRight")
+    expect(page).to_have_url(re.compile(r"#step-5$"))
+    page.reload()
+    expect(position).to_have_text(f"Step 5 of {len(steps)}")
+    expect_step(page, steps[4], ALICE, seats)
 
 
 def test_the_deck_check_recomputes_the_hash_in_the_browser(
