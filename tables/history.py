@@ -142,10 +142,9 @@ def held_in_order(cards: dict[str, list[str]]) -> list[dict[str, Any]]:
 
 @dataclass
 class Line:
-    """One thing that happened, in words, under the section it belongs to."""
+    """One thing that happened, in words, and the replayer step it happened in."""
 
     text: str
-    section: str
     step: int
 
 
@@ -191,11 +190,10 @@ def hand_replay(
     if state.to_dict() != final.to_dict():
         raise ReplayMismatch(f"{access.hand} does not replay to its stored state")
     events = events_for(state, access.viewer, everything=access.everything)
-    streets = [street.name for street in final.game.streets]
-    teller = Teller(names, streets, final.result or {}, split=final.game.split)
+    teller = Teller(names, final)
     steps, start = [], 0
     for number, (seen, end) in enumerate(zip(views, ends, strict=True)):
-        lines = teller.tell(events[start:end], number, seen, timed_out=number in timed_out)
+        lines = teller.tell(events[start:end], number, timed_out=number in timed_out)
         steps.append({"view": seen, "lines": [line.text for line in lines]})
         start = end
     return Replay(steps, teller.sections, views[-1])
@@ -258,33 +256,33 @@ class Teller:
     card reaches it as None and is told as "a down card".
     """
 
-    def __init__(
-        self, names: Sequence[str], streets: Sequence[str], result: dict[str, Any], *, split: bool
-    ) -> None:
-        self.names, self.streets, self.result, self.split = list(names), streets, result, split
+    def __init__(self, names: Sequence[str], final: HandState) -> None:
+        self.names, self.streets = list(names), [street.name for street in final.game.streets]
+        self.result, self.split = final.result or {}, final.game.split
+        self.starting = final.starting_stacks
+        self.pot = 0  # chips put in so far, for each street's heading
         self.bets = [0] * len(names)
         self.sections: list[Section] = []
 
-    def tell(
-        self, events: list[dict[str, Any]], step: int, seen: dict[str, Any], *, timed_out: bool
-    ) -> list[Line]:
-        """The lines for one step's events; ``seen`` is the view after them."""
+    def tell(self, events: list[dict[str, Any]], step: int, *, timed_out: bool) -> list[Line]:
+        """The lines for one step's events."""
         lines: list[Line] = []
-        dealt: dict[int, tuple[Line, list[str | None], list[str]]] = {}
+        # Keyed by (street, player): one step may deal several streets (an all-in runout).
+        dealt: dict[tuple[int, int], tuple[Line, list[str | None], list[str]]] = {}
         for event in events:
             if event["type"] == "deal":
-                self._deal(event, step, seen, lines, dealt)
+                self._deal(event, step, lines, dealt)
                 continue
-            for text in self._say(event, seen):
+            for text in self._say(event):
                 if timed_out and event["type"] in BETTING:
                     text, timed_out = f"{text} (out of time)", False
                 lines.append(self._line(text, step))
-        for player, (line, down, up) in dealt.items():
+        for (_, player), (line, down, up) in dealt.items():
             line.text = self._dealt(player, down, up)
         return lines
 
     def _line(self, text: str, step: int) -> Line:
-        line = Line(text, self.sections[-1].title, step)
+        line = Line(text, step)
         self.sections[-1].lines.append(line)
         return line
 
@@ -298,17 +296,16 @@ class Teller:
         self,
         event: dict[str, Any],
         step: int,
-        seen: dict[str, Any],
         lines: list[Line],
-        dealt: dict[int, tuple[Line, list[str | None], list[str]]],
+        dealt: dict[tuple[int, int], tuple[Line, list[str | None], list[str]]],
     ) -> None:
-        """Cards come one at a time round the table; each player's get one line."""
-        self._open(self.streets[event["street"]], _pot(seen))
-        player = event["player"]
-        if player not in dealt:
-            dealt[player] = (self._line("", step), [], [])
-            lines.append(dealt[player][0])
-        dealt[player][2 if event["up"] else 1].append(event["card"])
+        """Cards come one at a time round the table; each player's get one line a street."""
+        self._open(self.streets[event["street"]], self.pot)
+        key = (event["street"], event["player"])
+        if key not in dealt:
+            dealt[key] = (self._line("", step), [], [])
+            lines.append(dealt[key][0])
+        dealt[key][2 if event["up"] else 1].append(event["card"])
 
     def _dealt(self, player: int, down: list[str | None], up: list[str]) -> str:
         parts = []
@@ -321,18 +318,21 @@ class Teller:
             parts.append(" ".join(map(card_text, up)) + (" up" if down else ""))
         return f"{self.names[player]} is dealt {' and '.join(parts)}"
 
-    def _say(self, event: dict[str, Any], seen: dict[str, Any]) -> list[str]:
+    def _say(self, event: dict[str, Any]) -> list[str]:
         kind = event["type"]
         name = self.names[event["player"]] if "player" in event else ""
         if kind == "ante":
             self._open("Antes", None)
-            return [f"{name} antes {event['amount']}"]
+            self.pot += event["amount"]
+            all_in = event["amount"] == self.starting[event["player"]]
+            return [f"{name} antes {event['amount']}" + (", all in" if all_in else "")]
         if kind in ("burn", "no_burn", "board", "reuse_burns"):
-            return self._dealer(event, seen)
+            return self._dealer(event)
         if kind in BETTING:
             return [self._bet(event, name)]
         if kind == "return":
             self.bets[event["player"]] -= event["amount"]
+            self.pot -= event["amount"]
             return [f"Uncalled bet of {event['amount']} returned to {name}"]
         if kind in ("show", "muck"):
             return [self._showdown(event, name)]
@@ -340,11 +340,11 @@ class Teller:
             return self._awards()
         return []
 
-    def _dealer(self, event: dict[str, Any], seen: dict[str, Any]) -> list[str]:
+    def _dealer(self, event: dict[str, Any]) -> list[str]:
         kind = event["type"]
         if kind == "reuse_burns":
             return [f"Too few cards left: the {event['count']} burned cards go under the deck"]
-        self._open(self.streets[event["street"]], _pot(seen))
+        self._open(self.streets[event["street"]], self.pot)
         if kind == "burn":
             # Only staff get burns' faces; events_for hides them from everyone else.
             return [f"Burned: {card_text(event['card'])}"] if event["card"] else []
@@ -364,6 +364,7 @@ class Teller:
             return f"{name} {kind}s"
         put_in = event["total"] - self.bets[player]
         self.bets[player] = event["total"]
+        self.pot += put_in
         if kind == "call":
             text = f"{name} calls {put_in}"
         else:
@@ -371,7 +372,7 @@ class Teller:
         return text + (", all in" if event["all_in"] else "")
 
     def _showdown(self, event: dict[str, Any], name: str) -> str:
-        self._open("Showdown", sum(pot["amount"] for pot in self.result.get("pots", [])))
+        self._open("Showdown", self.pot)
         if event["type"] == "muck":
             return f"{name} mucks, unshown"
         cards = " ".join(card_text(c) for c in event["cards"])
@@ -396,7 +397,3 @@ class Teller:
             return ""
         high, low = player in pot["high_winners"], player in pot["low_winners"]
         return " (high and low)" if high and low else " (high)" if high else " (low)"
-
-
-def _pot(seen: dict[str, Any]) -> int:
-    return sum(pot["amount"] for pot in seen["pots"])

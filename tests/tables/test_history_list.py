@@ -246,3 +246,19 @@ def test_dates_are_days_in_the_sites_time_zone(two_tables, alice, settings):
     timezone.deactivate()
     assert hand.pk in listed(my_hands(alice, "?start=2026-03-01&end=2026-03-01"))
     assert hand.pk not in listed(my_hands(alice, "?start=2026-03-02"))
+
+
+# --------------------------------------------------------------------- links
+
+
+def test_the_header_and_the_lobby_link_players_to_their_hands(alice):
+    url = reverse("my_hands")
+    for path in (reverse("home"), reverse("lobby")):
+        assert f'href="{url}"' in page(Client(), alice, path).content.decode()
+        assert f'href="{url}"' not in page(Client(), None, path).content.decode()
+
+
+def test_the_table_page_knows_where_hands_are_reviewed(table, alice):
+    html = page(Client(), alice, reverse("table", args=[table.pk])).content.decode()
+    assert 'data-hand-url="/hands/0/"' in html
+    assert 'data-all-hands="0"' in html

@@ -7,6 +7,7 @@ is engine player 0 and alice 1.
 
 from __future__ import annotations
 
+import random
 import re
 from datetime import timedelta
 
@@ -17,8 +18,10 @@ from django.urls import reverse
 from accounts.models import User
 from tables import services
 from tables.history import HandAccess, ReplayMismatch, hand_access, hand_replay
+from tables.models import Stakes, Table
 from tables.rules import HandState
 from tables.rules.cards import card_str
+from tables.rules.state import WAGERS
 from tables.rules.views import events_for, view
 from tests.rules.stacking import config, stack_deck
 from tests.tables.conftest import play_out
@@ -236,3 +239,58 @@ def test_the_page_makes_the_same_queries_for_a_short_or_a_long_hand(
     for hand in (short, long):
         with django_assert_max_num_queries(PLAYER_QUERIES if who == "player" else STAFF_QUERIES):
             assert client.get(reverse("hand_detail", args=[hand.pk])).status_code == 200
+
+
+def test_a_hand_settled_at_the_deal_has_one_step(alice, bob):
+    # Buy-ins of one chip leave both all in on the ante: the engine deals the
+    # board out and settles the hand as it is created, with no action at all.
+    tiny = Stakes.objects.create(
+        name="Tiny", ante=1, bring_in=2, small_bet=5, big_bet=10, min_buy_in=1, max_buy_in=1
+    )
+    table = Table.objects.create(name="Tiny table", stakes=tiny)
+    for number, player in ((1, alice), (2, bob)):
+        services.seat_take(table_id=table.pk, player_id=player.pk, seat_number=number, buy_in=1)
+    hand = services.hand_start(table_id=table.pk)
+    assert hand.is_finished and hand.state["actions"] == []
+    html = page(Client(), alice, detail_url(hand)).content.decode()
+    steps = replay_data(html)["steps"]
+    assert len(steps) == 1
+    lines = steps[0]["lines"]
+    assert lines[:2] == ["bob antes 1, all in", "alice antes 1, all in"]
+    words = story(html)
+    # Each street in its own section, with a line per player, all in the one step.
+    for street in ("3rd", "4th", "5th", "6th", "7th"):
+        section = words[words.index(f"{street} street · pot 2") + 1 :][:2]
+        assert [line.split(" is dealt ")[0] for line in section] == ["bob", "alice"]
+    assert sum(" is dealt " in line for line in lines) == 10
+    assert "Showdown · pot 2" in words
+    assert lines[-1].startswith("Pot of 2: ")
+
+
+@pytest.mark.parametrize("variant", ["stud", "razz", "stud8"])
+def test_random_hands_are_told_whole_with_each_streets_pot(variant):
+    """Seeded random play, all-ins and runouts included: every step has its
+    lines, each street's heading carries the pot as it began, and the
+    showdown's the pot that was awarded."""
+    rng = random.Random(variant)
+    for _ in range(40):
+        stacks = [rng.randint(3, 120) for _ in range(rng.randint(2, 6))]
+        state = HandState.new(config(variant=variant), stacks)
+        while not state.finished:
+            options = state.legal_actions()
+            option = rng.choice(options)
+            amount = rng.choice(option.amounts) if option.kind in WAGERS else None
+            state.act(state.to_act, option.kind, amount)
+        names = [f"p{i}" for i in range(state.n)]
+        replay = hand_replay(HandAccess(None, state, 0, False), names)
+        assert all(step["lines"] for step in replay.steps)
+        pots = {section.title: section.pot for section in replay.sections}
+        if "Showdown" in pots:
+            assert pots["Showdown"] == sum(pot["amount"] for pot in state.result["pots"])
+        for number, step in enumerate(replay.steps):
+            # The streets this step began: when it is one, and the hand goes on,
+            # the step's view has the pot as the street began.
+            began = [s for s in replay.sections if s.title.endswith("street")]
+            began = [s for s in began if s.lines[0].step == number]
+            if len(began) == 1 and not step["view"]["result"]:
+                assert began[0].pot == sum(pot["amount"] for pot in step["view"]["pots"])
