@@ -203,9 +203,9 @@ def _deck(access: HandAccess, names: list[str]) -> dict[str, Any]:
     deck: dict[str, Any] = {"commitment": hand.deck_commitment, "revealed": False}
     deck["unshown"] = [names[p] for p in unshown_players(access)]
     if access.everything:
-        # Who among the players gets the deck: those who saw every other hand.
-        never_shown = [p for p in range(state.n) if not state.shown[p]]
-        deck["players_with_deck"] = [names[p] for p in range(state.n) if not set(never_shown) - {p}]
+        # Which of the hand's players the same rule gives the deck to.
+        as_player = (HandAccess(hand, state, p, everything=False) for p in range(state.n))
+        deck["players_with_deck"] = [names[a.viewer] for a in as_player if deck_revealed(a)]
     if deck_revealed(access):
         deck["revealed"] = True
         deck["salt"] = hand.deck_salt

@@ -118,3 +118,13 @@ def test_staff_always_get_the_deck_and_are_told_which_players_do(table, alice, b
     assert_revealed(html, hand)
     note = " ".join(text_of(html, "deck-staff-note").split())
     assert note.endswith("none of this hand's players can check it.")
+
+
+def test_staff_are_told_when_some_players_can_check_the_deck(table, alice, bob, staff, monkeypatch):
+    seat(table, (alice, 1), (bob, 2))
+    deal_next(monkeypatch, MUCK_DECK)
+    hand = play_hand(table, showdown)  # bob shows, alice mucks
+    html = deck_page(staff, hand)
+    assert_revealed(html, hand)
+    note = " ".join(text_of(html, "deck-staff-note").split())
+    assert note.endswith("here alice can check it, the others can't.")
