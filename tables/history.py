@@ -1,4 +1,4 @@
-"""Who may look back at a hand, and as whom.
+"""Who may look back at a hand, and as whom; and the hand told step by step.
 
 Every history page, replayer payload and export starts here, so one rule
 decides what each person sees of a past hand:
@@ -11,18 +11,25 @@ decides what each person sees of a past hand:
 
 Hands still being played are out of the history's reach until they end: the
 table page is where a running hand is followed.
+
+Everything a page shows of a hand is built here from :func:`tables.rules.views.view`
+and :func:`tables.rules.views.events_for`, which hide what the viewer may not
+see; the stored state, which holds every card, never leaves this module.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import datetime
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import QuerySet
 from django.http import Http404
 
-from tables.models import Hand
+from tables.models import Hand, HandResult, Stakes, Table
 from tables.rules import HandState
+from tables.rules.views import events_for, view
 
 
 @dataclass(frozen=True)
@@ -71,3 +78,342 @@ def hands_visible_to(user: Any) -> QuerySet[Hand]:
     if sees_everything(user):
         return finished
     return finished.filter(results__player_id=user.pk)
+
+
+# ------------------------------------------------------------------ the deck
+
+
+def unshown_players(access: HandAccess) -> list[int]:
+    """Engine players whose down cards this viewer never saw (none for staff).
+
+    A folded player's cards, and a hand mucked at the showdown, stay theirs.
+    """
+    if access.everything:
+        return []
+    state = access.state
+    return [p for p in range(state.n) if p != access.viewer and not state.shown[p]]
+
+
+def deck_revealed(access: HandAccess) -> bool:
+    """Whether this viewer may have the hand's salt and whole deck.
+
+    The deck holds every down card dealt, so it goes to staff, and to a player
+    only when every other player's down cards were shown: then it tells them no
+    player's card they haven't seen (the rest of it is burns and cards never
+    dealt, nobody's). See ``docs/history.md``.
+    """
+    return not unshown_players(access)
+
+
+# ------------------------------------------------------------ a player's list
+
+
+def player_results(
+    player_id: int,
+    *,
+    table: Table | None = None,
+    stakes: Stakes | None = None,
+    variant: str = "",
+    start: datetime.datetime | None = None,
+    end: datetime.datetime | None = None,
+    outcome: str = "",
+) -> QuerySet[HandResult]:
+    """The player's results in finished hands, newest first, filtered.
+
+    ``start`` and ``end`` bound the hand's start time (``end`` excluded);
+    ``outcome`` is "won" (net above 0), "lost" (below 0) or "" (any). Hands'
+    ids grow as they start, so "newest first" is ``-hand_id``, which the
+    (player, hand) index serves read backwards.
+    """
+    results = HandResult.objects.filter(player_id=player_id)
+    if table is not None:
+        results = results.filter(hand__table=table)
+    if stakes is not None:
+        results = results.filter(hand__table__stakes=stakes)
+    if variant:
+        results = results.filter(hand__table__stakes__variant=variant)
+    if start is not None:
+        results = results.filter(hand__started_at__gte=start)
+    if end is not None:
+        results = results.filter(hand__started_at__lt=end)
+    if outcome == "won":
+        results = results.filter(net__gt=0)
+    elif outcome == "lost":
+        results = results.filter(net__lt=0)
+    # The hands' states and decks are large and hold every card: never loaded here.
+    return (
+        results.select_related("hand__table__stakes")
+        .defer("hand__state", "hand__deck", "hand__deck_salt", "hand__seating")
+        .order_by("-hand_id")
+    )
+
+
+def held_in_order(cards: dict[str, list[str]]) -> list[dict[str, Any]]:
+    """A player's own cards as dealt (two down, the upcards, the last down), each
+    marked down or up, from a :attr:`HandResult.cards` summary."""
+    down, up = cards.get("down", []), cards.get("up", [])
+    marked = [{"code": c, "down": True} for c in down[:2]]
+    marked += [{"code": c, "down": False} for c in up]
+    return marked + [{"code": c, "down": True} for c in down[2:]]
+
+
+# ------------------------------------------------------------------ the steps
+
+
+@dataclass
+class Line:
+    """One thing that happened, in words, and the replayer step it happened in."""
+
+    text: str
+    step: int
+
+
+@dataclass
+class Section:
+    title: str
+    pot: int | None
+    lines: list[Line] = field(default_factory=list)
+
+
+@dataclass
+class Replay:
+    """A hand as one viewer may see it: a view per step, and the hand in words."""
+
+    steps: list[dict[str, Any]]
+    sections: list[Section]
+    final: dict[str, Any]
+
+
+class ReplayMismatch(RuntimeError):
+    """A stored hand whose action list does not lead back to its stored state."""
+
+
+def hand_replay(
+    access: HandAccess, names: Sequence[str], timed_out: frozenset[int] = frozenset()
+) -> Replay:
+    """Replay the stored hand from its deck, one step per action, as the viewer sees it.
+
+    Step 0 is the hand after the antes and the deal of 3rd street; step ``k``
+    follows the ``k``-th action. ``names`` are the players in engine order and
+    ``timed_out`` the (1-based) numbers of the actions the turn clock made.
+    Each step carries :func:`view` for this viewer (for staff, with every
+    card) and the lines telling what happened since the step before, built
+    from :func:`events_for` for the same viewer.
+    """
+    final = access.state
+    state = HandState.new(final.config, final.starting_stacks, final.deck)
+    views, ends = [_step_view(state, access)], [len(state.events)]
+    for action in final.actions:
+        state.apply(action)
+        views.append(_step_view(state, access))
+        ends.append(len(state.events))
+    if state.to_dict() != final.to_dict():
+        raise ReplayMismatch(f"{access.hand} does not replay to its stored state")
+    events = events_for(state, access.viewer, everything=access.everything)
+    teller = Teller(names, final)
+    steps, start = [], 0
+    for number, (seen, end) in enumerate(zip(views, ends, strict=True)):
+        lines = teller.tell(events[start:end], number, timed_out=number in timed_out)
+        steps.append({"view": seen, "lines": [line.text for line in lines]})
+        start = end
+    return Replay(steps, teller.sections, views[-1])
+
+
+def _step_view(state: HandState, access: HandAccess) -> dict[str, Any]:
+    seen = view(state, access.viewer, everything=access.everything)
+    del seen["legal_actions"]  # a past hand has no moves to offer
+    return seen
+
+
+# ------------------------------------------------------------- in words
+
+SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+VERBS = {"bring_in": "brings in", "complete": "completes to", "bet": "bets", "raise": "raises to"}
+BETTING = ("bring_in", "complete", "bet", "raise", "call", "check", "fold", "protect")
+
+
+def card_text(code: str | None) -> str:
+    """``"K♦"`` for ``"Kd"``, ``"10♥"`` for ``"Th"``."""
+    if code is None:
+        return "??"
+    return ("10" if code[0] == "T" else code[0]) + SUIT_SYMBOLS[code[1]]
+
+
+def card_face(code: str | None, *, down: bool = False) -> dict[str, Any]:
+    """How a page draws one card; a card the viewer may not see is only a back."""
+    if code is None:
+        return {"back": True, "down": down}
+    return {
+        "code": code,
+        "rank": "10" if code[0] == "T" else code[0],
+        "suit": SUIT_SYMBOLS[code[1]],
+        "red": code[1] in "dh",
+        "label": card_text(code),
+        "down": down,
+    }
+
+
+def hand_words(words: dict[str, Any] | None) -> str:
+    """A shown hand's name: ``"two pair, kings and nines"``; hi-lo adds the low."""
+    if not words:
+        return ""
+    parts = [words["high"]] if words.get("high") else []
+    if "low" in words:
+        parts.append(words["low"] or "no low")
+    return "; ".join(parts)
+
+
+def pot_name(index: int, count: int) -> str:
+    if count == 1:
+        return "Pot"
+    return "Main pot" if index == 0 else f"Side pot {index}"
+
+
+class Teller:
+    """Turns a viewer's events into lines of text, tracking the street and its bets.
+
+    It only ever reads events already filtered for the viewer, so a hidden
+    card reaches it as None and is told as "a down card".
+    """
+
+    def __init__(self, names: Sequence[str], final: HandState) -> None:
+        self.names, self.streets = list(names), [street.name for street in final.game.streets]
+        self.result, self.split = final.result or {}, final.game.split
+        self.starting = final.starting_stacks
+        self.pot = 0  # chips put in so far, for each street's heading
+        self.bets = [0] * len(names)
+        self.sections: list[Section] = []
+
+    def tell(self, events: list[dict[str, Any]], step: int, *, timed_out: bool) -> list[Line]:
+        """The lines for one step's events."""
+        lines: list[Line] = []
+        # Keyed by (street, player): one step may deal several streets (an all-in runout).
+        dealt: dict[tuple[int, int], tuple[Line, list[str | None], list[str]]] = {}
+        for event in events:
+            if event["type"] == "deal":
+                self._deal(event, step, lines, dealt)
+                continue
+            for text in self._say(event):
+                if timed_out and event["type"] in BETTING:
+                    text, timed_out = f"{text} (out of time)", False
+                lines.append(self._line(text, step))
+        for (_, player), (line, down, up) in dealt.items():
+            line.text = self._dealt(player, down, up)
+        return lines
+
+    def _line(self, text: str, step: int) -> Line:
+        line = Line(text, step)
+        self.sections[-1].lines.append(line)
+        return line
+
+    def _open(self, title: str, pot: int | None) -> None:
+        """Start a new section (a street, the showdown...) unless it is already open."""
+        if not self.sections or self.sections[-1].title != title:
+            self.sections.append(Section(title, pot))
+            self.bets = [0] * len(self.names)
+
+    def _deal(
+        self,
+        event: dict[str, Any],
+        step: int,
+        lines: list[Line],
+        dealt: dict[tuple[int, int], tuple[Line, list[str | None], list[str]]],
+    ) -> None:
+        """Cards come one at a time round the table; each player's get one line a street."""
+        self._open(self.streets[event["street"]], self.pot)
+        key = (event["street"], event["player"])
+        if key not in dealt:
+            dealt[key] = (self._line("", step), [], [])
+            lines.append(dealt[key][0])
+        dealt[key][2 if event["up"] else 1].append(event["card"])
+
+    def _dealt(self, player: int, down: list[str | None], up: list[str]) -> str:
+        parts = []
+        if down:
+            if None in down:
+                parts.append("a down card" if len(down) == 1 else f"{len(down)} down cards")
+            else:
+                parts.append(" ".join(map(card_text, down)) + " down")
+        if up:
+            parts.append(" ".join(map(card_text, up)) + (" up" if down else ""))
+        return f"{self.names[player]} is dealt {' and '.join(parts)}"
+
+    def _say(self, event: dict[str, Any]) -> list[str]:
+        kind = event["type"]
+        name = self.names[event["player"]] if "player" in event else ""
+        if kind == "ante":
+            self._open("Antes", None)
+            self.pot += event["amount"]
+            all_in = event["amount"] == self.starting[event["player"]]
+            return [f"{name} antes {event['amount']}" + (", all in" if all_in else "")]
+        if kind in ("burn", "no_burn", "board", "reuse_burns"):
+            return self._dealer(event)
+        if kind in BETTING:
+            return [self._bet(event, name)]
+        if kind == "return":
+            self.bets[event["player"]] -= event["amount"]
+            self.pot -= event["amount"]
+            return [f"Uncalled bet of {event['amount']} returned to {name}"]
+        if kind in ("show", "muck"):
+            return [self._showdown(event, name)]
+        if kind == "result":
+            return self._awards()
+        return []
+
+    def _dealer(self, event: dict[str, Any]) -> list[str]:
+        kind = event["type"]
+        if kind == "reuse_burns":
+            return [f"Too few cards left: the {event['count']} burned cards go under the deck"]
+        self._open(self.streets[event["street"]], self.pot)
+        if kind == "burn":
+            # Only staff get burns' faces; events_for hides them from everyone else.
+            return [f"Burned: {card_text(event['card'])}"] if event["card"] else []
+        if kind == "no_burn":
+            return ["No burn card: too few cards left"]
+        card = card_text(event["card"])
+        return [f"Too few cards to deal each player one: a community card, {card}"]
+
+    def _bet(self, event: dict[str, Any], name: str) -> str:
+        kind, player = event["type"], event["player"]
+        if kind == "protect":
+            return (
+                f"{name} ran out of time and is protected: all in for the "
+                f"{event['put_in']} put in so far, keeping {event['stack']} behind"
+            )
+        if kind in ("check", "fold"):
+            return f"{name} {kind}s"
+        put_in = event["total"] - self.bets[player]
+        self.bets[player] = event["total"]
+        self.pot += put_in
+        if kind == "call":
+            text = f"{name} calls {put_in}"
+        else:
+            text = f"{name} {VERBS[kind]} {event['total']}"
+        return text + (", all in" if event["all_in"] else "")
+
+    def _showdown(self, event: dict[str, Any], name: str) -> str:
+        self._open("Showdown", self.pot)
+        if event["type"] == "muck":
+            return f"{name} mucks, unshown"
+        cards = " ".join(card_text(c) for c in event["cards"])
+        words = hand_words(self.result.get("hands", {}).get(str(event["player"])))
+        return f"{name} shows {cards}" + (f": {words}" if words else "")
+
+    def _awards(self) -> list[str]:
+        """Every pot, its rake and who won it."""
+        pots = self.result.get("pots", [])
+        self._open("Pots", None)
+        return [self._award(i, pot) for i, pot in enumerate(pots)]
+
+    def _award(self, index: int, pot: dict[str, Any]) -> str:
+        name = pot_name(index, len(self.result["pots"]))
+        head = f"{name} of {pot['amount']}" + (f", rake {pot['rake']}" if pot["rake"] else "")
+        wins = [f"{self.names[p]} wins {chips}{self._half(pot, p)}" for p, chips in pot["shares"]]
+        tail = ", uncontested" if self.result.get("uncontested") else ""
+        return f"{head}: {', '.join(wins) or 'nobody'}{tail}"
+
+    def _half(self, pot: dict[str, Any], player: int) -> str:
+        if not self.split or self.result.get("uncontested"):
+            return ""
+        high, low = player in pot["high_winners"], player in pot["low_winners"]
+        return " (high and low)" if high and low else " (high)" if high else " (low)"

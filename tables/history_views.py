@@ -1,13 +1,213 @@
-"""A player's past hands and one hand's page, with its replayer (being built)."""
+"""A player's past hands, and one hand's page with its replayer and deck check.
+
+What each viewer may see of a hand is decided in ``tables.history``; these
+views only parse the request, ask it, and render.
+"""
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
+import datetime
+from typing import Any
+
+from django import forms
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+
+from tables.history import (
+    HandAccess,
+    Replay,
+    card_face,
+    deck_revealed,
+    hand_access,
+    hand_replay,
+    hand_words,
+    held_in_order,
+    player_results,
+    unshown_players,
+)
+from tables.models import VARIANT_CHOICES, Hand, HandResult, Stakes, Table
+from tables.rules.cards import card_str
+
+HANDS_PER_PAGE = 25
+DATE_ERRORS = {"invalid": "Enter a real date as YYYY-MM-DD, such as 2025-03-01."}
+OUTCOMES = [("", "Won or lost"), ("won", "Won"), ("lost", "Lost")]
 
 
+class HandFilter(forms.Form):
+    """The list's filters, all optional; with any bad value none of them applies."""
+
+    table = forms.ModelChoiceField(
+        required=False, queryset=Table.objects.order_by("name"), empty_label="Any table"
+    )
+    stakes = forms.ModelChoiceField(
+        required=False, queryset=Stakes.objects.all(), empty_label="Any stakes"
+    )
+    variant = forms.ChoiceField(
+        required=False, label="Game", choices=[("", "Any game"), *VARIANT_CHOICES]
+    )
+    start = forms.DateField(
+        required=False,
+        label="From",
+        error_messages=DATE_ERRORS,
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
+    end = forms.DateField(
+        required=False,
+        label="To",
+        error_messages=DATE_ERRORS,
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
+    outcome = forms.ChoiceField(required=False, label="Result", choices=OUTCOMES)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        start, end = cleaned.get("start"), cleaned.get("end")
+        if start and end and end < start:
+            raise forms.ValidationError(f"The dates end ({end}) before they start ({start}).")
+        return cleaned
+
+    def filters(self) -> dict[str, Any]:
+        """Keyword arguments for :func:`player_results`; none at all if any value is bad."""
+        if not self.is_valid():
+            return {}
+        data = self.cleaned_data
+        return {
+            "table": data["table"],
+            "stakes": data["stakes"],
+            "variant": data["variant"],
+            "start": _midnight(data["start"]),
+            # Both ends are whole days: up to the midnight after ``end``.
+            "end": _midnight(data["end"] + datetime.timedelta(days=1)) if data["end"] else None,
+            "outcome": data["outcome"],
+        }
+
+
+def _midnight(day: datetime.date | None) -> datetime.datetime | None:
+    """The start of ``day`` in the site's time zone."""
+    if day is None:
+        return None
+    return timezone.make_aware(datetime.datetime.combine(day, datetime.time()))
+
+
+@login_required
 def my_hands(request: HttpRequest) -> HttpResponse:
-    raise Http404("The hand history is not built yet.")
+    form = HandFilter(request.GET)
+    results = player_results(request.user.pk, **form.filters())
+    page = Paginator(results, HANDS_PER_PAGE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {
+        "form": form,
+        "page": page,
+        "rows": [_row(result) for result in page],
+        "query": query.urlencode(),
+        "filtered": bool(form.is_valid() and any(form.cleaned_data.values())),
+        "time_zone": timezone.get_current_timezone_name(),
+    }
+    return render(request, "history/my_hands.html", context)
 
 
+def _row(result: HandResult) -> dict[str, Any]:
+    hand = result.hand
+    return {
+        "hand": hand,
+        "stakes": hand.table.stakes,
+        "cards": [card_face(c["code"], down=c["down"]) for c in held_in_order(result.cards)],
+        "net": result.net,
+    }
+
+
+@login_required
 def hand_detail(request: HttpRequest, hand_id: int) -> HttpResponse:
-    raise Http404("The hand history is not built yet.")
+    hand = Hand.objects.select_related("table__stakes").filter(pk=hand_id).first()
+    access = hand_access(request.user, hand)
+    results = {r.player_id: r for r in hand.results.select_related("player")}
+    players = hand.seating["players"]
+    names = [_name(results.get(entry["player"]), entry["seat"]) for entry in players]
+    timed_out = frozenset(
+        hand.actions.filter(timed_out=True).order_by().values_list("seq", flat=True)
+    )
+    replay = hand_replay(access, names, timed_out)
+    context = {
+        "hand": hand,
+        "stakes": hand.table.stakes,
+        "everything": access.everything,
+        "sections": replay.sections,
+        "players": _players(access, replay, names, results),
+        "replay": _replay_data(access, replay, names),
+        "deck": _deck(access, names),
+    }
+    return render(request, "history/hand_detail.html", context)
+
+
+def _name(result: HandResult | None, seat: int) -> str:
+    return result.player.username if result is not None else f"Seat {seat}"
+
+
+def _players(
+    access: HandAccess, replay: Replay, names: list[str], results: dict[int, HandResult]
+) -> list[dict[str, Any]]:
+    """Each player at the end of the hand, with the cards this viewer may see."""
+    final, seating = replay.final, access.hand.seating["players"]
+    result = final["result"] or {}
+    hands, contested = result.get("hands", {}), not result.get("uncontested")
+    rows = []
+    for p, seen in enumerate(final["players"]):
+        mine = results.get(seating[p]["player"])
+        if seen["shown"]:
+            outcome = hand_words(hands.get(str(p)))
+        else:
+            outcome = "folded" if seen["folded"] else "mucked" if contested else "not shown"
+        rows.append(
+            {
+                "seat": seating[p]["seat"],
+                "name": names[p],
+                "you": p == access.viewer,
+                "cards": _cards_seen(seen),
+                "outcome": outcome,
+                "net": mine.net if mine is not None else None,
+            }
+        )
+    return rows
+
+
+def _cards_seen(seen: dict[str, Any]) -> list[dict[str, Any]]:
+    """A seat's cards in dealing order, as the view gives them (None: a back)."""
+    down, up = seen["down"], seen["up"]
+    faces = [card_face(code, down=True) for code in down[:2]]
+    faces += [card_face(code) for code in up]
+    return faces + [card_face(code, down=True) for code in down[2:]]
+
+
+def _replay_data(access: HandAccess, replay: Replay, names: list[str]) -> dict[str, Any]:
+    """What the replayer draws: only views and lines already filtered for this viewer."""
+    hand = access.hand
+    return {
+        "hand": hand.number,
+        "seats": [entry["seat"] for entry in hand.seating["players"]],
+        "names": names,
+        "viewer": access.viewer,
+        "everything": access.everything,
+        "seat_count": hand.table.stakes.seats,
+        "dealer": hand.seating["dealer"],
+        "steps": replay.steps,
+    }
+
+
+def _deck(access: HandAccess, names: list[str]) -> dict[str, Any]:
+    """The commitment for all; the salt and deck only where ``deck_revealed`` allows."""
+    hand, state = access.hand, access.state
+    deck: dict[str, Any] = {"commitment": hand.deck_commitment, "revealed": False}
+    deck["unshown"] = [names[p] for p in unshown_players(access)]
+    if access.everything:
+        # Which of the hand's players the same rule gives the deck to.
+        as_player = (HandAccess(hand, state, p, everything=False) for p in range(state.n))
+        deck["players_with_deck"] = [names[a.viewer] for a in as_player if deck_revealed(a)]
+    if deck_revealed(access):
+        deck["revealed"] = True
+        deck["salt"] = hand.deck_salt
+        deck["cards"] = " ".join(card_str(card) for card in hand.deck)
+    return deck

@@ -288,6 +288,14 @@ class HandResult(models.Model):
     starting_stack = models.BigIntegerField()
     final_stack = models.BigIntegerField()
     net = models.BigIntegerField(help_text="Chips won (positive) or lost (negative).")
+    # A copy of this player's own cards from ``Hand.state``, so a list of a
+    # player's hands needn't load every hand's whole state. Only ever shown to
+    # this player (and staff): it holds their down cards.
+    cards = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='The player\'s own cards: {"down": ["Ah", ...], "up": ["Kd", ...]}.',
+    )
 
     class Meta:
         constraints = [

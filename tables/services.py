@@ -526,9 +526,10 @@ def _hand_results_write(hand: Hand, state: HandState) -> None:
             starting_stack=start,
             final_stack=final,
             net=final - start,
+            cards=_held_cards(state, player),
         )
-        for entry, start, final in zip(
-            hand.seating["players"], state.starting_stacks, state.stacks, strict=True
+        for player, (entry, start, final) in enumerate(
+            zip(hand.seating["players"], state.starting_stacks, state.stacks, strict=True)
         )
     )
     RakeEntry.objects.create(
@@ -537,6 +538,14 @@ def _hand_results_write(hand: Hand, state: HandState) -> None:
         stakes_id=hand.table.stakes_id,
         amount=state.result["rake"],
     )
+
+
+def _held_cards(state: HandState, player: int) -> dict[str, list[str]]:
+    """The player's own down cards and upcards, for their list of past hands."""
+    return {
+        "down": [card_str(card) for card in state.hole[player]],
+        "up": [card_str(card) for card in state.up[player]],
+    }
 
 
 # --------------------------------------------------------------- turn clock

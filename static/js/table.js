@@ -14,6 +14,9 @@
   var maxBuyIn = parseInt(room.dataset.maxBuyIn, 10);
   var loggedIn = room.dataset.loggedIn === "1";
   var actionMs = 1000 * (parseInt(room.dataset.actionSeconds, 10) || 10);
+  // A finished hand's page in the hand history: for its players, and staff.
+  var handUrl = room.dataset.handUrl || "";
+  var allHands = room.dataset.allHands === "1";
 
   var SUITS = { c: "♣", d: "♦", h: "♥", s: "♠" };
   var RED = { d: true, h: true };
@@ -393,7 +396,12 @@
         pots.push(potName(i) + " " + pot.amount + ": " + shares.join(", "));
       });
     }
-    return { id: info.id, number: info.number, words: Boolean(r), rows: rows, pots: pots, rake: r ? r.rake : 0 };
+    var you = s.you ? s.you.seat : null;
+    var review = allHands || info.seats.indexOf(you) >= 0;
+    return {
+      id: info.id, number: info.number, words: Boolean(r), rows: rows, pots: pots,
+      rake: r ? r.rake : 0, review: review,
+    };
   }
 
   function renderLastHand() {
@@ -401,6 +409,9 @@
     if (!lastHand) { box.hidden = true; return; }
     box.hidden = false;
     $("last-hand-number").textContent = "#" + lastHand.number;
+    var link = $("last-hand-link");
+    link.hidden = !lastHand.review;
+    if (lastHand.review) link.href = reviewUrl(lastHand.id);
     var list = $("last-hand-rows");
     list.textContent = "";
     lastHand.rows.forEach(function (row) {
@@ -416,6 +427,15 @@
       list.appendChild(line);
     });
     lastHand.pots.forEach(function (text) { list.appendChild(el("li", "last-pot", text)); });
+  }
+
+  function reviewUrl(handId) { return handUrl.replace(/0\/$/, handId + "/"); }
+
+  // Whether this viewer may open the hand in the history: they were dealt in.
+  function mayReview(handId) {
+    if (allHands) return true;
+    var info = snap.hand_info;
+    return Boolean(info && info.id === handId && mySeat() && info.seats.indexOf(mySeat()) >= 0);
   }
 
   function renderCentre() {
@@ -611,7 +631,15 @@
       addLine($("log"), el("li", "log-hand", "Hand" + number));
     }
     var text = describe(e);
-    if (text) addLine($("log"), el("li", "log-" + e.type, text));
+    if (!text) return;
+    var line = el("li", "log-" + e.type, text);
+    if (e.type === "result" && mayReview(message.hand_id)) {
+      var link = el("a", "log-review", "Replay hand");
+      link.href = reviewUrl(message.hand_id);
+      line.appendChild(document.createTextNode(" · "));
+      line.appendChild(link);
+    }
+    addLine($("log"), line);
   }
 
   function addChat(from, text) {

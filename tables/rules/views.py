@@ -3,6 +3,10 @@
 This is the only door from a :class:`HandState` to a client. A down card
 leaves through it only to its owner, or to everyone once its owner has shown
 it at the showdown; burns, the deck and mucked hands never leave.
+
+The one exception is ``everything=True``: staff reviewing a finished hand
+(the hand history) see every down card and every burn. Nothing a player or
+an observer receives may ever be built with it.
 """
 
 from __future__ import annotations
@@ -16,10 +20,13 @@ from tables.rules.state import OVER, UNKNOWN, HandState
 OBSERVER = None
 
 
-def view(state: HandState, player: int | None = OBSERVER) -> dict[str, Any]:
+def view(
+    state: HandState, player: int | None = OBSERVER, *, everything: bool = False
+) -> dict[str, Any]:
     """The hand as ``player`` sees it (``None``: an observer).
 
-    Cards are strings such as ``"Kd"``; a hidden down card is ``None``.
+    Cards are strings such as ``"Kd"``; a hidden down card is ``None``. With
+    ``everything`` (staff only) no down card is hidden.
     """
     collected = [c - b for c, b in zip(state.committed, state.bets, strict=True)]
     live = [not f for f in state.folded]
@@ -31,7 +38,7 @@ def view(state: HandState, player: int | None = OBSERVER) -> dict[str, Any]:
         "turn": state.turn,
         "to_act": state.to_act,
         "viewer": player,
-        "players": [_seat(state, p, player) for p in range(state.n)],
+        "players": [_seat(state, p, player, everything) for p in range(state.n)],
         "community": [card_str(c) for c in state.community],
         "current_bet": state.current_bet,
         "pots": [
@@ -44,8 +51,8 @@ def view(state: HandState, player: int | None = OBSERVER) -> dict[str, Any]:
     }
 
 
-def _seat(state: HandState, seat: int, viewer: int | None) -> dict[str, Any]:
-    open_to_viewer = seat == viewer or state.shown[seat]
+def _seat(state: HandState, seat: int, viewer: int | None, everything: bool) -> dict[str, Any]:
+    open_to_viewer = everything or seat == viewer or state.shown[seat]
     return {
         "player": seat,
         "stack": state.stacks[seat],
@@ -65,12 +72,18 @@ def _card(card: int) -> str | None:
     return None if card == UNKNOWN else card_str(card)
 
 
-def events_for(state: HandState, player: int | None = OBSERVER) -> list[dict[str, Any]]:
-    """The hand's event log with every card the viewer may not see removed."""
+def events_for(
+    state: HandState, player: int | None = OBSERVER, *, everything: bool = False
+) -> list[dict[str, Any]]:
+    """The hand's event log with every card the viewer may not see removed.
+
+    With ``everything`` (staff only) nothing is removed, burns included.
+    """
     visible = []
     for event in state.events:
         kind = event["type"]
-        if kind == "burn" or kind == "deal" and not event["up"] and event["player"] != player:
+        hidden = kind == "burn" or kind == "deal" and not event["up"] and event["player"] != player
+        if hidden and not everything:
             event = {**event, "card": None}
         if "card" in event and event["card"] is not None:
             event = {**event, "card": _card(event["card"])}

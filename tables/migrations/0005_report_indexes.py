@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0003_sit_out_limit'),
+        ('tables', '0004_hand_result_cards'),
     ]
 
     operations = [
