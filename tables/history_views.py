@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 from typing import Any
+from urllib.parse import urlencode
 
 from django import forms
 from django.contrib.auth.decorators import login_required
@@ -16,6 +17,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
+from tables.exports import MAX_HANDS
 from tables.history import (
     HandAccess,
     Replay,
@@ -105,9 +107,25 @@ def my_hands(request: HttpRequest) -> HttpResponse:
         "rows": [_row(result) for result in page],
         "query": query.urlencode(),
         "filtered": bool(form.is_valid() and any(form.cleaned_data.values())),
+        "download_query": _download_query(form),
+        "download_limit": MAX_HANDS,
         "time_zone": timezone.get_current_timezone_name(),
     }
     return render(request, "history/my_hands.html", context)
+
+
+def _download_query(form: HandFilter) -> str:
+    """The range export's query for the dates, table and stakes chosen (all, if none)."""
+    if not form.is_valid():
+        return ""
+    data = form.cleaned_data
+    chosen = {
+        "start": data["start"] and data["start"].isoformat(),
+        "end": data["end"] and data["end"].isoformat(),
+        "table": data["table"] and data["table"].pk,
+        "stakes": data["stakes"] and data["stakes"].pk,
+    }
+    return urlencode({name: value for name, value in chosen.items() if value})
 
 
 def _row(result: HandResult) -> dict[str, Any]:

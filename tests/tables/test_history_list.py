@@ -262,3 +262,19 @@ def test_the_table_page_knows_where_hands_are_reviewed(table, alice):
     html = page(Client(), alice, reverse("table", args=[table.pk])).content.decode()
     assert 'data-hand-url="/hands/0/"' in html
     assert 'data-all-hands="0"' in html
+
+
+def test_the_download_links_export_the_hands_of_the_chosen_table(two_tables, alice, table):
+    html = my_hands(alice, f"?table={table.pk}&outcome=won")
+    links = re.findall(r'href="(/hands/export\.(?:phhs|txt)[^"]*)"', html)
+    assert [link.split("?")[1] for link in links] == [f"table={table.pk}"] * 2
+    client = Client()
+    client.force_login(alice)
+    phhs = client.get(links[0].replace("&amp;", "&"))
+    assert phhs.status_code == 200 and phhs["Content-Disposition"].startswith("attachment")
+    # One PHH section per hand alice played at that table, whatever the outcome filter.
+    assert len(re.findall(r"^\[\d+\]$", phhs.content.decode(), re.M)) == len(two_tables["stud"])
+
+
+def test_there_is_nothing_to_download_without_hands(carol):
+    assert "/hands/export." not in my_hands(carol)

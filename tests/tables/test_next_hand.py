@@ -8,6 +8,7 @@ running the task by hand; one proves a real worker deals the next hand.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -15,8 +16,7 @@ import pytest
 from accounts.models import User
 from tables import consumers, services, tasks
 from tables.models import Hand, Table
-from tests.tables.conftest import engine, player_to_act
-from tests.tables.test_timers import timer_worker  # noqa: F401  (a fixture)
+from tests.tables.conftest import Worker, engine, player_to_act
 
 
 @pytest.fixture
@@ -164,8 +164,10 @@ def test_the_first_hand_still_starts_when_the_second_player_sits(
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("timer_worker")
-def test_a_real_worker_deals_the_next_hand_after_the_delay(settings: Any, seated: Table) -> None:
+def test_a_real_worker_deals_the_next_hand_after_the_delay(
+    start_worker: Callable[..., Worker], settings: Any, seated: Table
+) -> None:
+    start_worker()
     settings.CARDROOM_NEXT_HAND_DELAY_SECONDS = 1
     hand = services.hand_start(table_id=seated.pk)  # commits: no transaction here
     ended = time.monotonic()  # just before: the task is sent as the fold commits

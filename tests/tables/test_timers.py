@@ -6,31 +6,22 @@ database; one test proves a real Celery worker times a turn out on its own.
 
 from __future__ import annotations
 
-import os
-import re
-import subprocess
-import sys
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 from uuid import uuid4
 
 import pytest
 import redis
-from django.db import connection
 from django.utils import timezone
 
 from accounts.models import User
 from tables import services
 from tables.models import Hand, HandAction, Seat, Stakes, Table
-from tables.tasks import expire_turn, ping, sweep_overdue_turns
-from tests.tables.conftest import player_to_act
+from tables.tasks import expire_turn, sweep_overdue_turns
+from tests.tables.conftest import Worker, player_to_act, wait_until
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 ACTION = timedelta(seconds=10)  # the stakes' defaults
 BANK = timedelta(seconds=20)
@@ -311,94 +302,6 @@ def test_the_sweep_runs_on_the_beat_schedule(settings: Any) -> None:
 
 
 # ------------------------------------------------- a real worker and Redis
-
-
-def _test_database_url() -> str:
-    db = connection.settings_dict
-    user = quote(db["USER"] or "", safe="")
-    if db["PASSWORD"]:
-        user += ":" + quote(db["PASSWORD"], safe="")
-    host = f"{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
-    return f"postgres://{user}@{host}/{quote(db['NAME'], safe='')}"
-
-
-@dataclass
-class Worker:
-    """A real Celery worker started for one test: its queue and its log."""
-
-    queue: str
-    log: Path
-
-    def results(self, task: str) -> list[str]:
-        """What each finished ``task`` returned, in order, as the worker logged it."""
-        pattern = rf"Task {re.escape(task)}\[[^\]]+\] succeeded in [^:]+: (\S+)"
-        return re.findall(pattern, self.log.read_text(errors="replace"))
-
-    def wait_results(self, task: str, count: int) -> list[str]:
-        """The first ``count`` results of ``task``, once the worker has logged them.
-
-        The worker logs a result just after its transaction commits, so a test
-        that saw the change in the database may still have to wait for it.
-        """
-        wait_until(lambda: len(self.results(task)) >= count, f"{count} results of {task}")
-        return self.results(task)[:count]
-
-
-def wait_until(check: Callable[[], Any], what: str, seconds: float = 30) -> Any:
-    deadline = time.monotonic() + seconds
-    while not (value := check()):
-        assert time.monotonic() < deadline, f"waited {seconds}s for {what}"
-        time.sleep(0.05)
-    return value
-
-
-@pytest.fixture
-def start_worker(
-    redis_url: str, require_services: bool, settings: Any, tmp_path: Path
-) -> Iterator[Callable[..., Worker]]:
-    """Start a Celery worker on a queue of its own, on the test database.
-
-    With ``beat`` it also runs beat, whose sweep goes to that queue. The test
-    process sends its turn tasks to the same queue, unless it is told to lose
-    them (``settings.CARDROOM_TURN_QUEUE`` changed after the start).
-    """
-    if connection.vendor == "sqlite":
-        assert not require_services, "REQUIRE_SERVICES=1 but the database is SQLite"
-        pytest.skip("the worker is another process: it needs PostgreSQL (DATABASE_URL)")
-    started: list[subprocess.Popen[bytes]] = []
-
-    def start(*, beat: bool = False) -> Worker:
-        worker = Worker(f"test-timers-{uuid4().hex}", tmp_path / "worker.log")
-        settings.CARDROOM_TURN_TASKS, settings.CARDROOM_TURN_QUEUE = True, worker.queue
-        env = {**os.environ, "REDIS_URL": redis_url, "DATABASE_URL": _test_database_url()}
-        env.update(CARDROOM_TURN_TASKS="true", CARDROOM_TURN_QUEUE=worker.queue)
-        argv = [sys.executable, "-m", "celery", "-A", "cardroom", "worker", "--pool=solo"]
-        argv += ["-Q", worker.queue, "-n", f"{worker.queue}@%h", "-l", "INFO"]
-        argv += ["--without-mingle", "--without-gossip"]
-        if beat:
-            argv += ["--beat", "--schedule", str(tmp_path / "beat-schedule")]
-        with worker.log.open("wb") as output:
-            started.append(
-                subprocess.Popen(
-                    argv, cwd=PROJECT_ROOT, env=env, stdout=output, stderr=subprocess.STDOUT
-                )
-            )
-        # Ready when it answers: the clock tests below must not race its start-up.
-        assert ping.apply_async(queue=worker.queue).get(timeout=60) == "pong"
-        return worker
-
-    try:
-        yield start
-    finally:
-        for process in started:
-            process.terminate()
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-        for log in tmp_path.glob("worker.log"):
-            print(log.read_text(errors="replace"))  # shown by pytest only when a test fails
 
 
 def _short_clock(stakes: Stakes, action_seconds: int) -> None:
