@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from urllib.parse import quote
 
 import pytest
 from django.conf import settings
@@ -58,3 +59,19 @@ def in_memory_channel_layer(settings: Settings) -> None:
     tests of the real Redis layer build theirs from the project's settings.
     """
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+
+def live_database_url() -> str:
+    """The test database as a DATABASE_URL, for the servers and workers tests start.
+
+    They are other processes, so they must be pointed at the test database
+    pytest-django made, not at the one the settings name.
+    """
+    from django.db import connection
+
+    db = connection.settings_dict
+    user = quote(db["USER"] or "", safe="")
+    if db["PASSWORD"]:
+        user += ":" + quote(db["PASSWORD"], safe="")
+    host = f"{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
+    return f"postgres://{user}@{host}/{quote(db['NAME'], safe='')}"

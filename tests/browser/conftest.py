@@ -25,7 +25,6 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 from uuid import uuid4
 
 import pytest
@@ -33,6 +32,7 @@ import redis
 from django.db import connection
 
 from cardroom.env import env_bool
+from tests.conftest import live_database_url
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
@@ -102,16 +102,6 @@ def screenshots(request: pytest.FixtureRequest) -> Path:
 # ------------------------------------------------------------- the server
 
 
-def _test_database_url() -> str:
-    """The test database as a DATABASE_URL, for the server's processes."""
-    db = connection.settings_dict
-    user = quote(db["USER"] or "", safe="")
-    if db["PASSWORD"]:
-        user += ":" + quote(db["PASSWORD"], safe="")
-    host = f"{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
-    return f"postgres://{user}@{host}/{quote(db['NAME'], safe='')}"
-
-
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -169,7 +159,7 @@ def live_server_url(
     queue = f"test-browser-{uuid4().hex}"
     env = {
         **os.environ,
-        "DATABASE_URL": _test_database_url(),
+        "DATABASE_URL": live_database_url(),
         "REDIS_URL": redis_url,
         "DEBUG": "true",  # runserver serves static files only in DEBUG
         "CARDROOM_TURN_TASKS": "true",

@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 from uuid import uuid4
 
 import pytest
@@ -28,6 +27,7 @@ from tables import services
 from tables.models import Hand, RakeRule, Stakes, Table
 from tables.rules import HandState
 from tables.tasks import ping
+from tests.conftest import live_database_url
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
@@ -129,15 +129,6 @@ def bet_and_call(state: HandState) -> tuple[str, int | None]:
 # ------------------------------------------------- a real Celery worker
 
 
-def _test_database_url() -> str:
-    db = connection.settings_dict
-    user = quote(db["USER"] or "", safe="")
-    if db["PASSWORD"]:
-        user += ":" + quote(db["PASSWORD"], safe="")
-    host = f"{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
-    return f"postgres://{user}@{host}/{quote(db['NAME'], safe='')}"
-
-
 @dataclass
 class Worker:
     """A real Celery worker started for one test: its queue and its log."""
@@ -186,7 +177,7 @@ def start_worker(
     def start(*, beat: bool = False) -> Worker:
         worker = Worker(f"test-timers-{uuid4().hex}", tmp_path / "worker.log")
         settings.CARDROOM_TURN_TASKS, settings.CARDROOM_TURN_QUEUE = True, worker.queue
-        env = {**os.environ, "REDIS_URL": redis_url, "DATABASE_URL": _test_database_url()}
+        env = {**os.environ, "REDIS_URL": redis_url, "DATABASE_URL": live_database_url()}
         env.update(CARDROOM_TURN_TASKS="true", CARDROOM_TURN_QUEUE=worker.queue)
         argv = [sys.executable, "-m", "celery", "-A", "cardroom", "worker", "--pool=solo"]
         argv += ["-Q", worker.queue, "-n", f"{worker.queue}@%h", "-l", "INFO"]

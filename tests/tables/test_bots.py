@@ -44,8 +44,8 @@ from tables.models import Table
 from tables.rules import HandState
 from tables.rules.config import GameConfig
 from tables.rules.views import view
+from tests.conftest import live_database_url
 from tests.rules.strategies import configs
-from tests.tables.test_timers import _test_database_url
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 MAX_MOVES = 200
@@ -300,7 +300,7 @@ def server_env(require_services: bool) -> dict[str, str]:
     if connection.vendor == "sqlite":
         assert not require_services, "REQUIRE_SERVICES=1 but the database is SQLite"
         pytest.skip("Daphne is another process: it needs PostgreSQL (DATABASE_URL)")
-    env = {**os.environ, "DATABASE_URL": _test_database_url()}
+    env = {**os.environ, "DATABASE_URL": live_database_url()}
     # No worker runs here, so hands follow one another at once.
     env["CARDROOM_TURN_TASKS"] = "false"
     if django_settings.REDIS_URL:
