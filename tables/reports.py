@@ -4,8 +4,9 @@ Each report is summed by the database in a fixed number of queries, whatever the
 number of hands. For rake, Python only rolls up the grouped rows that come back
 (days into weeks, tables into stakes), adding the same integers, so every total
 agrees with the rake ledger (:class:`RakeEntry`) to the chip. Players active are
-counted from each (day, table, player) seen, which is why the activity report
-covers the last week unless asked for more.
+counted by the database from :class:`PlayerDay`, a summary of the results with
+one row per (day, table, player), so the count costs rows per player and day,
+not per hand.
 
 Days are the site's time zone's (``TIME_ZONE``): with Paris time, rake taken at
 23:30 UTC on 1 March counts on 2 March. Weeks are ISO weeks, Monday to Sunday,
@@ -25,7 +26,7 @@ from django.db.models.functions import ExtractHour, TruncDate
 from django.utils import timezone
 
 from accounts.models import User
-from tables.models import Hand, HandResult, RakeEntry, Stakes, Table
+from tables.models import Hand, HandResult, PlayerDay, RakeEntry, Stakes, Table
 from tables.report_chart import Axes, Bar
 
 ONE_DAY = datetime.timedelta(days=1)
@@ -342,17 +343,17 @@ def activity_report(scope: Scope) -> ActivityReport:
     if span is None:
         return ActivityReport([], [], [], [], [], Activity(None, "Total", 0, 0, 0.0), None, 0)
     hours = _hours_in(*span)
-    players = _players_seen(_finished(HandResult.objects.all(), scope, "hand__"), per_table_day)
+    players = _players_active(_player_days(scope))
     by_hour = _activity_by_hour(hands, span)
     total = Activity(
         None,
         "Total",
         sum(row["hands"] for row in per_table_day),
-        len(set().union(*players["day"].values())),
+        players.total,
         sum(hours.values()),
     )
     return ActivityReport(
-        by_day=_activity_by_day(per_table_day, players["day"], hours),
+        by_day=_activity_by_day(per_table_day, players.day, hours),
         by_hour=by_hour,
         busiest=sorted((a for a in by_hour if a.hands), key=lambda a: -a.hands)[:3],
         by_stakes=_activity_by(per_table_day, players, Stakes, total.hours),
@@ -363,15 +364,14 @@ def activity_report(scope: Scope) -> ActivityReport:
     )
 
 
-def _finished(rows: QuerySet[Any], scope: Scope, hand: str = "") -> QuerySet[Any]:
-    """The finished hands in ``scope``, or with ``hand="hand__"`` their results."""
-    rows = rows.filter(**{f"{hand}ended_at__isnull": False})
-    rows = _within(rows, f"{hand}ended_at", scope.start, scope.end)
+def _finished(hands: QuerySet[Hand], scope: Scope) -> QuerySet[Hand]:
+    """The finished hands in ``scope``."""
+    hands = _within(hands.filter(ended_at__isnull=False), "ended_at", scope.start, scope.end)
     if scope.stakes:
-        rows = rows.filter(**{f"{hand}table__stakes": scope.stakes})
+        hands = hands.filter(table__stakes=scope.stakes)
     if scope.table:
-        rows = rows.filter(**{f"{hand}table": scope.table})
-    return rows
+        hands = hands.filter(table=scope.table)
+    return hands
 
 
 def _hours_in(first: datetime.date, last: datetime.date) -> dict[datetime.date, float]:
@@ -385,57 +385,83 @@ def _hours_in(first: datetime.date, last: datetime.date) -> dict[datetime.date, 
     return hours
 
 
-def _players_seen(
-    results: QuerySet[HandResult], per_table_day: list[dict[str, Any]]
-) -> dict[str, dict[Any, set[int]]]:
-    """The players dealt in, per day, per table and per stakes.
+def _player_days(scope: Scope) -> QuerySet[PlayerDay]:
+    """The summary's rows for the days, stakes and table of ``scope``.
 
-    One query returns each (day, table, player) once and sets count them here:
-    a distinct count per grouping would read every result once per grouping.
+    Its days are the site's, as ``_within`` makes them for ``ended_at``.
     """
-    stakes_of = {row["table_id"]: row["table__stakes_id"] for row in per_table_day}
-    seen: dict[str, dict[Any, set[int]]] = {"day": {}, "table": {}, "stakes": {}}
-    triples = (
-        results.annotate(day=TruncDate("hand__ended_at"))
-        .values_list("day", "hand__table_id", "player_id")
-        .distinct()
+    rows = PlayerDay.objects.all()
+    if scope.start:
+        rows = rows.filter(day__gte=scope.start)
+    if scope.end:
+        rows = rows.filter(day__lte=scope.end)
+    if scope.stakes:
+        rows = rows.filter(stakes=scope.stakes)
+    if scope.table:
+        rows = rows.filter(table=scope.table)
+    return rows
+
+
+@dataclass(frozen=True)
+class PlayersActive:
+    """Distinct players dealt in: per day, per table id and per stakes id, and in all."""
+
+    day: dict[datetime.date, int]
+    table: dict[int, int]
+    stakes: dict[int, int]
+    total: int
+
+
+def _players_active(rows: QuerySet[PlayerDay]) -> PlayersActive:
+    """Count the players in ``rows`` per grouping, one query each.
+
+    The database counts distinct players over the summary, which holds each
+    (day, table, player) once however many hands they played, so this reads
+    one row per player per table and day, not one per hand.
+    """
+
+    def per(key: str) -> dict[Any, int]:
+        counts = rows.values(key).annotate(n=Count("player_id", distinct=True)).order_by()
+        return dict(counts.values_list(key, "n"))
+
+    return PlayersActive(
+        day=per("day"),
+        table=per("table_id"),
+        stakes=per("stakes_id"),
+        total=rows.aggregate(n=Count("player_id", distinct=True))["n"],
     )
-    for day, table, player in triples:
-        seen["day"].setdefault(day, set()).add(player)
-        seen["table"].setdefault(table, set()).add(player)
-        seen["stakes"].setdefault(stakes_of[table], set()).add(player)
-    return seen
 
 
 def _activity_by_day(
     per_table_day: list[dict[str, Any]],
-    players: dict[datetime.date, set[int]],
+    players: dict[datetime.date, int],
     hours: dict[datetime.date, float],
 ) -> list[Activity]:
     hands: dict[datetime.date, int] = {}
     for row in per_table_day:
         hands[row["day"]] = hands.get(row["day"], 0) + row["hands"]
     return [
-        Activity(day, day.isoformat(), hands[day], len(players.get(day, ())), hours[day])
+        Activity(day, day.isoformat(), hands[day], players.get(day, 0), hours[day])
         for day in sorted(hands)
     ]
 
 
 def _activity_by(
     per_table_day: list[dict[str, Any]],
-    players: dict[str, dict[Any, set[int]]],
+    players: PlayersActive,
     model: type[Stakes | Table],
     hours: float,
 ) -> list[Activity]:
     """Per table or per stakes, over the whole span's ``hours``."""
-    grouping, key = ("table", "table_id") if model is Table else ("stakes", "table__stakes_id")
+    if model is Table:
+        key, active = "table_id", players.table
+    else:
+        key, active = "table__stakes_id", players.stakes
     hands: dict[int, int] = {}
     for row in per_table_day:
         hands[row[key]] = hands.get(row[key], 0) + row["hands"]
     names = _names_of(model, per_table_day, key)
-    lines = [
-        Activity(k, names[k], hands[k], len(players[grouping].get(k, ())), hours) for k in hands
-    ]
+    lines = [Activity(k, names[k], hands[k], active.get(k, 0), hours) for k in hands]
     return sorted(lines, key=lambda line: line.label)
 
 

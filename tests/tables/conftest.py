@@ -6,16 +6,18 @@ with the configured grant recorded in the ledger, like a real player.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.conf import settings
+from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import user_signup
 from tables import services
-from tables.models import Hand, RakeRule, Stakes, Table
+from tables.models import Hand, HandResult, PlayerDay, RakeRule, Stakes, Table
 from tables.rules import HandState
 
 
@@ -86,8 +88,11 @@ def player_to_act(hand: Hand) -> int:
 Strategy = Callable[[HandState], tuple[str, int | None]]
 
 
-def play_out(hand: Hand, choose: Strategy) -> Hand:
-    """Drive a hand to its end through ``hand_act``, the move picked by ``choose``."""
+def play_out(hand: Hand, choose: Strategy, now: datetime.datetime | None = None) -> Hand:
+    """Drive a hand to its end through ``hand_act``, the move picked by ``choose``.
+
+    Every move is made at ``now`` (default: the current time), so the hand ends then.
+    """
     while not engine(hand).finished:
         kind, amount = choose(engine(hand))
         services.hand_act(
@@ -96,6 +101,7 @@ def play_out(hand: Hand, choose: Strategy) -> Hand:
             kind=kind,
             amount=amount,
             version=hand.version,
+            now=now,
         )
     hand.refresh_from_db()
     return hand
@@ -111,3 +117,33 @@ def bet_and_call(state: HandState) -> tuple[str, int | None]:
         if kind in options:
             return kind, None
     raise AssertionError(f"no passive move among {list(options)}")
+
+
+# The activity report's summary of who played where and when (PlayerDay).
+
+PlayerDayRow = tuple[datetime.date, int, int, int]  # day, table, stakes, player
+
+
+def player_days() -> set[PlayerDayRow]:
+    """The summary's rows as they are."""
+    return set(PlayerDay.objects.values_list("day", "table_id", "stakes_id", "player_id"))
+
+
+def player_days_from_results() -> set[PlayerDayRow]:
+    """The rows the summary should hold, worked out here from every finished hand's
+    results, with each day the site's time zone's when the hand ended."""
+    results = HandResult.objects.filter(hand__ended_at__isnull=False).select_related("hand__table")
+    return {
+        (timezone.localdate(r.hand.ended_at), r.hand.table_id, r.hand.table.stakes_id, r.player_id)
+        for r in results
+    }
+
+
+def player_days_redo() -> None:
+    """Write the summary again from the results: for tests that move finished hands
+    to other times, which the services never do."""
+    PlayerDay.objects.all().delete()
+    PlayerDay.objects.bulk_create(
+        PlayerDay(day=day, table_id=table, stakes_id=stakes, player_id=player)
+        for day, table, stakes, player in player_days_from_results()
+    )

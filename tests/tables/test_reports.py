@@ -26,7 +26,7 @@ from accounts.models import User
 from tables import report_chart, report_views, reports, services
 from tables.models import Hand, HandResult, RakeEntry, RakeRule, Stakes, Table
 from tables.rules import HandState
-from tests.tables.conftest import bet_and_call, play_out
+from tests.tables.conftest import bet_and_call, play_out, player_days_redo
 
 RAKE_REPORT = reverse("rake_report")
 ACTIVITY = reverse("activity_report")
@@ -46,9 +46,11 @@ def utc(day: int, hour: int, minute: int = 0, month: int = 3) -> datetime.dateti
 
 
 def move(hand: Hand, ended: datetime.datetime) -> None:
-    """Say ``hand`` ended, and was raked, at ``ended``: both are set on insert."""
+    """Say ``hand`` ended, and was raked, at ``ended``: both are set on insert,
+    and so is the activity summary's day of its players."""
     Hand.objects.filter(pk=hand.pk).update(ended_at=ended)
     RakeEntry.objects.filter(hand=hand).update(created_at=ended)
+    player_days_redo()
 
 
 def day(text: str) -> datetime.date:
@@ -370,7 +372,8 @@ def finished_hand(
     rake: int = 0,
     pots: tuple[int, ...] = (10,),
 ) -> Hand:
-    """A finished hand stored as the services store one, with the rows the reports read."""
+    """A finished hand stored as the services store one, with the rows the reports read
+    (the activity summary's through :func:`move`)."""
     number = (table.hands.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     seats = [{"seat": seat, "player": p.pk} for seat, p in enumerate(players, start=1)]
     hand = Hand.objects.create(
@@ -408,6 +411,7 @@ def known(table: Table, razz: Stakes, alice: User, bob: User, carol: User) -> di
     Hand.objects.filter(pk=running.pk).update(ended_at=None)
     running.results.all().delete()
     RakeEntry.objects.filter(hand=running).delete()
+    player_days_redo()
     return {"table": table, "razz_table": razz_table}
 
 
@@ -678,3 +682,21 @@ def test_the_queries_do_not_grow_with_the_hands(
     many = queries_for(admin_client, url, params, 12, django_assert_max_num_queries)
 
     assert many == few
+
+
+def test_the_activity_queries_do_not_grow_with_the_hands_at_one_table(
+    admin_client: Client,
+    known: dict[str, Any],
+    django_assert_max_num_queries: Any,
+    request: pytest.FixtureRequest,
+) -> None:
+    params = {"start": "2025-03-01", "table": str(known["table"].pk)}
+    # One more than without a filter: the form reads the table.
+    few = queries_for(admin_client, ACTIVITY, params, 13, django_assert_max_num_queries)
+    request.getfixturevalue("many_hands")
+
+    with django_assert_max_num_queries(13) as captured:
+        response = admin_client.get(ACTIVITY, params)
+
+    assert response.context["report"].total.hands == 3 + 20
+    assert len(captured) == few
