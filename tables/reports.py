@@ -22,7 +22,7 @@ from typing import Any
 
 from django.db.models import Count, Prefetch, QuerySet, Sum
 from django.db.models.fields.json import KeyTransform
-from django.db.models.functions import ExtractHour, TruncDate
+from django.db.models.functions import ExtractHour, TruncDate, TruncWeek
 from django.utils import timezone
 
 from accounts.models import User
@@ -289,10 +289,6 @@ def spreadsheet_safe(text: str) -> str:
 
 # -------------------------------------------------------------- activity
 
-# With no start date, the activity report covers this many days up to the end
-# date (or today): counting players means reading every hand's results.
-ACTIVITY_DEFAULT_DAYS = 7
-
 
 @dataclass(frozen=True)
 class Activity:
@@ -303,6 +299,7 @@ class Activity:
     hands: int
     players: int | None  # None for an hour of the day, where it isn't counted
     hours: float
+    note: str = ""  # shown beside the label, such as a week's dates
 
     @property
     def per_hour(self) -> float | None:
@@ -312,6 +309,7 @@ class Activity:
 @dataclass(frozen=True)
 class ActivityReport:
     by_day: list[Activity]
+    by_week: list[Activity]  # ISO weeks; their hours are those of their days in the span
     # Hour of the day, 0 to 23, summed over the span; its hours are the times it came.
     by_hour: list[Activity]
     busiest: list[Activity]  # the three hours of the day with the most hands
@@ -320,18 +318,18 @@ class ActivityReport:
     total: Activity
     chart: Chart | None
     days: int  # days in the span
-
-
-def activity_scope(scope: Scope) -> Scope:
-    """``scope`` with a start: the given one, or the last ACTIVITY_DEFAULT_DAYS days."""
-    if scope.start:
-        return scope
-    last = scope.end or timezone.localdate()
-    return replace(scope, start=last - datetime.timedelta(days=ACTIVITY_DEFAULT_DAYS - 1))
+    # The first and last day of the span: with no start, from the first hand's
+    # day; with no end, to today. None when no hand ended in the range.
+    span: tuple[datetime.date, datetime.date] | None = None
 
 
 def activity_report(scope: Scope) -> ActivityReport:
-    """Hands per hour and players active, per day, hour of day, stakes and table."""
+    """Hands per hour and players active, per day, week, hour of day, stakes and table.
+
+    With no start it covers every hand: the players come from the summary, and
+    the hands from the index of when hands ended, so a long range costs an
+    index entry per hand but no hand's results.
+    """
     hands = _finished(Hand.objects.all(), scope)
     per_table_day = list(
         hands.annotate(day=TruncDate("ended_at"))
@@ -341,9 +339,10 @@ def activity_report(scope: Scope) -> ActivityReport:
     )
     span = chart_span(scope, [row["day"] for row in per_table_day])
     if span is None:
-        return ActivityReport([], [], [], [], [], Activity(None, "Total", 0, 0, 0.0), None, 0)
+        return ActivityReport([], [], [], [], [], [], Activity(None, "Total", 0, 0, 0.0), None, 0)
     hours = _hours_in(*span)
     players = _players_active(_player_days(scope))
+    names = _table_and_stakes_names(per_table_day)
     by_hour = _activity_by_hour(hands, span)
     total = Activity(
         None,
@@ -354,13 +353,15 @@ def activity_report(scope: Scope) -> ActivityReport:
     )
     return ActivityReport(
         by_day=_activity_by_day(per_table_day, players.day, hours),
+        by_week=_activity_by_week(per_table_day, players.week, hours),
         by_hour=by_hour,
         busiest=sorted((a for a in by_hour if a.hands), key=lambda a: -a.hands)[:3],
-        by_stakes=_activity_by(per_table_day, players, Stakes, total.hours),
-        by_table=_activity_by(per_table_day, players, Table, total.hours),
+        by_stakes=_activity_by(per_table_day, players, names, Stakes, total.hours),
+        by_table=_activity_by(per_table_day, players, names, Table, total.hours),
         total=total,
         chart=_hour_chart(by_hour, span),
         days=len(hours),
+        span=span,
     )
 
 
@@ -407,6 +408,7 @@ class PlayersActive:
     """Distinct players dealt in: per day, per table id and per stakes id, and in all."""
 
     day: dict[datetime.date, int]
+    week: dict[datetime.date, int]  # by the Monday of each ISO week
     table: dict[int, int]
     stakes: dict[int, int]
     total: int
@@ -420,12 +422,13 @@ def _players_active(rows: QuerySet[PlayerDay]) -> PlayersActive:
     one row per player per table and day, not one per hand.
     """
 
-    def per(key: str) -> dict[Any, int]:
+    def per(key: str, rows: QuerySet[PlayerDay] = rows) -> dict[Any, int]:
         counts = rows.values(key).annotate(n=Count("player_id", distinct=True)).order_by()
         return dict(counts.values_list(key, "n"))
 
     return PlayersActive(
         day=per("day"),
+        week=per("week", rows.annotate(week=TruncWeek("day"))),
         table=per("table_id"),
         stakes=per("stakes_id"),
         total=rows.aggregate(n=Count("player_id", distinct=True))["n"],
@@ -446,22 +449,58 @@ def _activity_by_day(
     ]
 
 
+def _activity_by_week(
+    per_table_day: list[dict[str, Any]],
+    players: dict[datetime.date, int],
+    hours: dict[datetime.date, float],
+) -> list[Activity]:
+    hands: dict[datetime.date, int] = {}
+    for row in per_table_day:
+        monday = week_of(row["day"])
+        hands[monday] = hands.get(monday, 0) + row["hands"]
+    week_hours: dict[datetime.date, float] = {}
+    for day, day_hours in hours.items():
+        week_hours[week_of(day)] = week_hours.get(week_of(day), 0.0) + day_hours
+    return [
+        Activity(
+            monday,
+            week_label(monday),
+            hands[monday],
+            players.get(monday, 0),
+            week_hours[monday],
+            note=week_dates(monday),
+        )
+        for monday in sorted(hands)
+    ]
+
+
+def _table_and_stakes_names(per_table_day: list[dict[str, Any]]) -> dict[str, dict[int, str]]:
+    """The names of the tables in ``per_table_day`` and of their stakes, in one query."""
+    names: dict[str, dict[int, str]] = {"table": {}, "stakes": {}}
+    tables = Table.objects.filter(pk__in={row["table_id"] for row in per_table_day})
+    for table, name, stakes, stakes_name in tables.values_list(
+        "pk", "name", "stakes_id", "stakes__name"
+    ):
+        names["table"][table], names["stakes"][stakes] = name, stakes_name
+    return names
+
+
 def _activity_by(
     per_table_day: list[dict[str, Any]],
     players: PlayersActive,
+    names: dict[str, dict[int, str]],
     model: type[Stakes | Table],
     hours: float,
 ) -> list[Activity]:
     """Per table or per stakes, over the whole span's ``hours``."""
     if model is Table:
-        key, active = "table_id", players.table
+        key, active, names_of = "table_id", players.table, names["table"]
     else:
-        key, active = "table__stakes_id", players.stakes
+        key, active, names_of = "table__stakes_id", players.stakes, names["stakes"]
     hands: dict[int, int] = {}
     for row in per_table_day:
         hands[row[key]] = hands.get(row[key], 0) + row["hands"]
-    names = _names_of(model, per_table_day, key)
-    lines = [Activity(k, names[k], hands[k], active.get(k, 0), hours) for k in hands]
+    lines = [Activity(k, names_of[k], hands[k], active.get(k, 0), hours) for k in hands]
     return sorted(lines, key=lambda line: line.label)
 
 

@@ -182,3 +182,19 @@ def test_a_range_of_days_counts_the_summary_of_those_days_only(
         ("2025-03-02", 1, 2)
     ]
     assert report.total.players == 2
+
+
+def test_a_week_counts_each_player_once_and_weeks_are_paris_ones(
+    table: Table, alice: User, bob: User, carol: User
+) -> None:
+    seat(table, [alice, bob, carol])
+    services.seat_sit_out(table_id=table.pk, player_id=carol.pk)
+    play_at(table, utc(1, 12))  # Saturday 1 March: alice, bob
+    play_at(table, utc(2, 12))  # Sunday 2 March: alice, bob
+    services.seat_sit_in(table_id=table.pk, player_id=carol.pk)
+    play_at(table, utc(2, 23, 30))  # Monday 3 March in Paris (Sunday in UTC): all three
+
+    report = reports.activity_report(reports.Scope(start=datetime.date(2025, 3, 1)))
+
+    weeks = [(line.label, line.hands, line.players) for line in report.by_week]
+    assert weeks == [("2025-W09", 2, 2), ("2025-W10", 1, 3)]

@@ -430,6 +430,14 @@ def test_activity_per_day_counts_hands_players_and_hours(known: dict[str, Any]) 
     assert (report.total.hands, report.total.players, report.total.hours) == (4, 3, 48.0)
 
 
+def test_activity_per_week_counts_the_weeks_days_in_the_range(known: dict[str, Any]) -> None:
+    report = reports.activity_report(march("01", "02"))
+
+    assert [(a.label, a.note, a.hands, a.players, a.hours) for a in report.by_week] == [
+        ("2025-W09", "24 Feb to 2 Mar 2025", 4, 3, 48.0),  # only Saturday and Sunday asked
+    ]
+
+
 def test_activity_per_hour_of_the_day_and_the_busiest_hours(known: dict[str, Any]) -> None:
     report = reports.activity_report(march("01", "02"))
 
@@ -470,12 +478,23 @@ def test_the_day_clocks_go_forward_has_23_hours(table: Table, alice: User, bob: 
     assert [(a.hands, a.hours) for a in report.by_day] == [(1, 23.0)]
 
 
-def test_activity_defaults_to_the_last_week(db: None) -> None:
-    today = timezone.localdate()
+def test_activity_with_no_dates_covers_every_hand_up_to_today(known: dict[str, Any]) -> None:
+    report = reports.activity_report(reports.Scope())
 
-    scope = reports.activity_scope(reports.Scope())
+    assert (report.total.hands, report.total.players) == (4, 3)
+    assert report.span == (day("2025-03-01"), timezone.localdate())
+    assert report.days == (timezone.localdate() - day("2025-03-01")).days + 1
 
-    assert (scope.start, scope.end) == (today - datetime.timedelta(days=6), None)
+
+def test_the_activity_page_with_no_dates_says_it_starts_at_the_first_hand(
+    admin_client: Client, known: dict[str, Any]
+) -> None:
+    page = admin_client.get(ACTIVITY).content.decode()
+
+    assert "From the first hand, on 2025-03-01, to today." in page
+    assert "<strong>4</strong> hands ended in" in page
+    dated = admin_client.get(ACTIVITY, {"start": "2025-03-01", "end": "2025-03-02"})
+    assert "From 2025-03-01 to 2025-03-02." in dated.content.decode()
 
 
 def test_the_activity_page_shows_the_figures(admin_client: Client, known: dict[str, Any]) -> None:
@@ -656,6 +675,7 @@ QUERIED = [
     (RAKE_REPORT, {}),
     (RAKE_REPORT, {"format": "csv"}),
     (ACTIVITY, {"start": "2025-03-01", "end": "2025-03-10"}),
+    (ACTIVITY, {}),
     (HAND_SEARCH, {}),
     (HAND_SEARCH, {"player": "alice", "start": "2025-03-01"}),
 ]
