@@ -330,20 +330,15 @@ def activity_report(scope: Scope) -> ActivityReport:
     the hands from the index of when hands ended, so a long range costs an
     index entry per hand but no hand's results.
     """
-    hands = _finished(Hand.objects.all(), scope)
-    per_table_day = list(
-        hands.annotate(day=TruncDate("ended_at"))
-        .values("day", "table_id", "table__stakes_id")
-        .annotate(hands=Count("id"))
-        .order_by()
-    )
-    span = chart_span(scope, [row["day"] for row in per_table_day])
+    per_table_hour = _hands_per_table_hour(_finished(Hand.objects.all(), scope))
+    span = chart_span(scope, [row["day"] for row in per_table_hour])
     if span is None:
         return ActivityReport([], [], [], [], [], [], Activity(None, "Total", 0, 0, 0.0), None, 0)
     hours = _hours_in(*span)
     players = _players_active(_player_days(scope))
-    names = _table_and_stakes_names(per_table_day)
-    by_hour = _activity_by_hour(hands, span)
+    names = _table_and_stakes_names({row["table_id"] for row in per_table_hour})
+    per_table_day = _per_table_day(per_table_hour, names.stakes_of)
+    by_hour = _activity_by_hour(per_table_hour, span)
     total = Activity(
         None,
         "Total",
@@ -363,6 +358,35 @@ def activity_report(scope: Scope) -> ActivityReport:
         days=len(hours),
         span=span,
     )
+
+
+def _hands_per_table_hour(hands: QuerySet[Hand]) -> list[dict[str, Any]]:
+    """How many of ``hands`` ended at each table in each hour of each day.
+
+    One pass over the index of when hands ended serves the days, the weeks,
+    the tables, the stakes and the hours of the day: far fewer rows come back
+    than there are hands, since a table plays dozens of hands an hour.
+    """
+    return list(
+        hands.annotate(day=TruncDate("ended_at"), hour=ExtractHour("ended_at"))
+        .values("day", "hour", "table_id")
+        .annotate(hands=Count("id"))
+        .order_by()
+    )
+
+
+def _per_table_day(
+    per_table_hour: list[dict[str, Any]], stakes_of: dict[int, int]
+) -> list[dict[str, Any]]:
+    """The hours rolled up into days: hands per day and table, with the table's stakes."""
+    hands: dict[tuple[datetime.date, int], int] = {}
+    for row in per_table_hour:
+        key = (row["day"], row["table_id"])
+        hands[key] = hands.get(key, 0) + row["hands"]
+    return [
+        {"day": day, "table_id": table, "stakes_id": stakes_of[table], "hands": count}
+        for (day, table), count in hands.items()
+    ]
 
 
 def _finished(hands: QuerySet[Hand], scope: Scope) -> QuerySet[Hand]:
@@ -474,29 +498,37 @@ def _activity_by_week(
     ]
 
 
-def _table_and_stakes_names(per_table_day: list[dict[str, Any]]) -> dict[str, dict[int, str]]:
-    """The names of the tables in ``per_table_day`` and of their stakes, in one query."""
-    names: dict[str, dict[int, str]] = {"table": {}, "stakes": {}}
-    tables = Table.objects.filter(pk__in={row["table_id"] for row in per_table_day})
-    for table, name, stakes, stakes_name in tables.values_list(
+@dataclass(frozen=True)
+class TableNames:
+    table: dict[int, str]  # by table id
+    stakes: dict[int, str]  # by stakes id
+    stakes_of: dict[int, int]  # each table's stakes id
+
+
+def _table_and_stakes_names(tables: set[int]) -> TableNames:
+    """The names of these tables, their stakes and the stakes' names, in one query."""
+    names = TableNames({}, {}, {})
+    rows = Table.objects.filter(pk__in=tables).values_list(
         "pk", "name", "stakes_id", "stakes__name"
-    ):
-        names["table"][table], names["stakes"][stakes] = name, stakes_name
+    )
+    for table, name, stakes, stakes_name in rows:
+        names.table[table], names.stakes[stakes] = name, stakes_name
+        names.stakes_of[table] = stakes
     return names
 
 
 def _activity_by(
     per_table_day: list[dict[str, Any]],
     players: PlayersActive,
-    names: dict[str, dict[int, str]],
+    names: TableNames,
     model: type[Stakes | Table],
     hours: float,
 ) -> list[Activity]:
     """Per table or per stakes, over the whole span's ``hours``."""
     if model is Table:
-        key, active, names_of = "table_id", players.table, names["table"]
+        key, active, names_of = "table_id", players.table, names.table
     else:
-        key, active, names_of = "table__stakes_id", players.stakes, names["stakes"]
+        key, active, names_of = "stakes_id", players.stakes, names.stakes
     hands: dict[int, int] = {}
     for row in per_table_day:
         hands[row[key]] = hands.get(row[key], 0) + row["hands"]
@@ -505,19 +537,15 @@ def _activity_by(
 
 
 def _activity_by_hour(
-    hands: QuerySet[Hand], span: tuple[datetime.date, datetime.date]
+    per_table_hour: list[dict[str, Any]], span: tuple[datetime.date, datetime.date]
 ) -> list[Activity]:
     """Hands ended in each hour of the day, over the times that hour came in the span."""
-    counts = dict(
-        hands.annotate(hour=ExtractHour("ended_at"))
-        .values("hour")
-        .annotate(n=Count("id"))
-        .values_list("hour", "n")
-    )
+    counts = [0] * 24
+    for row in per_table_hour:
+        counts[row["hour"]] += row["hands"]
     came = _hours_of_day_seen(*span)
     return [
-        Activity(hour, f"{hour:02}:00", counts.get(hour, 0), None, float(came[hour]))
-        for hour in range(24)
+        Activity(hour, f"{hour:02}:00", counts[hour], None, float(came[hour])) for hour in range(24)
     ]
 
 
