@@ -324,3 +324,37 @@ class RakeEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.amount} from {self.hand}"
+
+
+class PlayerDay(models.Model):
+    """A player was dealt into at least one hand at a table on a day.
+
+    A summary of :class:`HandResult` for the activity report, which counts
+    distinct players per day, week, stakes and table over any range without
+    reading every hand's results. ``tables.services`` writes the rows with a
+    hand's results when it ends (one per player, a row already there is kept),
+    and never changes them; finished hands are never deleted (their rake entry
+    protects them), so no row outlives its hands.
+
+    ``day`` is the date in the site's time zone (``TIME_ZONE``) at the time the
+    hand ended, ``timezone.localdate(hand.ended_at)``, as the reports count
+    days. A later change of ``TIME_ZONE`` leaves the rows already written on
+    the old zone's days. ``stakes`` is the table's, which never changes once
+    the table exists: kept here so that counting per stakes needs no join.
+    """
+
+    day = models.DateField()
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="player_days")
+    stakes = models.ForeignKey(Stakes, on_delete=models.PROTECT, related_name="player_days")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="player_days"
+    )
+
+    class Meta:
+        constraints = [
+            # Also the index the report's ranges of days read.
+            models.UniqueConstraint(fields=["day", "table", "player"], name="one_player_day"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.table} on {self.day}"

@@ -171,7 +171,8 @@ def _with(request: HttpRequest, **params: str) -> str:
 def activity_report(request: HttpRequest) -> HttpResponse:
     """Hands per hour and players active, per day, hour of day, stakes and table."""
     form = ReportFilter(request.GET)
-    scope = reports.activity_scope(form.scope()) if form.is_valid() else None
+    # Bound even with no parameters: every filter is optional, so that is every hand.
+    scope = form.scope() if form.is_valid() else None
     report = reports.activity_report(scope) if scope else None
     chart = report and report.chart
     return _page(
@@ -180,7 +181,6 @@ def activity_report(request: HttpRequest) -> HttpResponse:
         "Activity report",
         form=form,
         scope=scope,
-        default_days=reports.ACTIVITY_DEFAULT_DAYS,
         report=report,
         chart=chart and bar_chart(chart.bars, chart.axes, chart_id="hours-chart"),
     )

@@ -4,8 +4,9 @@ Each report is summed by the database in a fixed number of queries, whatever the
 number of hands. For rake, Python only rolls up the grouped rows that come back
 (days into weeks, tables into stakes), adding the same integers, so every total
 agrees with the rake ledger (:class:`RakeEntry`) to the chip. Players active are
-counted from each (day, table, player) seen, which is why the activity report
-covers the last week unless asked for more.
+counted by the database from :class:`PlayerDay`, a summary of the results with
+one row per (day, table, player), so the count costs rows per player and day,
+not per hand.
 
 Days are the site's time zone's (``TIME_ZONE``): with Paris time, rake taken at
 23:30 UTC on 1 March counts on 2 March. Weeks are ISO weeks, Monday to Sunday,
@@ -21,11 +22,11 @@ from typing import Any
 
 from django.db.models import Count, Prefetch, QuerySet, Sum
 from django.db.models.fields.json import KeyTransform
-from django.db.models.functions import ExtractHour, TruncDate
+from django.db.models.functions import ExtractHour, TruncDate, TruncWeek
 from django.utils import timezone
 
 from accounts.models import User
-from tables.models import Hand, HandResult, RakeEntry, Stakes, Table
+from tables.models import Hand, HandResult, PlayerDay, RakeEntry, Stakes, Table
 from tables.report_chart import Axes, Bar
 
 ONE_DAY = datetime.timedelta(days=1)
@@ -288,10 +289,6 @@ def spreadsheet_safe(text: str) -> str:
 
 # -------------------------------------------------------------- activity
 
-# With no start date, the activity report covers this many days up to the end
-# date (or today): counting players means reading every hand's results.
-ACTIVITY_DEFAULT_DAYS = 7
-
 
 @dataclass(frozen=True)
 class Activity:
@@ -302,6 +299,7 @@ class Activity:
     hands: int
     players: int | None  # None for an hour of the day, where it isn't counted
     hours: float
+    note: str = ""  # shown beside the label, such as a week's dates
 
     @property
     def per_hour(self) -> float | None:
@@ -311,6 +309,7 @@ class Activity:
 @dataclass(frozen=True)
 class ActivityReport:
     by_day: list[Activity]
+    by_week: list[Activity]  # ISO weeks; their hours are those of their days in the span
     # Hour of the day, 0 to 23, summed over the span; its hours are the times it came.
     by_hour: list[Activity]
     busiest: list[Activity]  # the three hours of the day with the most hands
@@ -319,59 +318,85 @@ class ActivityReport:
     total: Activity
     chart: Chart | None
     days: int  # days in the span
-
-
-def activity_scope(scope: Scope) -> Scope:
-    """``scope`` with a start: the given one, or the last ACTIVITY_DEFAULT_DAYS days."""
-    if scope.start:
-        return scope
-    last = scope.end or timezone.localdate()
-    return replace(scope, start=last - datetime.timedelta(days=ACTIVITY_DEFAULT_DAYS - 1))
+    # The first and last day of the span: with no start, from the first hand's
+    # day; with no end, to today. None when no hand ended in the range.
+    span: tuple[datetime.date, datetime.date] | None = None
 
 
 def activity_report(scope: Scope) -> ActivityReport:
-    """Hands per hour and players active, per day, hour of day, stakes and table."""
-    hands = _finished(Hand.objects.all(), scope)
-    per_table_day = list(
-        hands.annotate(day=TruncDate("ended_at"))
-        .values("day", "table_id", "table__stakes_id")
-        .annotate(hands=Count("id"))
-        .order_by()
-    )
-    span = chart_span(scope, [row["day"] for row in per_table_day])
+    """Hands per hour and players active, per day, week, hour of day, stakes and table.
+
+    With no start it covers every hand: the players come from the summary, and
+    the hands from the index of when hands ended, so a long range costs an
+    index entry per hand but no hand's results.
+    """
+    per_table_hour = _hands_per_table_hour(_finished(Hand.objects.all(), scope))
+    span = chart_span(scope, [row["day"] for row in per_table_hour])
     if span is None:
-        return ActivityReport([], [], [], [], [], Activity(None, "Total", 0, 0, 0.0), None, 0)
+        return ActivityReport([], [], [], [], [], [], Activity(None, "Total", 0, 0, 0.0), None, 0)
     hours = _hours_in(*span)
-    players = _players_seen(_finished(HandResult.objects.all(), scope, "hand__"), per_table_day)
-    by_hour = _activity_by_hour(hands, span)
+    players = _players_active(_player_days(scope))
+    names = _table_and_stakes_names({row["table_id"] for row in per_table_hour})
+    per_table_day = _per_table_day(per_table_hour, names.stakes_of)
+    by_hour = _activity_by_hour(per_table_hour, span)
     total = Activity(
         None,
         "Total",
         sum(row["hands"] for row in per_table_day),
-        len(set().union(*players["day"].values())),
+        players.total,
         sum(hours.values()),
     )
     return ActivityReport(
-        by_day=_activity_by_day(per_table_day, players["day"], hours),
+        by_day=_activity_by_day(per_table_day, players.day, hours),
+        by_week=_activity_by_week(per_table_day, players.week, hours),
         by_hour=by_hour,
         busiest=sorted((a for a in by_hour if a.hands), key=lambda a: -a.hands)[:3],
-        by_stakes=_activity_by(per_table_day, players, Stakes, total.hours),
-        by_table=_activity_by(per_table_day, players, Table, total.hours),
+        by_stakes=_activity_by(per_table_day, players, names, Stakes, total.hours),
+        by_table=_activity_by(per_table_day, players, names, Table, total.hours),
         total=total,
         chart=_hour_chart(by_hour, span),
         days=len(hours),
+        span=span,
     )
 
 
-def _finished(rows: QuerySet[Any], scope: Scope, hand: str = "") -> QuerySet[Any]:
-    """The finished hands in ``scope``, or with ``hand="hand__"`` their results."""
-    rows = rows.filter(**{f"{hand}ended_at__isnull": False})
-    rows = _within(rows, f"{hand}ended_at", scope.start, scope.end)
+def _hands_per_table_hour(hands: QuerySet[Hand]) -> list[dict[str, Any]]:
+    """How many of ``hands`` ended at each table in each hour of each day.
+
+    One pass over the index of when hands ended serves the days, the weeks,
+    the tables, the stakes and the hours of the day: far fewer rows come back
+    than there are hands, since a table plays dozens of hands an hour.
+    """
+    return list(
+        hands.annotate(day=TruncDate("ended_at"), hour=ExtractHour("ended_at"))
+        .values("day", "hour", "table_id")
+        .annotate(hands=Count("id"))
+        .order_by()
+    )
+
+
+def _per_table_day(
+    per_table_hour: list[dict[str, Any]], stakes_of: dict[int, int]
+) -> list[dict[str, Any]]:
+    """The hours rolled up into days: hands per day and table, with the table's stakes."""
+    hands: dict[tuple[datetime.date, int], int] = {}
+    for row in per_table_hour:
+        key = (row["day"], row["table_id"])
+        hands[key] = hands.get(key, 0) + row["hands"]
+    return [
+        {"day": day, "table_id": table, "stakes_id": stakes_of[table], "hands": count}
+        for (day, table), count in hands.items()
+    ]
+
+
+def _finished(hands: QuerySet[Hand], scope: Scope) -> QuerySet[Hand]:
+    """The finished hands in ``scope``."""
+    hands = _within(hands.filter(ended_at__isnull=False), "ended_at", scope.start, scope.end)
     if scope.stakes:
-        rows = rows.filter(**{f"{hand}table__stakes": scope.stakes})
+        hands = hands.filter(table__stakes=scope.stakes)
     if scope.table:
-        rows = rows.filter(**{f"{hand}table": scope.table})
-    return rows
+        hands = hands.filter(table=scope.table)
+    return hands
 
 
 def _hours_in(first: datetime.date, last: datetime.date) -> dict[datetime.date, float]:
@@ -385,74 +410,142 @@ def _hours_in(first: datetime.date, last: datetime.date) -> dict[datetime.date, 
     return hours
 
 
-def _players_seen(
-    results: QuerySet[HandResult], per_table_day: list[dict[str, Any]]
-) -> dict[str, dict[Any, set[int]]]:
-    """The players dealt in, per day, per table and per stakes.
+def _player_days(scope: Scope) -> QuerySet[PlayerDay]:
+    """The summary's rows for the days, stakes and table of ``scope``.
 
-    One query returns each (day, table, player) once and sets count them here:
-    a distinct count per grouping would read every result once per grouping.
+    Its days are the site's, as ``_within`` makes them for ``ended_at``.
     """
-    stakes_of = {row["table_id"]: row["table__stakes_id"] for row in per_table_day}
-    seen: dict[str, dict[Any, set[int]]] = {"day": {}, "table": {}, "stakes": {}}
-    triples = (
-        results.annotate(day=TruncDate("hand__ended_at"))
-        .values_list("day", "hand__table_id", "player_id")
-        .distinct()
+    rows = PlayerDay.objects.all()
+    if scope.start:
+        rows = rows.filter(day__gte=scope.start)
+    if scope.end:
+        rows = rows.filter(day__lte=scope.end)
+    if scope.stakes:
+        rows = rows.filter(stakes=scope.stakes)
+    if scope.table:
+        rows = rows.filter(table=scope.table)
+    return rows
+
+
+@dataclass(frozen=True)
+class PlayersActive:
+    """Distinct players dealt in: per day, per table id and per stakes id, and in all."""
+
+    day: dict[datetime.date, int]
+    week: dict[datetime.date, int]  # by the Monday of each ISO week
+    table: dict[int, int]
+    stakes: dict[int, int]
+    total: int
+
+
+def _players_active(rows: QuerySet[PlayerDay]) -> PlayersActive:
+    """Count the players in ``rows`` per grouping, one query each.
+
+    The database counts distinct players over the summary, which holds each
+    (day, table, player) once however many hands they played, so this reads
+    one row per player per table and day, not one per hand.
+    """
+
+    def per(key: str, rows: QuerySet[PlayerDay] = rows) -> dict[Any, int]:
+        counts = rows.values(key).annotate(n=Count("player_id", distinct=True)).order_by()
+        return dict(counts.values_list(key, "n"))
+
+    return PlayersActive(
+        day=per("day"),
+        week=per("week", rows.annotate(week=TruncWeek("day"))),
+        table=per("table_id"),
+        stakes=per("stakes_id"),
+        total=rows.aggregate(n=Count("player_id", distinct=True))["n"],
     )
-    for day, table, player in triples:
-        seen["day"].setdefault(day, set()).add(player)
-        seen["table"].setdefault(table, set()).add(player)
-        seen["stakes"].setdefault(stakes_of[table], set()).add(player)
-    return seen
 
 
 def _activity_by_day(
     per_table_day: list[dict[str, Any]],
-    players: dict[datetime.date, set[int]],
+    players: dict[datetime.date, int],
     hours: dict[datetime.date, float],
 ) -> list[Activity]:
     hands: dict[datetime.date, int] = {}
     for row in per_table_day:
         hands[row["day"]] = hands.get(row["day"], 0) + row["hands"]
     return [
-        Activity(day, day.isoformat(), hands[day], len(players.get(day, ())), hours[day])
+        Activity(day, day.isoformat(), hands[day], players.get(day, 0), hours[day])
         for day in sorted(hands)
     ]
 
 
+def _activity_by_week(
+    per_table_day: list[dict[str, Any]],
+    players: dict[datetime.date, int],
+    hours: dict[datetime.date, float],
+) -> list[Activity]:
+    hands: dict[datetime.date, int] = {}
+    for row in per_table_day:
+        monday = week_of(row["day"])
+        hands[monday] = hands.get(monday, 0) + row["hands"]
+    week_hours: dict[datetime.date, float] = {}
+    for day, day_hours in hours.items():
+        week_hours[week_of(day)] = week_hours.get(week_of(day), 0.0) + day_hours
+    return [
+        Activity(
+            monday,
+            week_label(monday),
+            hands[monday],
+            players.get(monday, 0),
+            week_hours[monday],
+            note=week_dates(monday),
+        )
+        for monday in sorted(hands)
+    ]
+
+
+@dataclass(frozen=True)
+class TableNames:
+    table: dict[int, str]  # by table id
+    stakes: dict[int, str]  # by stakes id
+    stakes_of: dict[int, int]  # each table's stakes id
+
+
+def _table_and_stakes_names(tables: set[int]) -> TableNames:
+    """The names of these tables, their stakes and the stakes' names, in one query."""
+    names = TableNames({}, {}, {})
+    rows = Table.objects.filter(pk__in=tables).values_list(
+        "pk", "name", "stakes_id", "stakes__name"
+    )
+    for table, name, stakes, stakes_name in rows:
+        names.table[table], names.stakes[stakes] = name, stakes_name
+        names.stakes_of[table] = stakes
+    return names
+
+
 def _activity_by(
     per_table_day: list[dict[str, Any]],
-    players: dict[str, dict[Any, set[int]]],
+    players: PlayersActive,
+    names: TableNames,
     model: type[Stakes | Table],
     hours: float,
 ) -> list[Activity]:
     """Per table or per stakes, over the whole span's ``hours``."""
-    grouping, key = ("table", "table_id") if model is Table else ("stakes", "table__stakes_id")
+    if model is Table:
+        key, active, names_of = "table_id", players.table, names.table
+    else:
+        key, active, names_of = "stakes_id", players.stakes, names.stakes
     hands: dict[int, int] = {}
     for row in per_table_day:
         hands[row[key]] = hands.get(row[key], 0) + row["hands"]
-    names = _names_of(model, per_table_day, key)
-    lines = [
-        Activity(k, names[k], hands[k], len(players[grouping].get(k, ())), hours) for k in hands
-    ]
+    lines = [Activity(k, names_of[k], hands[k], active.get(k, 0), hours) for k in hands]
     return sorted(lines, key=lambda line: line.label)
 
 
 def _activity_by_hour(
-    hands: QuerySet[Hand], span: tuple[datetime.date, datetime.date]
+    per_table_hour: list[dict[str, Any]], span: tuple[datetime.date, datetime.date]
 ) -> list[Activity]:
     """Hands ended in each hour of the day, over the times that hour came in the span."""
-    counts = dict(
-        hands.annotate(hour=ExtractHour("ended_at"))
-        .values("hour")
-        .annotate(n=Count("id"))
-        .values_list("hour", "n")
-    )
+    counts = [0] * 24
+    for row in per_table_hour:
+        counts[row["hour"]] += row["hands"]
     came = _hours_of_day_seen(*span)
     return [
-        Activity(hour, f"{hour:02}:00", counts.get(hour, 0), None, float(came[hour]))
-        for hour in range(24)
+        Activity(hour, f"{hour:02}:00", counts[hour], None, float(came[hour])) for hour in range(24)
     ]
 
 

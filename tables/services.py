@@ -39,7 +39,7 @@ from django.utils import timezone
 
 from accounts.models import ChipTransfer, User
 from accounts.services import LedgerError, ledger_post
-from tables.models import Hand, HandAction, HandResult, RakeEntry, Seat, Stakes, Table
+from tables.models import Hand, HandAction, HandResult, PlayerDay, RakeEntry, Seat, Stakes, Table
 from tables.rules import HandState, IllegalAction, LegalAction
 from tables.rules.cards import card_str, shuffled_deck
 from tables.rules.state import PROTECT, WAGERS
@@ -516,7 +516,8 @@ def _hand_results_write(hand: Hand, state: HandState) -> None:
     """Write the results and the rake of a hand the engine has ended (and that is saved).
 
     A RakeEntry is written for every hand, 0 chips included, so each finished
-    hand has exactly one and rake reports can count unraked hands too.
+    hand has exactly one and rake reports can count unraked hands too. Each
+    player's day at the table goes into the activity report's summary.
     """
     HandResult.objects.bulk_create(
         HandResult(
@@ -537,6 +538,28 @@ def _hand_results_write(hand: Hand, state: HandState) -> None:
         table_id=hand.table_id,
         stakes_id=hand.table.stakes_id,
         amount=state.result["rake"],
+    )
+    _player_days_write(hand)
+
+
+def _player_days_write(hand: Hand) -> None:
+    """Note that the hand's players played at its table on the day it ended.
+
+    Most hands add nothing: their players' rows for the day were written by
+    an earlier hand, and the conflict on the unique row leaves those as they are.
+    """
+    day = timezone.localdate(hand.ended_at)
+    PlayerDay.objects.bulk_create(
+        (
+            PlayerDay(
+                day=day,
+                table_id=hand.table_id,
+                stakes_id=hand.table.stakes_id,
+                player_id=entry["player"],
+            )
+            for entry in hand.seating["players"]
+        ),
+        ignore_conflicts=True,
     )
 
 

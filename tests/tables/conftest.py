@@ -6,6 +6,7 @@ with the configured grant recorded in the ledger, like a real player.
 
 from __future__ import annotations
 
+import datetime
 import os
 import re
 import subprocess
@@ -20,11 +21,12 @@ from uuid import uuid4
 import pytest
 from django.conf import settings
 from django.db import connection
+from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import user_signup
 from tables import services
-from tables.models import Hand, RakeRule, Stakes, Table
+from tables.models import Hand, HandResult, PlayerDay, RakeRule, Stakes, Table
 from tables.rules import HandState
 from tables.tasks import ping
 from tests.conftest import live_database_url
@@ -99,8 +101,11 @@ def player_to_act(hand: Hand) -> int:
 Strategy = Callable[[HandState], tuple[str, int | None]]
 
 
-def play_out(hand: Hand, choose: Strategy) -> Hand:
-    """Drive a hand to its end through ``hand_act``, the move picked by ``choose``."""
+def play_out(hand: Hand, choose: Strategy, now: datetime.datetime | None = None) -> Hand:
+    """Drive a hand to its end through ``hand_act``, the move picked by ``choose``.
+
+    Every move is made at ``now`` (default: the current time), so the hand ends then.
+    """
     while not engine(hand).finished:
         kind, amount = choose(engine(hand))
         services.hand_act(
@@ -109,6 +114,7 @@ def play_out(hand: Hand, choose: Strategy) -> Hand:
             kind=kind,
             amount=amount,
             version=hand.version,
+            now=now,
         )
     hand.refresh_from_db()
     return hand
@@ -206,3 +212,33 @@ def start_worker(
                 process.wait()
         for log in tmp_path.glob("worker.log"):
             print(log.read_text(errors="replace"))  # shown by pytest only when a test fails
+
+
+# The activity report's summary of who played where and when (PlayerDay).
+
+PlayerDayRow = tuple[datetime.date, int, int, int]  # day, table, stakes, player
+
+
+def player_days() -> set[PlayerDayRow]:
+    """The summary's rows as they are."""
+    return set(PlayerDay.objects.values_list("day", "table_id", "stakes_id", "player_id"))
+
+
+def player_days_from_results() -> set[PlayerDayRow]:
+    """The rows the summary should hold, worked out here from every finished hand's
+    results, with each day the site's time zone's when the hand ended."""
+    results = HandResult.objects.filter(hand__ended_at__isnull=False).select_related("hand__table")
+    return {
+        (timezone.localdate(r.hand.ended_at), r.hand.table_id, r.hand.table.stakes_id, r.player_id)
+        for r in results
+    }
+
+
+def player_days_redo() -> None:
+    """Write the summary again from the results: for tests that move finished hands
+    to other times, which the services never do."""
+    PlayerDay.objects.all().delete()
+    PlayerDay.objects.bulk_create(
+        PlayerDay(day=day, table_id=table, stakes_id=stakes, player_id=player)
+        for day, table, stakes, player in player_days_from_results()
+    )

@@ -26,7 +26,7 @@ from accounts.models import User
 from tables import report_chart, report_views, reports, services
 from tables.models import Hand, HandResult, RakeEntry, RakeRule, Stakes, Table
 from tables.rules import HandState
-from tests.tables.conftest import bet_and_call, play_out
+from tests.tables.conftest import bet_and_call, play_out, player_days_redo
 
 RAKE_REPORT = reverse("rake_report")
 ACTIVITY = reverse("activity_report")
@@ -46,9 +46,11 @@ def utc(day: int, hour: int, minute: int = 0, month: int = 3) -> datetime.dateti
 
 
 def move(hand: Hand, ended: datetime.datetime) -> None:
-    """Say ``hand`` ended, and was raked, at ``ended``: both are set on insert."""
+    """Say ``hand`` ended, and was raked, at ``ended``: both are set on insert,
+    and so is the activity summary's day of its players."""
     Hand.objects.filter(pk=hand.pk).update(ended_at=ended)
     RakeEntry.objects.filter(hand=hand).update(created_at=ended)
+    player_days_redo()
 
 
 def day(text: str) -> datetime.date:
@@ -370,7 +372,8 @@ def finished_hand(
     rake: int = 0,
     pots: tuple[int, ...] = (10,),
 ) -> Hand:
-    """A finished hand stored as the services store one, with the rows the reports read."""
+    """A finished hand stored as the services store one, with the rows the reports read
+    (the activity summary's through :func:`move`)."""
     number = (table.hands.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     seats = [{"seat": seat, "player": p.pk} for seat, p in enumerate(players, start=1)]
     hand = Hand.objects.create(
@@ -408,6 +411,7 @@ def known(table: Table, razz: Stakes, alice: User, bob: User, carol: User) -> di
     Hand.objects.filter(pk=running.pk).update(ended_at=None)
     running.results.all().delete()
     RakeEntry.objects.filter(hand=running).delete()
+    player_days_redo()
     return {"table": table, "razz_table": razz_table}
 
 
@@ -424,6 +428,14 @@ def test_activity_per_day_counts_hands_players_and_hours(known: dict[str, Any]) 
     ]
     assert report.by_day[0].per_hour == 3 / 24
     assert (report.total.hands, report.total.players, report.total.hours) == (4, 3, 48.0)
+
+
+def test_activity_per_week_counts_the_weeks_days_in_the_range(known: dict[str, Any]) -> None:
+    report = reports.activity_report(march("01", "02"))
+
+    assert [(a.label, a.note, a.hands, a.players, a.hours) for a in report.by_week] == [
+        ("2025-W09", "24 Feb to 2 Mar 2025", 4, 3, 48.0),  # only Saturday and Sunday asked
+    ]
 
 
 def test_activity_per_hour_of_the_day_and_the_busiest_hours(known: dict[str, Any]) -> None:
@@ -466,12 +478,23 @@ def test_the_day_clocks_go_forward_has_23_hours(table: Table, alice: User, bob: 
     assert [(a.hands, a.hours) for a in report.by_day] == [(1, 23.0)]
 
 
-def test_activity_defaults_to_the_last_week(db: None) -> None:
-    today = timezone.localdate()
+def test_activity_with_no_dates_covers_every_hand_up_to_today(known: dict[str, Any]) -> None:
+    report = reports.activity_report(reports.Scope())
 
-    scope = reports.activity_scope(reports.Scope())
+    assert (report.total.hands, report.total.players) == (4, 3)
+    assert report.span == (day("2025-03-01"), timezone.localdate())
+    assert report.days == (timezone.localdate() - day("2025-03-01")).days + 1
 
-    assert (scope.start, scope.end) == (today - datetime.timedelta(days=6), None)
+
+def test_the_activity_page_with_no_dates_says_it_starts_at_the_first_hand(
+    admin_client: Client, known: dict[str, Any]
+) -> None:
+    page = admin_client.get(ACTIVITY).content.decode()
+
+    assert "From the first hand, on 2025-03-01, to today." in page
+    assert "<strong>4</strong> hands ended in" in page
+    dated = admin_client.get(ACTIVITY, {"start": "2025-03-01", "end": "2025-03-02"})
+    assert "From 2025-03-01 to 2025-03-02." in dated.content.decode()
 
 
 def test_the_activity_page_shows_the_figures(admin_client: Client, known: dict[str, Any]) -> None:
@@ -652,6 +675,7 @@ QUERIED = [
     (RAKE_REPORT, {}),
     (RAKE_REPORT, {"format": "csv"}),
     (ACTIVITY, {"start": "2025-03-01", "end": "2025-03-10"}),
+    (ACTIVITY, {}),
     (HAND_SEARCH, {}),
     (HAND_SEARCH, {"player": "alice", "start": "2025-03-01"}),
 ]
@@ -678,3 +702,21 @@ def test_the_queries_do_not_grow_with_the_hands(
     many = queries_for(admin_client, url, params, 12, django_assert_max_num_queries)
 
     assert many == few
+
+
+def test_the_activity_queries_do_not_grow_with_the_hands_at_one_table(
+    admin_client: Client,
+    known: dict[str, Any],
+    django_assert_max_num_queries: Any,
+    request: pytest.FixtureRequest,
+) -> None:
+    params = {"start": "2025-03-01", "table": str(known["table"].pk)}
+    # One more than without a filter: the form reads the table.
+    few = queries_for(admin_client, ACTIVITY, params, 13, django_assert_max_num_queries)
+    request.getfixturevalue("many_hands")
+
+    with django_assert_max_num_queries(13) as captured:
+        response = admin_client.get(ACTIVITY, params)
+
+    assert response.context["report"].total.hands == 3 + 20
+    assert len(captured) == few
