@@ -13,32 +13,21 @@ dates or ids, or a range with too many hands.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 
 from tables import exports
+from tables.forms import DateRangeForm
 from tables.history import hand_access
 from tables.models import Hand
 
-DATE_ERRORS = {"invalid": "Enter a real date as YYYY-MM-DD, such as 2026-11-01."}
 ID_ERRORS = {"invalid": "Enter a whole number.", "min_value": "Enter a positive whole number."}
 
 
-class HandRangeForm(forms.Form):
-    start = forms.DateField(required=False, error_messages=DATE_ERRORS)
-    end = forms.DateField(required=False, error_messages=DATE_ERRORS)
+class HandRangeForm(DateRangeForm):
     table = forms.IntegerField(required=False, min_value=1, error_messages=ID_ERRORS)
     stakes = forms.IntegerField(required=False, min_value=1, error_messages=ID_ERRORS)
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
-        start, end = cleaned.get("start"), cleaned.get("end")
-        if start and end and end < start:
-            raise forms.ValidationError(f"The range ends ({end}) before it starts ({start}).")
-        return cleaned
 
     def problems(self) -> str:
         """Every error on one line: ``start: Enter a real date ...``."""

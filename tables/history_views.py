@@ -18,6 +18,7 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from tables.exports import MAX_HANDS
+from tables.forms import DateRangeForm
 from tables.history import (
     HandAccess,
     Replay,
@@ -34,12 +35,13 @@ from tables.models import VARIANT_CHOICES, Hand, HandResult, Stakes, Table
 from tables.rules.cards import card_str
 
 HANDS_PER_PAGE = 25
-DATE_ERRORS = {"invalid": "Enter a real date as YYYY-MM-DD, such as 2025-03-01."}
 OUTCOMES = [("", "Won or lost"), ("won", "Won"), ("lost", "Lost")]
 
 
-class HandFilter(forms.Form):
+class HandFilter(DateRangeForm):
     """The list's filters, all optional; with any bad value none of them applies."""
+
+    field_order = ["table", "stakes", "variant", "start", "end", "outcome"]
 
     table = forms.ModelChoiceField(
         required=False, queryset=Table.objects.order_by("name"), empty_label="Any table"
@@ -50,26 +52,7 @@ class HandFilter(forms.Form):
     variant = forms.ChoiceField(
         required=False, label="Game", choices=[("", "Any game"), *VARIANT_CHOICES]
     )
-    start = forms.DateField(
-        required=False,
-        label="From",
-        error_messages=DATE_ERRORS,
-        widget=forms.DateInput(attrs={"type": "date"}),
-    )
-    end = forms.DateField(
-        required=False,
-        label="To",
-        error_messages=DATE_ERRORS,
-        widget=forms.DateInput(attrs={"type": "date"}),
-    )
     outcome = forms.ChoiceField(required=False, label="Result", choices=OUTCOMES)
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
-        start, end = cleaned.get("start"), cleaned.get("end")
-        if start and end and end < start:
-            raise forms.ValidationError(f"The dates end ({end}) before they start ({start}).")
-        return cleaned
 
     def filters(self) -> dict[str, Any]:
         """Keyword arguments for :func:`player_results`; none at all if any value is bad."""

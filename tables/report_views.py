@@ -23,10 +23,10 @@ from django.utils import timezone
 
 from accounts.models import User
 from tables import reports
+from tables.forms import DateRangeForm
 from tables.models import Stakes, Table
 from tables.report_chart import bar_chart
 
-DATE_ERRORS = {"invalid": "Enter a real date as YYYY-MM-DD, such as 2025-03-01."}
 CHOICE_ERRORS = {"invalid_choice": "That %(what)s no longer exists; choose another."}
 HANDS_PER_PAGE = 50
 
@@ -48,34 +48,11 @@ def staff_report(permission: str) -> Callable[[View], View]:
     return decorate
 
 
-def _date_field(label: str) -> forms.DateField:
-    return forms.DateField(
-        required=False,
-        label=label,
-        error_messages=DATE_ERRORS,
-        widget=forms.DateInput(attrs={"type": "date"}),
-    )
-
-
 def _choice_field(queryset: Any, what: str, empty: str) -> forms.ModelChoiceField:
     messages = {"invalid_choice": CHOICE_ERRORS["invalid_choice"] % {"what": what}}
     return forms.ModelChoiceField(
         queryset, required=False, empty_label=empty, error_messages=messages
     )
-
-
-class DateRangeForm(forms.Form):
-    """An optional range of whole days, both ends included, in the site's time zone."""
-
-    start = _date_field("From")
-    end = _date_field("To")
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
-        start, end = cleaned.get("start"), cleaned.get("end")
-        if start and end and end < start:
-            raise forms.ValidationError(f"The range ends ({end}) before it starts ({start}).")
-        return cleaned
 
 
 class ReportFilter(DateRangeForm):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import os
+from collections.abc import Iterator
 from urllib.parse import quote
 
 import pytest
@@ -28,6 +30,18 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: N
 
     for alias in connections:
         connections[alias].settings_dict["CONN_MAX_AGE"] = 0
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None) -> Iterator[None]:
+    """pytest-django's test database, with a last garbage collection before it is dropped.
+
+    A consumer's database thread can leave its connection in a reference cycle
+    that only the collector frees; until then PostgreSQL counts it as a user
+    of the test database and refuses to drop it.
+    """
+    yield
+    gc.collect()
 
 
 @pytest.fixture

@@ -171,7 +171,7 @@ def test_it_filters_by_whole_days_both_included(two_tables, alice):
         ("?outcome=maybe", "Result: Select a valid choice. maybe is not one of"),
         (
             "?start=2026-03-02&end=2026-03-01",
-            "The dates end (2026-03-01) before they start (2026-03-02).",
+            "The range ends (2026-03-01) before it starts (2026-03-02).",
         ),
     ],
 )
