@@ -32,7 +32,7 @@ hand's page (the player's longest hand), that hand's downloads, a range
 download of about 50 of the player's hands, the rake report (everything, and
 its CSV), the activity report (from the first day, and with no dates) and
 the staff hand search (first page, last page, one player). A page that answers
-404 (the hand history pages, until they are built) is listed as not
+404 (say, a filter that finds nothing to download) is listed as not
 available and not timed.
 
 The database stays afterwards: ``--keep`` times it again without refilling.
