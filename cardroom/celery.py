@@ -7,8 +7,10 @@ broker, serializers and time limits come from the same environment as Django.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from celery import Celery
+from celery.signals import task_postrun, task_prerun
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardroom.settings")
 
@@ -16,3 +18,16 @@ app = Celery("cardroom")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 # Finds `tasks.py` in every installed app (tables.tasks, ...).
 app.autodiscover_tasks()
+
+
+@task_prerun.connect
+@task_postrun.connect
+def _database_connections_kept_fresh(**kwargs: Any) -> None:
+    """Around each task, drop a database connection that is too old or broken.
+
+    What Django does around each request (``CONN_MAX_AGE``, health checks);
+    Celery's own closing is held back by ``CELERY_DB_REUSE_MAX``.
+    """
+    from django.db import close_old_connections
+
+    close_old_connections()

@@ -167,6 +167,12 @@ CELERY_RESULT_SERIALIZER = "json"
 # The soft limit raises inside the task first, so it can end its transaction.
 CELERY_TASK_SOFT_TIME_LIMIT = 20
 CELERY_TASK_TIME_LIMIT = 30
+# Celery closes a worker's database connection around every task unless this
+# is set, and then only every this many tasks. A turn's timeout task is mostly
+# one quick query, so a new PostgreSQL connection each time cost more than the
+# task. Between tasks, cardroom/celery.py applies DATABASE_CONN_MAX_AGE and the
+# health check instead, as Daphne does.
+CELERY_DB_REUSE_MAX = 10_000
 CELERY_TIMEZONE = TIME_ZONE
 # Keep retrying the broker at start-up, as Celery 5 does today, without its warning.
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True

@@ -296,6 +296,23 @@ def test_settings_refuse_a_connection_age_that_is_not_a_number() -> None:
     assert "DATABASE_CONN_MAX_AGE must be a whole number" in result.stderr
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_keeps_its_database_connection_between_tasks_until_it_is_too_old() -> None:
+    """Celery's own closing waits for many tasks; Django's age rule decides instead."""
+    from celery.signals import task_postrun
+
+    from cardroom.celery import app
+
+    assert app.conf.get("CELERY_DB_REUSE_MAX") >= 1000
+    connection.ensure_connection()
+    connection.close_at = None  # as with no age limit: kept
+    task_postrun.send(sender=None)
+    assert connection.connection is not None
+    connection.close_at = 0.0  # long past
+    task_postrun.send(sender=None)
+    assert connection.connection is None
+
+
 def test_celery_speaks_only_json_and_has_time_limits() -> None:
     from cardroom.celery import app
 
