@@ -336,7 +336,7 @@ def _hand_create(
         state=state.to_dict(),
         version=0,
     )
-    seats = HandSeats(hand, order)
+    seats = HandSeats(order)
     seats.take_stacks(state.stacks)  # the antes
     # Everyone may be all in on the antes: then the engine has run the board out.
     _hand_clock_or_end(hand, state, seats, now or timezone.now())
@@ -413,8 +413,8 @@ class HandSeats:
     changes here keeps a move to one read and one write per changed seat.
     """
 
-    def __init__(self, hand: Hand, seats: list[Seat]) -> None:
-        self.hand, self.seats = hand, seats
+    def __init__(self, seats: list[Seat]) -> None:
+        self.seats = seats
         self.changed: dict[int, set[str]] = {}
 
     @classmethod
@@ -427,7 +427,7 @@ class HandSeats:
             if seat is None or seat.player_id != entry["player"]:
                 # Leaving is refused mid-hand, so this is a bug: roll back.
                 raise ServiceError(f"seat {entry['seat']} of hand #{hand.number} lost its player")
-        return cls(hand, seats)
+        return cls(seats)
 
     def __getitem__(self, player: int) -> Seat:
         return self.seats[player]

@@ -8,14 +8,13 @@ repeated or late task finds the hand already dealt and does nothing.
 
 from __future__ import annotations
 
-import importlib
 import logging
 
 from celery import shared_task
 from django.conf import settings
 from django.db import transaction
 
-from tables import services
+from tables import broadcast, services
 from tables.models import Hand
 
 logger = logging.getLogger(__name__)
@@ -47,7 +46,7 @@ def start_next_hand(table_id: int) -> bool:
     """Deal the table's next hand if it is ready for one; whether a hand was dealt."""
     hand = services.hand_start_if_ready(table_id=table_id)
     if hand is not None:
-        _table_changed(table_id)
+        broadcast.table_changed(table_id)
     return hand is not None
 
 
@@ -86,14 +85,4 @@ def _announce(hand: Hand) -> None:
     """
     if hand.is_finished:
         next_hand_schedule(hand.table_id)
-    _table_changed(hand.table_id)
-
-
-def _table_changed(table_id: int) -> None:
-    try:
-        broadcast = importlib.import_module("tables.broadcast")
-    except ModuleNotFoundError as missing:
-        if missing.name != "tables.broadcast":
-            raise
-        return  # no broadcasting yet: viewers see the change on their next load
-    broadcast.table_changed(table_id)
+    broadcast.table_changed(hand.table_id)

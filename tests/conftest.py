@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import gc
 import os
+import signal
+import subprocess
 from collections.abc import Iterator
 from urllib.parse import quote
 
@@ -89,3 +91,14 @@ def live_database_url() -> str:
         user += ":" + quote(db["PASSWORD"], safe="")
     host = f"{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
     return f"postgres://{user}@{host}/{quote(db['NAME'], safe='')}"
+
+
+def stop_process_group(process: subprocess.Popen[bytes], *, grace: float = 15) -> None:
+    """Stop a server a test started in its own session, and everything it started."""
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()

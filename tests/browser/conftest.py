@@ -17,7 +17,6 @@ Screenshots go to ``$BROWSER_SCREENSHOTS/<test name>/`` (default
 from __future__ import annotations
 
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -32,7 +31,8 @@ import redis
 from django.db import connection
 
 from cardroom.env import env_bool
-from tests.conftest import live_database_url
+from cardroom.runner import free_port
+from tests.conftest import live_database_url, stop_process_group
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
@@ -102,12 +102,6 @@ def screenshots(request: pytest.FixtureRequest) -> Path:
 # ------------------------------------------------------------- the server
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def _start(argv: list[str], env: dict[str, str], log: Path) -> subprocess.Popen:
     with log.open("wb") as output:
         return subprocess.Popen(
@@ -118,16 +112,6 @@ def _start(argv: list[str], env: dict[str, str], log: Path) -> subprocess.Popen:
             stderr=subprocess.STDOUT,
             start_new_session=True,  # so _stop can end it with everything it started
         )
-
-
-def _stop(process: subprocess.Popen) -> None:
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
 
 
 def _wait_for_port(port: int, server: subprocess.Popen, log: Path) -> None:
@@ -168,7 +152,7 @@ def live_server_url(
     }
     # The server must keep Django's guard against blocking calls in async code.
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-    port = _free_port()
+    port = free_port()
     worker_log, web_log = tmp_path / "worker.log", tmp_path / "web.log"
     worker_argv = [sys.executable, "-m", "celery", "-A", "cardroom", "worker", "--pool=solo"]
     worker_argv += ["-Q", queue, "-n", f"{queue}@%h", "--without-mingle", "--without-gossip"]
@@ -179,8 +163,8 @@ def live_server_url(
         _wait_for_port(port, web, web_log)
         yield f"http://127.0.0.1:{port}"
     finally:
-        _stop(web)
-        _stop(worker)
+        stop_process_group(web)
+        stop_process_group(worker)
         # The turn timeouts still waiting in the queue die with it.
         kombu = ("_kombu.binding.", "_kombu.binding_permanent.")
         redis.Redis.from_url(redis_url).delete(queue, *(prefix + queue for prefix in kombu))

@@ -28,6 +28,7 @@ from django.db import connection
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cardroom.runner import free_port
 from tables.bots import (
     MAX_RECONNECT_SECONDS,
     MEDIUM,
@@ -44,7 +45,7 @@ from tables.models import Table
 from tables.rules import HandState
 from tables.rules.config import GameConfig
 from tables.rules.views import view
-from tests.conftest import live_database_url
+from tests.conftest import live_database_url, stop_process_group
 from tests.rules.strategies import configs
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -277,23 +278,6 @@ def test_run_bots_refuses_a_negative_think_time(table: Table) -> None:
 # -------------------------------------------------- bots over real websockets
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def stop(process: subprocess.Popen) -> None:
-    """Stop a process started in its own session, and everything it started."""
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-
-
 @pytest.fixture
 def server_env(require_services: bool) -> dict[str, str]:
     """The environment for a server and bots on the test database (PostgreSQL only)."""
@@ -327,7 +311,7 @@ def daphne(server_env: dict[str, str], tmp_path: Path) -> Iterator[str]:
         wait_for_port(port, server)
         yield f"ws://127.0.0.1:{port}"
     finally:
-        stop(server)
+        stop_process_group(server)
         print(log.read_text())  # shown by pytest only when the test fails
 
 
@@ -368,7 +352,7 @@ def test_three_bots_play_hands_over_real_websockets_and_every_chip_is_accounted_
         bots.send_signal(signal.SIGINT)  # Ctrl-C
         assert bots.wait(timeout=15) == 0
     finally:
-        stop(bots)
+        stop_process_group(bots)
         print(log.read_text())
     assert "Bots disconnected." in log.read_text()
     assert table.seat_set.filter(player__username__startswith="bot-").count() == 3
