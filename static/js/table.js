@@ -226,6 +226,8 @@
     box.appendChild(el("div", "seat-stack", stack + " chips"));
     var tags = [];
     if (seat.state !== "playing") tags.push(seat.state.replace("_", " "));
+    // Sat down during a hand: dealt in from the next one.
+    else if (!hp && snap.hand_info && !snap.hand_info.finished) tags.push("next hand");
     if (hp && hp.folded) tags.push("folded");
     // A protected player (timed out) plays on as if all in, without risking more.
     if (hp && hp.protected) tags.push("all in, protected");
