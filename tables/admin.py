@@ -62,6 +62,7 @@ class StakesAdmin(admin.ModelAdmin):
                     "heads_up_uncapped",
                     "short_all_in",
                     "tie_break",
+                    "all_in_opener",
                     "auto_muck",
                 )
             },

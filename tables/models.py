@@ -55,6 +55,10 @@ class Stakes(models.Model):
         POSITION = "position", "Position (seeds 000, 001)"
         SUIT = "suit", "Suit of the highest card (seed 003)"
 
+    class AllInOpener(models.TextChoices):
+        NEXT_SEAT = "next_seat", "The next seat clockwise acts first, as if they had checked (WSOP)"
+        BEST_STILL_BETTING = "best_still_betting", "The best hand among those still betting acts first"
+
     class ShortAllIn(models.TextChoices):
         HALF = "half", "Half a bet or more reopens raising"
         FULL = "full", "Only a full raise reopens raising"
@@ -83,6 +87,13 @@ class Stakes(models.Model):
         "their chips back in their balance.",
     )
     tie_break = models.CharField(max_length=8, choices=TieBreak.choices, default="position")
+    all_in_opener = models.CharField(
+        max_length=20,
+        choices=AllInOpener.choices,
+        default="next_seat",
+        verbose_name="when the opener is all in",
+        help_text="Who acts first when the low door card, or the best hand showing, is all in.",
+    )
     open_pair_big_bet = models.BooleanField(
         null=True, blank=True, help_text="Empty: the variant's default (on in stud)."
     )
@@ -116,6 +127,7 @@ class Stakes(models.Model):
             small_bet=self.small_bet,
             big_bet=self.big_bet,
             tie_break=self.tie_break,
+            all_in_opener=self.all_in_opener,
             open_pair_big_bet=self.open_pair_big_bet,
             max_raises=self.max_raises,
             heads_up_uncapped=self.heads_up_uncapped,

@@ -15,6 +15,10 @@ from tables.rules.errors import IllegalAction
 from tables.rules.variants import Variant, get_variant
 
 TIE_BREAKS = ("position", "suit")
+# Who acts first when the hand the cards pick (the low door card, or the best
+# showing hand) is all in: the next seat clockwise, as if they had checked
+# (WSOP), or the best hand among the players still betting.
+ALL_IN_OPENERS = ("next_seat", "best_still_betting")
 SHORT_ALL_IN_RULES = ("half", "full")
 STRUCTURES = tuple(BETTING_STRUCTURES)
 
@@ -82,6 +86,7 @@ class GameConfig:
     big_bet: int = 4
     structure: str = "fixed"
     tie_break: str = "position"  # showing-hand ties: "position" (000/001) or "suit" (003)
+    all_in_opener: str = "next_seat"  # the opener is all in: "next_seat" (WSOP) or the best other
     open_pair_big_bet: bool | None = None  # None: the variant's default
     max_raises: int = 3  # one bet and three raises (seed 002)
     heads_up_uncapped: bool = False  # lift the cap when two players start the round (003)
@@ -116,6 +121,7 @@ class GameConfig:
         choices = {
             "structure": (self.structure, STRUCTURES),
             "tie_break": (self.tie_break, TIE_BREAKS),
+            "all_in_opener": (self.all_in_opener, ALL_IN_OPENERS),
             "short_all_in": (self.short_all_in, SHORT_ALL_IN_RULES),
         }
         for name, (value, allowed) in choices.items():

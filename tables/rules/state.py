@@ -40,6 +40,8 @@ WAGERS = ("complete", "bet", "raise")
 SHOWDOWN_KINDS = ("show", "muck")
 # Not a choice (never in legal_actions, refused by act): only a timeout protects.
 PROTECT = "protect"
+# Scripted hands only: the hand history names who acts first (HandState.open_with).
+OPEN_WITH = "open_with"
 MAX_PLAYERS = 8
 
 
@@ -297,6 +299,11 @@ class HandState:
             raise IllegalAction(f"the dealer is dealing {self.street_name}; no player may act yet")
         if self.phase == SHOWDOWN and player in self.showdown_order:
             return
+        if self.phase == BETTING and self.to_act is None:
+            raise IllegalAction(
+                f"unknown upcards leave open who acts first on {self.street_name}; "
+                "the hand history must name them"
+            )
         if player != self.to_act:
             raise NotYourTurn(f"it is player {self.to_act}'s turn to act, not player {player}'s")
 
@@ -509,11 +516,8 @@ class HandState:
             raise IllegalAction(f"{_who(target)} must be dealt {count} card(s) now")
         if any(type(c) is not int or not UNKNOWN <= c < DECK_SIZE for c in cards):
             raise IllegalAction("dealt cards must be cards (or unknown)")
-        spec = self.game.streets[self.street]
-        for index, card in enumerate(cards):
-            face_up = target == BOARD or index >= spec.down
-            if face_up and card == UNKNOWN:
-                raise IllegalAction("a face-up card can't be unknown")
+        if target == BOARD and UNKNOWN in cards:
+            raise IllegalAction("a community card can't be unknown: every hand plays it")
         known = [c for c in cards if c != UNKNOWN]
         seen = self._known_cards()
         if len(set(known)) != len(known) or seen.intersection(known):
@@ -546,31 +550,89 @@ class HandState:
         self.phase = BETTING
         self.round_players = len(able)
         if len(able) < 2:
-            # Nobody left to bet against: deal on. The best hand showing still
-            # counts as first to act, for the order of the showdown.
-            self.first_actor = self._first_by_cards(self.live)
+            # Nobody left to bet against: deal on. Who would have opened still
+            # counts, for the order of the showdown.
+            self.first_actor = self._openers(self.live)[0]
             self._close_round()
             return
         self.open_pair = self.street == 1 and self.config.open_pair and self._any_open_pair()
         for player in able:
             self.needs[player] = True
-        if self.street == 0 and self.config.bring_in:
-            self.to_act = min(able, key=lambda p: (self.game.bring_in_key(self.up[p][0]), p))
-            self.bring_in_due = True
+        self.bring_in_due = self.street == 0 and bool(self.config.bring_in)
+        choices = self._first_to_act()
+        if len(choices) == 1:
+            self.to_act, self.first_actor = next(iter(choices.items()))
         else:
-            self.to_act = self._first_by_cards(able)  # all-in hands take no part
-        self.first_actor = self.to_act
+            self.to_act = self.first_actor = None  # a scripted hand names them: open_with()
 
-    def _first_by_cards(self, players: list[int]) -> int:
-        """Who acts first by the cards showing: the best door card with no
-        bring-in, later the best showing hand, ties by position or by suit."""
-        key = self._door_key if self.street == 0 else self._showing_key
-        best, best_key = players[0], key(players[0])
-        for player in players[1:]:  # seat order, so a strict > leaves ties to position
-            player_key = key(player)
-            if player_key > best_key:
-                best, best_key = player, player_key
-        return best
+    def open_with(self, player: int) -> None:
+        """Scripted mode: ``player`` acts first in a round whose opener depends
+        on upcards nobody knows, as the hand history says.
+
+        Only a player the known cards allow (:meth:`opening_choices`) may open.
+        """
+        choices = self.opening_choices()
+        if not choices:
+            raise IllegalAction(f"nobody needs naming to act first; the hand is {self._where()}")
+        if player not in choices:
+            allowed = ", ".join(f"player {p}" for p in choices)
+            raise IllegalAction(
+                f"player {player} can't act first on {self.street_name}: by the cards "
+                f"known it is one of {allowed}"
+            )
+        self.actions.append({"player": player, "kind": OPEN_WITH, "amount": None})
+        self.turn += 1
+        self.to_act, self.first_actor = player, self._first_to_act()[player]
+
+    def opening_choices(self) -> list[int]:
+        """Who may act first when unknown upcards leave it open; empty otherwise."""
+        if self.phase != BETTING or self.to_act is not None:
+            return []
+        return sorted(self._first_to_act())
+
+    def _first_to_act(self) -> dict[int, int]:
+        """Who acts first this round, mapped to the opener the cards picked.
+
+        The cards pick the lowest door card to bring in (or the best door card,
+        with no bring-in), then the best showing hand. If that player is all in,
+        the WSOP rule has the next seat clockwise act, as if the opener had
+        checked; the other rule picks among those still betting. One entry,
+        unless unknown upcards leave several possible.
+        """
+        if self.config.all_in_opener != "next_seat":
+            return {p: p for p in self._openers([p for p in self.live if self._can_bet(p)])}
+        first: dict[int, int] = {}
+        for opener in self._openers(self.live):
+            first.setdefault(self._next_able(opener), opener)
+        return first
+
+    def _next_able(self, player: int) -> int:
+        """``player``, or the first seat clockwise after them who can still bet."""
+        for step in range(self.n):
+            seat = (player + step) % self.n
+            if self._can_bet(seat):
+                return seat
+        raise AssertionError("a betting round opened with nobody able to bet")
+
+    def _openers(self, pool: list[int]) -> list[int]:
+        """The player in ``pool`` whose cards open the round, ties to position.
+
+        In a scripted hand a player whose upcards are unknown might be the one:
+        every such player is returned too, with the best of the known hands.
+        """
+        known = [p for p in pool if UNKNOWN not in self.up[p]]
+        unknown = [p for p in pool if UNKNOWN in self.up[p]]
+        if not known:
+            return unknown
+        best = min(known, key=lambda p: (self._opening_key(p), p))
+        return sorted([best, *unknown])
+
+    def _opening_key(self, player: int) -> tuple[int, ...]:
+        """Sorts first for the player the cards call on to open."""
+        if self.street == 0 and self.config.bring_in:
+            return self.game.bring_in_key(self.up[player][0])
+        key = self._door_key(player) if self.street == 0 else self._showing_key(player)
+        return tuple(-part for part in key)
 
     def _door_key(self, player: int) -> tuple[int, ...]:
         card = self.up[player][0]
@@ -593,7 +655,13 @@ class HandState:
         return (-suit(card),) if self.game.lowball_order else (suit(card),)
 
     def _any_open_pair(self) -> bool:
-        return any(len({rank(c) for c in self.up[p]}) < len(self.up[p]) for p in self.live)
+        """A pair showing on 4th street, or in a scripted hand, unknown upcards
+        that might make one: then the big bet is allowed, as the file may show."""
+        for player in self.live:
+            ranks = {rank(c) for c in self.up[player] if c != UNKNOWN}
+            if len(ranks) < len(self.up[player]):
+                return True
+        return False
 
     # ---------------------------------------------------------- closing a round
 
@@ -679,7 +747,7 @@ class HandState:
         self.turn += 1
         self.showdown_order.remove(player)
         if kind == "show":
-            self._fill_hole(player, filled)
+            self._fill(player, filled)
             self._reveal(player)
         else:
             self.mucked[player] = True
@@ -691,39 +759,48 @@ class HandState:
             self._award({p: self._contender(p) for p in self.live if self.shown[p]})
 
     def _check_shown_cards(self, player: int, cards: Sequence[int] | None) -> list[int]:
-        """A shown hand: all its cards in dealing order, or just the down cards."""
+        """A shown hand as all the player's cards in dealing order.
+
+        The file may name them all in dealing order, or just the down cards;
+        ``None`` shows them as dealt. Named cards fill in any the hand history
+        didn't know, and must match every card it did.
+        """
         mine = self._ordered_cards(player)
-        hidden = self.hole[player]
         if cards is None:
-            if UNKNOWN in hidden:
-                raise IllegalAction(f"player {player}'s down cards are unknown; show them by name")
-            return list(hidden)
-        cards = list(cards) if isinstance(cards, (list, tuple)) else []
-        if len(cards) == len(mine):
-            pairs = list(zip(mine, cards, strict=True))
-            if any(old not in (UNKNOWN, new) for old, new in pairs):
-                raise IllegalAction(f"player {player} can't show cards they weren't dealt")
-            cards = [new for old, new in pairs if old in hidden or old == UNKNOWN]
-            cards = [c for c in cards if c not in self.up[player]]
-        if len(cards) != len(hidden) or any(type(c) is not int for c in cards):
-            raise IllegalAction(f"player {player} must show {len(hidden)} down cards")
-        for old, new in zip(hidden, cards, strict=True):
-            if old not in (UNKNOWN, new):
-                raise IllegalAction(f"player {player} can't show cards they weren't dealt")
-        fresh = [new for old, new in zip(hidden, cards, strict=True) if old == UNKNOWN]
+            if UNKNOWN in mine:
+                raise IllegalAction(f"player {player}'s cards are unknown; show them by name")
+            return mine
+        named = list(cards) if isinstance(cards, (list, tuple)) else []
+        if any(type(c) is not int or not 0 <= c < DECK_SIZE for c in named):
+            raise IllegalAction("shown cards must be real cards")
+        hole, up = self.hole[player], self.up[player]
+        if len(named) == len(hole) and UNKNOWN not in up:
+            named = self._in_dealing_order(named, up)
+        if len(named) != len(mine):
+            raise IllegalAction(
+                f"player {player} must show their {len(mine)} cards, or their {len(hole)} down cards"
+            )
+        if any(old not in (UNKNOWN, new) for old, new in zip(mine, named, strict=True)):
+            raise IllegalAction(f"player {player} can't show cards they weren't dealt")
+        fresh = [new for old, new in zip(mine, named, strict=True) if old == UNKNOWN]
         if len(set(fresh)) != len(fresh) or self._known_cards().intersection(fresh):
             raise IllegalAction(f"player {player} shows a card that is elsewhere in the hand")
-        if any(not 0 <= c < DECK_SIZE for c in cards):
-            raise IllegalAction("shown cards must be real cards")
-        return cards
+        return named
 
-    def _fill_hole(self, player: int, cards: list[int]) -> None:
-        self.hole[player] = list(cards)
+    @staticmethod
+    def _in_dealing_order(hole: list[int], up: list[int]) -> list[int]:
+        """Two down, the upcards, the last down: the order the cards were dealt."""
+        return hole[:2] + up + hole[2:]
+
+    def _fill(self, player: int, cards: list[int]) -> None:
+        """Take a shown hand, in dealing order, as the player's cards."""
+        ups = len(self.up[player])
+        self.hole[player] = cards[:2] + cards[2 + ups :]
+        self.up[player] = cards[2 : 2 + ups]
 
     def _ordered_cards(self, player: int) -> list[int]:
-        """A player's cards in the order they were dealt: two down, the up cards, the last down."""
-        hole, up = self.hole[player], self.up[player]
-        return hole[:2] + up + hole[2:]
+        """A player's cards in the order they were dealt."""
+        return self._in_dealing_order(self.hole[player], self.up[player])
 
     # ------------------------------------------------------------------- awards
 
@@ -847,10 +924,11 @@ class HandState:
             raise IllegalAction(f"not an action: {action!r}")
         if action["kind"] == "deal":
             self.deal(action.get("target"), action.get("cards"))
-        elif action["kind"] == PROTECT:
+        elif action["kind"] in (PROTECT, OPEN_WITH):
             if action.get("amount") is not None or action.get("cards") is not None:
-                raise IllegalAction(f"{PROTECT!r} takes no amount and no cards")
-            self.protect(action.get("player"))
+                raise IllegalAction(f"{action['kind']!r} takes no amount and no cards")
+            door = self.protect if action["kind"] == PROTECT else self.open_with
+            door(action.get("player"))
         else:
             self.act(
                 action.get("player"), action["kind"], action.get("amount"), action.get("cards")

@@ -119,11 +119,95 @@ def test_hi_lo_best_high_showing_hand_acts_first():
     assert fourth_street({0: "2c3c", 1: "KhKd", 2: "AsQh"}, variant="stud8").to_act == 1
 
 
-def test_when_the_best_showing_hand_is_all_in_the_best_hand_still_betting_acts():
-    ups = {0: "KhKd", 1: "2c3c", 2: "4s7h"}
+def all_in_on_fourth(ups: dict[int, str], short: int, **options) -> HandState:
+    """Player ``short`` bets their last chips on 3rd street (no bring-in), the
+    others call; then 4th street opens with the ``ups`` showing."""
     third = {p: "????" + cards[:2] for p, cards in ups.items()}
     fourth = {p: cards[2:] for p, cards in ups.items()}
-    state = HandState.new(config(bring_in=0), [6, 100, 100], stack_deck(third, fourth))
-    play(state, (0, "bet", 5), (1, "call"), (2, "call"))
-    assert state.is_all_in(0)
+    stacks = [6 if p == short else 100 for p in ups]
+    state = HandState.new(config(bring_in=0, **options), stacks, stack_deck(third, fourth))
+    while state.street_name == "3rd street":
+        if state.to_act == short:
+            state.act(short, "bet", 5)  # all in after the ante of 1
+        else:
+            state.act(state.to_act, "call" if state.current_bet else "check")
+    assert state.is_all_in(short)
+    return state
+
+
+def test_when_the_best_showing_hand_is_all_in_the_next_seat_clockwise_acts():
+    # WSOP: "If the high hand is all-in, action proceeds clockwise as if that
+    # person had checked." Kings (player 0) are all in: player 1 acts, although
+    # player 2's seven-four is the best hand still betting.
+    state = all_in_on_fourth({0: "KhKd", 1: "2c3c", 2: "4s7h"}, short=0)
+    assert state.to_act == 1
+    assert [a.kind for a in state.legal_actions()] == ["check", "bet"]
+
+
+def test_the_next_seat_after_an_all_in_opener_wraps_around_the_table():
+    state = all_in_on_fourth({0: "2c3c", 1: "4s7h", 2: "KhKd"}, short=2)
+    assert state.to_act == 0
+
+
+def test_the_next_seat_skips_players_who_folded():
+    ups = {0: "KhKd", 1: "2c3c", 2: "4s7h", 3: "5d9c"}
+    third = {p: "????" + cards[:2] for p, cards in ups.items()}
+    fourth = {p: cards[2:] for p, cards in ups.items()}
+    state = HandState.new(config(bring_in=0), [6, 100, 100, 100], stack_deck(third, fourth))
+    # 3rd street: player 0's king door opens (no bring-in) and goes all in.
+    play(state, (0, "bet", 5), (1, "fold"), (2, "call"), (3, "call"))
+    assert state.street_name == "4th street"
+    assert state.to_act == 2
+
+
+def test_the_all_in_opener_still_shows_first_when_nobody_bets_the_last_street():
+    state = all_in_on_fourth({0: "KhKd", 1: "2c3c", 2: "4s7h"}, short=0, auto_muck=False)
+    while not state.finished:
+        state.act(state.to_act, "check")
+    shows = [e["player"] for e in state.events if e["type"] == "show"]
+    assert shows[0] == 0  # kings showing would have acted first on 7th street
+    assert shows == [0, 1, 2]
+
+
+def test_the_option_lets_the_best_hand_still_betting_act_first():
+    ups = {0: "KhKd", 1: "2c3c", 2: "4s7h"}
+    state = all_in_on_fourth(ups, short=0, all_in_opener="best_still_betting")
     assert state.to_act == 2  # seven-four beats three-deuce
+
+
+def test_the_options_agree_when_the_opener_can_still_bet():
+    ups = {0: "KhKd", 1: "2c3c", 2: "4s7h"}
+    wsop = all_in_on_fourth(ups, short=1)
+    other = all_in_on_fourth(ups, short=1, all_in_opener="best_still_betting")
+    assert wsop.to_act == other.to_act == 0
+
+
+def ante_all_in(doors: list[str], short: int, **options) -> HandState:
+    """3rd street with player ``short`` all in on the ante of 1."""
+    third = {p: "????" + door for p, door in enumerate(doors)}
+    stacks = [1 if p == short else 100 for p in range(len(doors))]
+    return HandState.new(config(**options), stacks, stack_deck(third))
+
+
+def test_when_the_low_card_is_all_in_on_the_ante_the_next_seat_brings_in():
+    # WSOP: "If the Participant with the low card is all-in for the ante, the
+    # person to that Participant's left acts first."
+    state = ante_all_in(["9c", "2c", "Kh", "3d"], short=1)
+    assert state.to_act == 2
+    options = {a.kind: a.amounts for a in state.legal_actions()}
+    assert options == {"bring_in": (2,), "complete": (5,)}
+
+
+def test_with_the_option_the_lowest_card_with_chips_brings_in():
+    state = ante_all_in(["9c", "2c", "Kh", "3d"], short=1, all_in_opener="best_still_betting")
+    assert state.to_act == 3
+
+
+def test_in_razz_the_seat_after_an_all_in_high_card_brings_in():
+    assert ante_all_in(["9c", "Kc", "2h"], short=1, variant="razz").to_act == 2
+
+
+def test_without_a_bring_in_the_seat_after_an_all_in_best_door_card_opens():
+    state = ante_all_in(["9c", "Ac", "Kh"], short=1, bring_in=0)
+    assert state.to_act == 2
+    assert kinds(state) == ["check", "bet"]

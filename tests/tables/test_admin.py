@@ -51,6 +51,7 @@ def stakes_form(**overrides: object) -> dict[str, object]:
         "open_pair_big_bet": "unknown",
         "short_all_in": "half",
         "tie_break": "position",
+        "all_in_opener": "next_seat",
         "auto_muck": "on",
     }
     return {**data, **overrides}
