@@ -57,7 +57,10 @@ class Stakes(models.Model):
 
     class AllInOpener(models.TextChoices):
         NEXT_SEAT = "next_seat", "The next seat clockwise acts first, as if they had checked (WSOP)"
-        BEST_STILL_BETTING = "best_still_betting", "The best hand among those still betting acts first"
+        BEST_STILL_BETTING = (
+            "best_still_betting",
+            "The best hand among those still betting acts first",
+        )
 
     class ShortAllIn(models.TextChoices):
         HALF = "half", "Half a bet or more reopens raising"

@@ -11,7 +11,15 @@ from urllib.parse import quote
 
 import pytest
 from django.conf import settings
+from hypothesis import settings as hypothesis_settings
 from pytest_django import Settings
+
+# Property tests run few examples on a laptop and three times as many in CI:
+# .ci/run sets HYPOTHESIS_PROFILE=ci. Tests size their runs from the profile
+# (tests.rules.strategies.examples), so this one setting scales them all.
+hypothesis_settings.register_profile("dev", max_examples=100)
+hypothesis_settings.register_profile("ci", max_examples=300)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 # The servers some tests start (Daphne, Celery workers) inherit this: killed at
 # the end of their test, their kept connections would close a moment too late

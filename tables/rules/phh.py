@@ -14,12 +14,19 @@ players (``p1``, ``p2``, ...) take turns. ``p1`` is our player 0.
 
 Showdowns are written ``pN sm <all the player's cards in dealing order>`` for a
 shown hand and a bare ``pN sm`` for a muck. The reader also takes ``pN sm -``
-(show the cards as dealt), just the down cards, and showdown actions that other
-tools write straight after an all-in, before the last streets are dealt.
+(show the cards as dealt), just the down cards, and shows that other tools
+write straight after an all-in, before the last streets are dealt, then again
+at the showdown (see :class:`_Shows`).
+
+A card the file doesn't know is ``??``, face down or face up. The result must
+not depend on one: a player with unknown cards who reaches the showdown must
+show them, and where unknown upcards leave open who brings in or acts first,
+the file's next bet action names them (:meth:`HandState.open_with`).
 
 Errors name the action by its index in the ``actions`` array, counting from 0,
-and quote it: ``action 7 'p2 cbr 40': player 1 can't raise to 40; allowed: ...``.
-The engine's own words count players from 0, so ``p2`` is its "player 1".
+quote it and say why: ``action 7 'p2 cbr 40': p2 can't raise to 40; allowed:
+...``. A file that stops before its hand is over is an error too, saying
+where the hand stands: ``hand unfinished: p3 to act on 6th street``.
 
 Table options PHH has no field for (rake, tie-breaks, raise caps...) travel in
 one user-defined field, ``_cardroom_rules``, written only when they differ from
@@ -226,39 +233,53 @@ def _action_list(fields: dict[str, Any]) -> list[str]:
 # ------------------------------------------------------------------ replaying
 
 
-def replay(history: HandHistory) -> HandState:
-    """Play every action of ``history`` through the engine; the hand may stop part-way.
+def replay(history: HandHistory, *, upto: int | None = None) -> HandState:
+    """Play every action of ``history`` through the engine, to the end of the hand.
 
-    Raises :class:`PHHError` naming the first action the engine refuses, or the
-    finishing stacks when the file's disagree with the replay's.
+    Raises :class:`PHHError` naming the first action the engine refuses and
+    why, or saying where the hand stands when the actions stop before it is
+    over, or giving both sets of stacks when the file's finishing stacks
+    disagree with the replay's.
+
+    With ``upto``, only the first ``upto`` actions are played, and the hand
+    is returned as it stands then: over or not, stacks unchecked.
     """
     try:
         state = HandState.from_script(history.config, history.starting_stacks)
     except IllegalAction as exc:
         raise PHHError(f"the hand can't start: {exc}") from None
-    early: list[tuple[int, str, int, Shown]] = []  # shows written before the last deals
-    for index, text in enumerate(history.actions):
+    shows = _Shows(state)
+    for index, text in enumerate(history.actions[:upto]):
         with _blame(index, text):
-            _step(state, index, text, early)
+            _step(state, text, shows, index)
         if state.phase == SHOWDOWN:
-            for held_index, held_text, player, shown in early:
-                with _blame(held_index, held_text):
-                    _showdown(state, player, _complete(state, player, shown))
-            early.clear()
+            shows.settle()
+    if upto is not None:
+        return state
+    if not state.finished:
+        raise PHHError(f"hand unfinished: {_waiting_on(state)}")
     _check_finish(history, state)
     return state
 
 
 @contextmanager
 def _blame(index: int, text: str) -> Iterator[None]:
-    """Name the action, counting from 0 as in the ``actions`` array, in any refusal."""
+    """Name the action, counting from 0 as in the ``actions`` array, in any refusal.
+
+    The engine numbers players from 0; the file's ``p1`` is its player 0, so
+    its words are put back into the file's names.
+    """
     try:
         yield
     except IllegalAction as exc:
-        raise PHHError(f"action {index} {text!r}: {exc}") from None
+        raise PHHError(f"action {index} {text!r}: {_file_names(str(exc))}") from None
 
 
-def _step(state: HandState, index: int, text: str, early: list) -> None:
+def _file_names(words: str) -> str:
+    return re.sub(r"\bplayer ([0-9]+)\b", lambda m: f"p{int(m[1]) + 1}", words)
+
+
+def _step(state: HandState, text: str, shows: _Shows, index: int) -> None:
     action, _, commentary = text.partition("#")  # commentary follows a '#'
     words = action.split()
     if not words:
@@ -269,11 +290,7 @@ def _step(state: HandState, index: int, text: str, early: list) -> None:
     if words[0] == "d":
         _deal(state, words[1:])
     elif words[1] == "sm":
-        player, shown = _player(state, words[0]), _shown_cards(words[2:])
-        if state.phase == DEALING and state.pending_deal is not None:
-            early.append((index, text, player, _early_show(state, player, shown)))
-        else:
-            _showdown(state, player, shown)
+        shows.show(_player(state, words[0]), _shown_cards(words[2:]), index, text)
     else:
         _bet(state, _player(state, words[0]), words[1], words[2:])
 
@@ -297,8 +314,11 @@ def _deal(state: HandState, words: list[str]) -> None:
 
 
 def _bet(state: HandState, player: int, verb: str, args: list[str]) -> None:
+    if state.opening_choices():
+        state.open_with(player)  # unknown upcards: the file says who acts first
     if verb == "cbr" and len(args) == 1:
-        state.act(player, _wager_kind(state), _amount(args[0]))
+        amount = _amount(args[0])
+        state.act(player, _wager_kind(state, amount), amount)
     elif verb in ("pb", "cc", "f") and not args:
         kind = {"pb": "bring_in", "f": "fold"}.get(verb) or _check_or_call(state)
         state.act(player, kind)
@@ -330,9 +350,18 @@ def _amount(text: str) -> int:
     return int(match[1])
 
 
-def _wager_kind(state: HandState) -> str:
-    kinds = {option.kind for option in state.legal_actions()}
-    return next((kind for kind in WAGERS if kind in kinds), "raise")
+def _wager_kind(state: HandState, amount: int) -> str:
+    """What ``cbr AMOUNT`` is here: a complete, bet or raise, or the bring-in.
+
+    Some tools write a bring-in player's all-in for no more than the bring-in
+    as ``cbr``; it posts the same chips as ``pb``, so it is read as the bring-in.
+    """
+    options = {option.kind: option for option in state.legal_actions()}
+    wager = next((kind for kind in WAGERS if kind in options), None)
+    bring_in = options.get("bring_in")
+    if bring_in is not None and amount == bring_in.min:
+        return "bring_in"
+    return wager or "raise"
 
 
 def _check_or_call(state: HandState) -> str:
@@ -357,28 +386,115 @@ def _showdown(state: HandState, player: int, shown: Shown) -> None:
         state.act(player, "show", cards=shown)
 
 
-def _early_show(state: HandState, player: int, shown: Shown) -> Shown:
-    """A show written straight after an all-in, kept for the showdown.
+@dataclass
+class _Held:
+    """A show written before the showdown (at an all-in), kept for it."""
 
-    Named cards are the player's cards so far: all in dealing order, or just
-    the down ones. Either way they become the start of the dealing order.
+    index: int
+    text: str
+    shown: Shown  # named cards: the player's cards so far, in dealing order
+
+
+class _Shows:
+    """``sm`` actions: at the showdown, and those written before or after it.
+
+    Other tools show an all-in player's hand straight away, and again at the
+    showdown once the last cards are dealt. An early show is checked against
+    the cards dealt so far and held; at the showdown it is made, with the cards
+    dealt since. A later show by a player who has shown must name the same
+    cards. Either way the result comes from the cards, not from the file.
     """
-    if not isinstance(shown, list):
-        return shown
+
+    def __init__(self, state: HandState) -> None:
+        self.state = state
+        self.held: dict[int, _Held] = {}
+
+    def show(self, player: int, shown: Shown, index: int, text: str) -> None:
+        state = self.state
+        if state.phase == DEALING and state.pending_deal is not None:
+            self._hold(player, _Held(index, text, self._so_far(player, shown)))
+        elif state.phase != DEALING and state.shown[player]:
+            self._repeat(player, shown)
+        else:
+            _showdown(state, player, shown)
+
+    def settle(self) -> None:
+        """At the showdown, make the held shows, in the order they were written."""
+        for player, held in self.held.items():
+            with _blame(held.index, held.text):
+                _showdown(self.state, player, self._with_later_cards(player, held.shown))
+        self.held.clear()
+
+    def _so_far(self, player: int, shown: Shown) -> Shown:
+        if not isinstance(shown, list):
+            return shown
+        return self.state.shown_cards(player, _early_order(self.state, player, shown))
+
+    def _hold(self, player: int, held: _Held) -> None:
+        before = self.held.get(player)
+        if before is not None and not _repeats(held.shown, before.shown):
+            raise IllegalAction(
+                f"player {player} showed {cards_str(before.shown or [])} in action "
+                f"{before.index}; a later show must repeat those cards"
+            )
+        self.held[player] = held
+
+    def _with_later_cards(self, player: int, shown: Shown) -> Shown:
+        if not isinstance(shown, list):
+            return shown
+        return shown + _dealt(self.state, player)[len(shown) :]
+
+    def _repeat(self, player: int, shown: Shown) -> None:
+        """A show by a player who has shown: it must name the same cards."""
+        cards = _dealt(self.state, player)
+        if shown == MUCK:
+            raise IllegalAction(f"player {player} has shown their hand; it can't be mucked")
+        if shown is None:
+            return
+        down = [c for c in cards if c in self.state.hole[player]]
+        if shown not in (cards, down):
+            raise IllegalAction(
+                f"player {player} has shown {cards_str(cards)}; a later show can't "
+                f"name other cards ({cards_str(c for c in shown if c != UNKNOWN)})"
+            )
+
+
+def _repeats(later: Shown, earlier: Shown) -> bool:
+    """Whether a later show names the earlier one's cards first (mucks and ``-`` pass)."""
+    if not isinstance(later, list) or not isinstance(earlier, list):
+        return True
+    return later[: len(earlier)] == earlier
+
+
+def _early_order(state: HandState, player: int, shown: list[int]) -> list[int]:
+    """Named cards, before the showdown: all so far in dealing order, or just the down ones."""
     down, up = state.hole[player], state.up[player]
-    if len(shown) == len(down):
+    if len(shown) == len(down) and UNKNOWN not in up:
         return shown[:2] + up + shown[2:]
     if len(shown) != len(down) + len(up):
         raise IllegalAction(f"player {player} has {len(down) + len(up)} cards to show")
     return shown
 
 
-def _complete(state: HandState, player: int, shown: Shown) -> Shown:
-    """An early show plus the cards dealt to the player since."""
-    if not isinstance(shown, list):
-        return shown
-    dealt = state.cards_of(player)[: len(state.hole[player]) + len(state.up[player])]
-    return shown + dealt[len(shown) :]
+def _dealt(state: HandState, player: int) -> list[int]:
+    """The player's own cards, in dealing order (no community card)."""
+    return state.cards_of(player)[: len(state.hole[player]) + len(state.up[player])]
+
+
+def _waiting_on(state: HandState) -> str:
+    """Where an unfinished hand stands, in the file's names."""
+    street = state.street_name
+    if state.phase == SHOWDOWN:
+        names = ", ".join(f"p{p + 1}" for p in state.showdown_order)
+        return f"{names} to show or muck at the showdown"
+    if state.phase == DEALING:
+        target, count = state.pending_deal
+        whom = "the board" if target == BOARD else f"p{target + 1}"
+        return f"the dealer to deal {count} card(s) to {whom} on {street}"
+    if state.to_act is None:
+        names = " or ".join(f"p{p + 1}" for p in state.opening_choices())
+        return f"{names} to act first on {street}"
+    return f"p{state.to_act + 1} to act on {street}"
 
 
 def _check_finish(history: HandHistory, state: HandState) -> None:

@@ -758,6 +758,17 @@ class HandState:
             self.to_act = None
             self._award({p: self._contender(p) for p in self.live if self.shown[p]})
 
+    def shown_cards(self, player: int, cards: Sequence[int] | None) -> list[int]:
+        """What ``player`` showing ``cards`` now would reveal: all their cards
+        in dealing order, unknown ones filled in. It only checks; the hand is
+        unchanged. (Hand histories may show a hand at an all-in, before the
+        showdown.)"""
+        if type(player) is not int or not 0 <= player < self.n:
+            raise IllegalAction(f"player must be a number from 0 to {self.n - 1}, not {player!r}")
+        if self.folded[player]:
+            raise IllegalAction(f"player {player} has folded; there is no hand to show")
+        return self._check_shown_cards(player, cards)
+
     def _check_shown_cards(self, player: int, cards: Sequence[int] | None) -> list[int]:
         """A shown hand as all the player's cards in dealing order.
 
@@ -778,7 +789,8 @@ class HandState:
             named = self._in_dealing_order(named, up)
         if len(named) != len(mine):
             raise IllegalAction(
-                f"player {player} must show their {len(mine)} cards, or their {len(hole)} down cards"
+                f"player {player} must show their {len(mine)} cards, "
+                f"or their {len(hole)} down cards"
             )
         if any(old not in (UNKNOWN, new) for old, new in zip(mine, named, strict=True)):
             raise IllegalAction(f"player {player} can't show cards they weren't dealt")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
-from hypothesis import note
+from hypothesis import note, settings
 from hypothesis import strategies as st
 
 from tables.rules import GameConfig, HandState, RakeRule
@@ -21,6 +21,11 @@ from tables.rules.state import WAGERS
 MAX_ACTIONS = 200
 
 Move = tuple[str, int | None]
+
+
+def examples(count: int) -> int:
+    """``count`` examples under the dev profile, scaled up under the ci one (tests/conftest.py)."""
+    return count * settings.default.max_examples // 100
 
 
 @st.composite
@@ -46,6 +51,7 @@ def configs(draw: st.DrawFn, variants: tuple[str, ...] = ("stud", "razz", "stud8
         open_pair_big_bet=draw(st.sampled_from(open_pair)),
         max_raises=draw(st.integers(1, 4)),
         heads_up_uncapped=draw(st.booleans()),
+        all_in_opener=draw(st.sampled_from(["next_seat", "best_still_betting"])),
         short_all_in=draw(st.sampled_from(["half", "full"])),
         auto_muck=draw(st.booleans()),
         rake=draw(rakes()),

@@ -25,6 +25,7 @@ from tables.rules.evaluate import (
     showing_key,
     showing_words,
 )
+from tests.rules.strategies import examples
 
 # Seed 000's showdown: Craig and Jimmy turn over all seven cards each.
 CRAIG = "Qs 2h Kd Jc Th Td Ad"
@@ -216,7 +217,7 @@ def test_high_hand_rejects_a_malformed_hand(bad: list[int]) -> None:
         high_hand(bad)
 
 
-@settings(max_examples=600)
+@settings(max_examples=examples(600))
 @given(any_hand)
 def test_high_key_is_the_best_of_every_five_card_subset(hand: list[int]) -> None:
     assert high_key(hand) == best_high(hand)
@@ -300,7 +301,7 @@ def test_low_with_three_ranks_and_one_pairable_is_trips() -> None:
     assert low is not None and low.words == "J-8-4-4-4 low, three of a kind, fours"
 
 
-@settings(max_examples=600)
+@settings(max_examples=examples(600))
 @given(any_hand)
 def test_low_key_is_the_best_of_every_five_card_subset(hand: list[int]) -> None:
     assert low_key(hand) == best_low(hand)

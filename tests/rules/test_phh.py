@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tables.rules import GameConfig, HandState, RakeRule
+from tables.rules import UNKNOWN, GameConfig, HandState, RakeRule
 from tables.rules.cards import FULL_DECK, card_str
 from tables.rules.phh import (
     PHHError,
@@ -301,7 +301,7 @@ RAZZ = fixture("razz.phh")
 
 def test_an_oversized_bet_is_refused_by_its_index_and_text():
     message = refusal(RAZZ.replace('"p2 cbr 5  # completes"', '"p2 cbr 999"'))
-    assert message.startswith("action 4 'p2 cbr 999': player 1 can't complete to 999")
+    assert message.startswith("action 4 'p2 cbr 999': p2 can't complete to 999")
     assert "complete to 5" in message
 
 
@@ -397,11 +397,124 @@ def test_shows_written_right_after_an_all_in_wait_for_the_showdown():
     assert state.result["hands"]["0"]["cards"] == ["As", "Ad", "2c", "7c", "8c", "5d", "Jh"]
 
 
-def test_a_hand_may_stop_part_way():
+def test_a_file_that_stops_before_the_last_deal_is_an_unfinished_hand():
     text = ALL_IN_EARLY.replace('"d dh p1 Jh", "d dh p2 Js",', "")
+    assert refusal(text) == "hand unfinished: the dealer to deal 1 card(s) to p1 on 7th street"
+
+
+def test_a_file_that_stops_with_a_player_to_act_says_who():
+    text = fixture("stud8.phh")
+    cut = text[: text.index('  "p1 cc",\n  "d dh p1 Qd"')] + "]\n"
+    assert refusal(cut) == "hand unfinished: p1 to act on 6th street"
+
+
+def test_an_unfinished_hand_is_an_error_even_with_finishing_stacks():
+    text = fixture("stud8.phh").replace('  "p1 sm As2c3d4d7hJcQd",\n', "")
+    assert refusal(text) == "hand unfinished: p1 to show or muck at the showdown"
+
+
+def test_a_player_may_show_at_the_all_in_and_again_at_the_showdown():
+    # As pokerkit writes it: the cards so far, then all seven.
+    text = ALL_IN_EARLY.replace(
+        '"d dh p1 Jh", "d dh p2 Js",',
+        '"d dh p1 Jh", "d dh p2 Js", "p1 sm AsAd2c7c8c5dJh", "p2 sm KsKd9hKh8d7dJs",',
+    )
     state = replay(read_phh(text))
-    assert not state.finished
-    assert state.pending_deal == (0, 1)
+    assert state.stacks == [0, 104]
+    assert state.result["hands"]["1"]["cards"] == ["Ks", "Kd", "9h", "Kh", "8d", "7d", "Js"]
+
+
+def test_a_later_show_may_repeat_just_the_down_cards():
+    text = ALL_IN_EARLY.replace('"d dh p2 Js",', '"d dh p2 Js", "p1 sm AsAdJh",')
+    assert replay(read_phh(text)).stacks == [0, 104]
+
+
+def test_shows_may_repeat_while_the_cards_are_still_coming():
+    text = ALL_IN_EARLY.replace('"d dh p2 8d",', '"d dh p2 8d", "p1 sm AsAd2c7c8c",')
+    assert replay(read_phh(text)).stacks == [0, 104]
+
+
+def test_a_later_show_of_other_cards_is_refused():
+    text = ALL_IN_EARLY.replace('"d dh p2 Js",', '"d dh p2 Js", "p1 sm AsAc2c7c8c5dJh",')
+    message = refusal(text)
+    assert message.startswith("action 16 'p1 sm AsAc2c7c8c5dJh': p1 has shown AsAd2c7c8c5dJh;")
+
+
+def test_a_show_while_the_cards_are_coming_must_repeat_the_earlier_one():
+    text = ALL_IN_EARLY.replace('"d dh p2 8d",', '"d dh p2 8d", "p1 sm AhAd2c7c8c",')
+    message = refusal(text)
+    assert message == (
+        "action 12 'p1 sm AhAd2c7c8c': p1 showed AsAd2c in action 6; "
+        "a later show must repeat those cards"
+    )
+
+
+def test_a_player_who_has_shown_cannot_muck_afterwards():
+    text = ALL_IN_EARLY.replace('"d dh p2 Js",', '"d dh p2 Js", "p1 sm",')
+    assert refusal(text).endswith("p1 has shown their hand; it can't be mucked")
+
+
+def test_an_early_show_of_cards_the_player_was_not_dealt_is_refused_at_once():
+    message = refusal(ALL_IN_EARLY.replace('"p1 sm AsAd2c"', '"p1 sm AsAd3c"'))
+    assert message == "action 6 'p1 sm AsAd3c': p1 can't show cards they weren't dealt"
+
+
+# A televised hand as the PHH dataset records it: the seats that fold on 3rd
+# street never show their cards, door card included.
+UNKNOWN_DOORS = """
+variant = "F7S"
+antes = [1, 1, 1, 1]
+bring_in = 2
+small_bet = 5
+big_bet = 10
+starting_stacks = [100, 100, 100, 100]
+actions = [
+  "d dh p1 ??????", "d dh p2 ????Qh", "d dh p3 ??????", "d dh p4 ????9d",
+  "p3 pb", "p4 cbr 5", "p1 f", "p2 cc", "p3 f",
+  "d dh p2 Qs", "d dh p4 Td",
+  "p2 cbr 10", "p4 f",
+]
+finishing_stacks = [99, 110, 97, 94]
+"""
+
+
+def test_unknown_door_cards_leave_the_bring_in_to_the_file():
+    state = replay(read_phh(UNKNOWN_DOORS))
+    assert state.stacks == [99, 110, 97, 94]
+    assert state.up[0] == [UNKNOWN]
+
+
+def test_the_bring_in_named_by_the_file_must_fit_the_known_door_cards():
+    # p2's queen can't bring in against p4's nine.
+    text = UNKNOWN_DOORS.replace('"p3 pb", "p4 cbr 5", "p1 f", "p2 cc", "p3 f"', '"p2 pb"')
+    assert refusal(text) == (
+        "action 4 'p2 pb': p2 can't act first on 3rd street: "
+        "by the cards known it is one of p1, p3, p4"
+    )
+
+
+def test_a_player_with_unknown_cards_at_the_showdown_must_show_them():
+    head = UNKNOWN_DOORS[: UNKNOWN_DOORS.index('  "p2 cbr 10"')]
+    text = (
+        head
+        + """  "p2 cc", "p4 cc",
+  "d dh p2 3c", "d dh p4 4c", "p2 cc", "p4 cc",
+  "d dh p2 5c", "d dh p4 6c", "p2 cc", "p4 cc",
+  "d dh p2 ??", "d dh p4 ??", "p2 cc", "p4 cc",
+  "p2 sm -",
+]
+"""
+    )
+    assert refusal(text) == "action 25 'p2 sm -': p2's cards are unknown; show them by name"
+
+
+def test_a_cbr_for_the_all_in_bring_in_posts_the_bring_in():
+    # pokerkit writes a bring-in player's all-in below the bring-in as cbr.
+    text = ALL_IN_EARLY.replace("starting_stacks = [4, 100]", "starting_stacks = [1, 100]")
+    text = text.replace('"p1 pb", "p2 cbr 2", "p1 cbr 4", "p2 cc",', '"p1 cbr 1", "p2 cc",')
+    state = replay(read_phh(text))
+    assert [e["type"] for e in state.events if e["type"] in WAGERS + ("bring_in",)] == ["bring_in"]
+    assert state.stacks == [0, 101]
 
 
 def test_a_bare_sm_mucks_and_sm_dash_shows_as_dealt():

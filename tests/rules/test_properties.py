@@ -34,6 +34,7 @@ from tests.rules.strategies import (
     choose_move,
     configs,
     decks,
+    examples,
     index_below,
     is_one_of,
     legal_moves,
@@ -52,12 +53,12 @@ ANY_GAME = configs()
 HI_LO = configs(variants=("stud8",))
 
 
-def random_hands(examples: int = EXAMPLES, games: st.SearchStrategy = ANY_GAME) -> Callable:
+def random_hands(count: int = EXAMPLES, games: st.SearchStrategy = ANY_GAME) -> Callable:
     """Run the test on random games, stacks, decks and move choices."""
 
     def wrap(test: Callable) -> Callable:
         test = given(game=games, stacks=stacks, deck=decks, data=st.data())(test)
-        return settings(max_examples=examples, deadline=None)(test)
+        return settings(max_examples=examples(count), deadline=None)(test)
 
     return wrap
 

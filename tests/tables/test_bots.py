@@ -46,7 +46,7 @@ from tables.rules import HandState
 from tables.rules.config import GameConfig
 from tables.rules.views import view
 from tests.conftest import live_database_url, stop_process_group
-from tests.rules.strategies import configs
+from tests.rules.strategies import configs, examples
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 MAX_MOVES = 200
@@ -66,7 +66,7 @@ def assert_legal(move: dict[str, Any], options: list[dict[str, Any]]) -> None:
         assert "amount" not in move, move
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     config=configs(),
     stacks=st.lists(st.integers(1, 400), min_size=2, max_size=8),
