@@ -10,6 +10,8 @@ action for each. pokerkit is a benchmark-only dependency (the ``bench`` extra).
 Only the play loop is timed: state creation plus every player decision. Stacks
 are drawn before the clock starts. Dealing, antes, bet collection and showdown
 happen inside the timed loop for both engines, automatically in pokerkit's case.
+The engines take turns every 50 hands, so that a slower minute on the machine
+slows both.
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ MAX_ACTIONS_PER_HAND = 500
 GAMES = ("stud", "razz", "stud8")
 # Both engines build lookup tables and caches on first use; that is not play.
 WARM_UP_HANDS = 200
+# Hands per turn when the engines take turns (see run).
+CHUNK = 50
 
 # One legal choice as the policy sees it: (engine's own kind, min amount, max amount).
 Option = tuple[str, int | None, int | None]
@@ -177,25 +181,37 @@ def draw_stacks(hands: int, seed: int) -> list[list[int]]:
     return [[rng.randint(MIN_STACK, MAX_STACK) for _ in range(SEATS)] for _ in range(hands)]
 
 
-def run(engine: str, game: str, play: PlayHand, stacks: list[list[int]], seed: int) -> Result:
-    """Time one engine over every hand, then check that no chip was made or lost."""
-    warm = random.Random(f"{seed}:warm-up")
-    for hand_stacks in stacks[:WARM_UP_HANDS]:  # fill each engine's caches, untimed
-        play(list(hand_stacks), warm)
-    rng = random.Random(seed)
-    finals: list[list[int]] = []
-    actions = 0
-    start = time.perf_counter()
-    for hand_stacks in stacks:
-        # A copy, in case an engine keeps and mutates the list it is given.
-        count, final = play(list(hand_stacks), rng)
-        actions += count
-        finals.append(final)
-    seconds = time.perf_counter() - start
-    for before, after in zip(stacks, finals, strict=True):
-        if sum(before) != sum(after):
-            raise RuntimeError(f"{engine} {game}: chips {sum(before)} became {sum(after)}")
-    return Result(engine, game, len(stacks), actions, seconds)
+def run(game: str, plays: dict[str, PlayHand], stacks: list[list[int]], seed: int) -> list[Result]:
+    """Time each engine over every hand, then check that no chip was made or lost.
+
+    The engines take turns every CHUNK hands, so that anything slowing the
+    machine for a while slows both alike: whole runs of one engine drifted by
+    half here from one minute to the next. Each engine has its own policy
+    generator, seeded alike, so each sees the same stream of choices.
+    """
+    for play in plays.values():  # fill each engine's caches, untimed
+        warm = random.Random(f"{seed}:warm-up")
+        for hand_stacks in stacks[:WARM_UP_HANDS]:
+            play(list(hand_stacks), warm)
+    rngs = {engine: random.Random(seed) for engine in plays}
+    seconds = dict.fromkeys(plays, 0.0)
+    actions = dict.fromkeys(plays, 0)
+    finals: dict[str, list[list[int]]] = {engine: [] for engine in plays}
+    for start in range(0, len(stacks), CHUNK):
+        chunk = stacks[start : start + CHUNK]
+        for engine, play in plays.items():
+            began = time.perf_counter()
+            for hand_stacks in chunk:
+                # A copy, in case an engine keeps and mutates the list it is given.
+                count, final = play(list(hand_stacks), rngs[engine])
+                actions[engine] += count
+                finals[engine].append(final)
+            seconds[engine] += time.perf_counter() - began
+    for engine in plays:
+        for before, after in zip(stacks, finals[engine], strict=True):
+            if sum(before) != sum(after):
+                raise RuntimeError(f"{engine} {game}: chips {sum(before)} became {sum(after)}")
+    return [Result(e, game, len(stacks), actions[e], seconds[e]) for e in plays]
 
 
 def load_ours(games: Sequence[str]) -> dict[str, PlayHand]:
@@ -261,11 +277,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     results: list[Result] = []
     lines: list[str] = []
     for game in args.games:
-        ours_play = ours_by_game.get(game)
-        ours = None if ours_play is None else run("ours", game, ours_play, stacks, args.seed)
-        theirs = run("pokerkit", game, make_pokerkit(game), stacks, args.seed)
-        results += [r for r in (ours, theirs) if r is not None]
-        lines.append(summary(game, ours, theirs))
+        plays = {"pokerkit": make_pokerkit(game)}
+        if game in ours_by_game:
+            plays = {"ours": ours_by_game[game], **plays}
+        timed = run(game, plays, stacks, args.seed)
+        results += timed
+        by_engine = {result.engine: result for result in timed}
+        lines.append(summary(game, by_engine.get("ours"), by_engine["pokerkit"]))
     print_table(results)
     print("\n".join(lines))
 

@@ -54,14 +54,15 @@ marks it as ours, as PHH's user-defined field names are marked.
 from __future__ import annotations
 
 import datetime
+import functools
 import re
 import tomllib
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from tables.rules.cards import card_str, cards_str, parse_card
+from tables.rules import fasttoml
+from tables.rules.cards import FULL_DECK, card_str, cards_str, parse_card
 from tables.rules.config import GameConfig
 from tables.rules.errors import IllegalAction
 from tables.rules.state import BOARD, DEALING, PROTECT, SHOWDOWN, UNKNOWN, WAGERS, HandState
@@ -76,6 +77,8 @@ MAX_PLAYERS = 8
 MUCK = "muck"  # what a bare ``pN sm`` reads as
 PROTECT_NOTE = "_cardroom_protect"  # a commentary action: ``# _cardroom_protect pN``
 
+# Cards as PHH writes them, read by one look-up; parse_card reads (or refuses) the rest.
+CARD_CODES = {card_str(card): card for card in FULL_DECK} | {"??": UNKNOWN}
 # What ``pN sm`` asks for: MUCK, None for the cards as dealt (``-``), or named cards.
 Shown = list[int] | str | None
 
@@ -153,6 +156,9 @@ def _load_toml(text: str | bytes) -> dict[str, Any]:
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise PHHError(f"not UTF-8 text: {exc}") from None
+    document = fasttoml.loads(text)  # most hand histories, in a fraction of the time
+    if document is not None:
+        return document
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -177,6 +183,8 @@ def _chip_list(
         raise PHHError(f"{name} must be an array with one number per player")
     if count is not None and len(values) != count:
         raise PHHError(f"{name} has {len(values)} entries for {count} players")
+    if all(type(v) is int and v >= least for v in values):
+        return list(values)
     return [_chips(v, f"{name}[{i}]", least=least) for i, v in enumerate(values)]
 
 
@@ -191,6 +199,19 @@ def _config(fields: dict[str, Any], players: int) -> GameConfig:
         "ante": _uniform_ante(_chip_list(fields, "antes", count=players)),
         **{name: _chips(fields[name], name) for name in ("bring_in", "small_bet", "big_bet")},
     }
+    try:
+        return _game(tuple(options.items()))
+    except TypeError:  # a house rule given as a table: not hashable, so not kept
+        return _game_now(options)
+
+
+@functools.lru_cache(maxsize=256)
+def _game(options: tuple[tuple[str, Any], ...]) -> GameConfig:
+    """The game of a file; the hands of one table's history share theirs."""
+    return _game_now(dict(options))
+
+
+def _game_now(options: dict[str, Any]) -> GameConfig:
     try:
         return GameConfig.from_dict(options)
     except IllegalAction as exc:
@@ -249,9 +270,12 @@ def replay(history: HandHistory, *, upto: int | None = None) -> HandState:
     except IllegalAction as exc:
         raise PHHError(f"the hand can't start: {exc}") from None
     shows = _Shows(state)
+    players = {f"p{i + 1}": i for i in range(state.n)}
     for index, text in enumerate(history.actions[:upto]):
-        with _blame(index, text):
-            _step(state, text, shows, index)
+        try:
+            _step(state, text, shows, index, players)
+        except IllegalAction as exc:
+            raise _blamed(index, text, exc) from None
         if state.phase == SHOWDOWN:
             shows.settle()
     if upto is not None:
@@ -262,37 +286,37 @@ def replay(history: HandHistory, *, upto: int | None = None) -> HandState:
     return state
 
 
-@contextmanager
-def _blame(index: int, text: str) -> Iterator[None]:
-    """Name the action, counting from 0 as in the ``actions`` array, in any refusal.
+def _blamed(index: int, text: str, exc: IllegalAction) -> PHHError:
+    """A refusal naming the action, counting from 0 as in the ``actions`` array.
 
     The engine numbers players from 0; the file's ``p1`` is its player 0, so
     its words are put back into the file's names.
     """
-    try:
-        yield
-    except IllegalAction as exc:
-        raise PHHError(f"action {index} {text!r}: {_file_names(str(exc))}") from None
+    return PHHError(f"action {index} {text!r}: {_file_names(str(exc))}")
 
 
 def _file_names(words: str) -> str:
     return re.sub(r"\bplayer ([0-9]+)\b", lambda m: f"p{int(m[1]) + 1}", words)
 
 
-def _step(state: HandState, text: str, shows: _Shows, index: int) -> None:
-    action, _, commentary = text.partition("#")  # commentary follows a '#'
+def _step(state: HandState, text: str, shows: _Shows, index: int, players: dict[str, int]) -> None:
+    """Apply one action line; ``players`` maps the file's names (``p1``) to ours."""
+    action, commentary = text, ""
+    if "#" in text:  # commentary follows a '#'
+        action, _, commentary = text.partition("#")
     words = action.split()
-    if not words:
-        _commentary(state, commentary.split())  # an empty action or a bare commentary
-        return
     if len(words) < 2:
-        raise IllegalAction("an action is an actor and a verb, like 'p1 cc'")
-    if words[0] == "d":
-        _deal(state, words[1:])
-    elif words[1] == "sm":
-        shows.show(_player(state, words[0]), _shown_cards(words[2:]), index, text)
+        if words:
+            raise IllegalAction("an action is an actor and a verb, like 'p1 cc'")
+        _commentary(state, commentary.split())  # an empty action or a bare commentary
+    elif words[0] == "d":
+        _deal(state, words[1:], players)
     else:
-        _bet(state, _player(state, words[0]), words[1], words[2:])
+        player = players[words[0]] if words[0] in players else _player(state, words[0])
+        if words[1] == "sm":
+            shows.show(player, _shown_cards(words[2:]), index, text)
+        else:
+            _bet(state, player, words[1], words[2:])
 
 
 def _commentary(state: HandState, words: list[str]) -> None:
@@ -304,9 +328,10 @@ def _commentary(state: HandState, words: list[str]) -> None:
     state.protect(_player(state, words[1]))
 
 
-def _deal(state: HandState, words: list[str]) -> None:
+def _deal(state: HandState, words: list[str], players: dict[str, int]) -> None:
     if words[0] == "dh" and len(words) == 3:
-        state.deal(_player(state, words[1]), _read_cards(words[2]))
+        player = players[words[1]] if words[1] in players else _player(state, words[1])
+        state.deal(player, _read_cards(words[2]))
     elif words[0] == "db" and len(words) == 2:
         state.deal(BOARD, _read_cards(words[1]))
     else:
@@ -320,7 +345,7 @@ def _bet(state: HandState, player: int, verb: str, args: list[str]) -> None:
         amount = _amount(args[0])
         state.act(player, _wager_kind(state, amount), amount)
     elif verb in ("pb", "cc", "f") and not args:
-        kind = {"pb": "bring_in", "f": "fold"}.get(verb) or _check_or_call(state)
+        kind = {"pb": "bring_in", "f": "fold"}.get(verb) or _check_or_call(state, player)
         state.act(player, kind)
     elif verb == "sd":
         raise IllegalAction("stud has no draws to stand pat or discard in")
@@ -337,13 +362,18 @@ def _player(state: HandState, word: str) -> int:
 
 def _read_cards(text: str) -> list[int]:
     """PHH cards: two characters each, ``??`` for a card nobody saw."""
+    codes = CARD_CODES
+    if text in codes:  # one card, as on every street after the 3rd
+        return [codes[text]]
     if len(text) % 2:
         raise IllegalAction(f"{text!r} is not a list of cards")
     pairs = [text[i : i + 2] for i in range(0, len(text), 2)]
-    return [UNKNOWN if pair == "??" else parse_card(pair) for pair in pairs]
+    return [codes[pair] if pair in codes else parse_card(pair) for pair in pairs]
 
 
 def _amount(text: str) -> int:
+    if text.isascii() and text.isdigit():
+        return int(text)
     match = re.fullmatch(r"([0-9]+)(?:\.0*)?", text)
     if not match:
         raise IllegalAction(f"the amount {text!r} must be a whole number of chips")
@@ -356,17 +386,18 @@ def _wager_kind(state: HandState, amount: int) -> str:
     Some tools write a bring-in player's all-in for no more than the bring-in
     as ``cbr``; it posts the same chips as ``pb``, so it is read as the bring-in.
     """
-    options = {option.kind: option for option in state.legal_actions()}
-    wager = next((kind for kind in WAGERS if kind in options), None)
-    bring_in = options.get("bring_in")
-    if bring_in is not None and amount == bring_in.min:
-        return "bring_in"
-    return wager or "raise"
+    wager = "raise"
+    for option in state.legal_actions():
+        if option.kind == "bring_in" and option.min == amount:
+            return "bring_in"
+        if option.kind in WAGERS:
+            wager = option.kind
+    return wager
 
 
-def _check_or_call(state: HandState) -> str:
-    kinds = {option.kind for option in state.legal_actions()}
-    return "call" if "call" in kinds else "check"
+def _check_or_call(state: HandState, player: int) -> str:
+    """``cc``: a call when the player has a bet to match, otherwise a check."""
+    return "call" if state.bets[player] < state.current_bet else "check"
 
 
 def _shown_cards(args: list[str]) -> Shown:
@@ -421,8 +452,10 @@ class _Shows:
     def settle(self) -> None:
         """At the showdown, make the held shows, in the order they were written."""
         for player, held in self.held.items():
-            with _blame(held.index, held.text):
+            try:
                 _showdown(self.state, player, self._with_later_cards(player, held.shown))
+            except IllegalAction as exc:
+                raise _blamed(held.index, held.text, exc) from None
         self.held.clear()
 
     def _so_far(self, player: int, shown: Shown) -> Shown:

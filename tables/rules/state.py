@@ -101,8 +101,8 @@ REQUIRED_FIELDS = frozenset(FIELDS) - frozenset(LATER_FIELDS)
 
 class HandState:
     # Not saved: the Variant and betting structure come from the config, the
-    # options cache from the state.
-    __slots__ = (*FIELDS, "game", "betting", "n", "_options")
+    # caches (options, the cards a scripted hand knows) from the state.
+    __slots__ = (*FIELDS, "game", "betting", "n", "_options", "_seen")
 
     # ----------------------------------------------------------------- creation
 
@@ -147,7 +147,7 @@ class HandState:
         state.first_actor = state.last_aggressor = None
         state.pending_deals, state.showdown_order = [], []
         state.actions, state.events, state.turn, state.result = [], [], 0, None
-        state._options = None
+        state._options = state._seen = None
         return state
 
     def _reset_round(self) -> None:
@@ -169,7 +169,7 @@ class HandState:
     @property
     def live(self) -> list[int]:
         """Players still in the hand (not folded), in seat order."""
-        return [i for i in range(self.n) if not self.folded[i]]
+        return [i for i, folded in enumerate(self.folded) if not folded]
 
     def is_all_in(self, player: int) -> bool:
         """In the hand but betting no more: out of chips, or protected."""
@@ -310,17 +310,19 @@ class HandState:
     # ------------------------------------------------------------------ betting
 
     def _bet_act(self, player: int, kind: str, amount: int | None) -> None:
-        options = self._options_now()
+        # Only a complete, bet or raise needs its sizes worked out to be checked.
+        worked_out = self._options is not None and self._options[0] == self.turn
+        options = self._options_now() if worked_out or kind in WAGERS else self._calls(player)
         for option in options:
             if option.kind == kind:
                 break
         else:
-            self._refuse(f"player {player} can't {kind!r} now", options)
+            self._refuse(f"player {player} can't {kind!r} now", self._options_now())
         if kind in WAGERS:
             if type(amount) is not int or amount not in option.amounts:
                 self._refuse(f"player {player} can't {kind} to {amount!r}", options)
         elif amount is not None and (type(amount) is not int or amount != option.min):
-            self._refuse(f"player {player} can't {kind} {amount!r}", options)
+            self._refuse(f"player {player} can't {kind} {amount!r}", self._options_now())
         self.actions.append({"player": player, "kind": kind, "amount": amount})
         self.turn += 1
         self._apply_bet(player, kind, amount)
@@ -337,21 +339,33 @@ class HandState:
         return self._options[1]
 
     def _betting_options(self, player: int) -> list[LegalAction]:
-        stack, to_call = self.stacks[player], self.current_bet - self.bets[player]
+        options = self._calls(player)
+        wager = self._wager(player)
+        if wager is not None:
+            options.append(wager)
+        return options
+
+    def _calls(self, player: int) -> list[LegalAction]:
+        """Every option but a complete, bet or raise: the bring-in, fold and call, or check."""
+        stack = self.stacks[player]
         if self.bring_in_due:
-            post = min(self.config.bring_in, stack)
-            options = [LegalAction.exact("bring_in", post)]
-            if stack > post:
-                options.append(LegalAction.exact("complete", min(self.config.small_bet, stack)))
-            return options
+            return [LegalAction.exact("bring_in", min(self.config.bring_in, stack))]
+        to_call = self.current_bet - self.bets[player]
         if to_call > 0:
             call = min(to_call, stack)
-            options = [FOLD, LegalAction("call", call, call, (call,))]
-        else:
-            options = [CHECK]
-        if stack > to_call and self._may_raise(player) and self._someone_can_call(player):
-            options.append(self._wager_option(player))
-        return options
+            return [FOLD, LegalAction("call", call, call, (call,))]
+        return [CHECK]
+
+    def _wager(self, player: int) -> LegalAction | None:
+        """The complete, bet or raise the player may make, if any."""
+        stack = self.stacks[player]
+        if self.bring_in_due:
+            if stack <= min(self.config.bring_in, stack):
+                return None
+            return LegalAction.exact("complete", min(self.config.small_bet, stack))
+        if stack > self.current_bet - self.bets[player] and self._may_raise(player):
+            return self._wager_option(player) if self._someone_can_call(player) else None
+        return None
 
     def _someone_can_call(self, player: int) -> bool:
         """No raising when every other live player is already all in (or protected)."""
@@ -437,9 +451,10 @@ class HandState:
         )
 
     def _pass_turn(self, player: int) -> None:
-        for step in range(1, self.n):
-            nxt = (player + step) % self.n
-            if self.needs[nxt]:
+        needs, n = self.needs, self.n
+        for step in range(1, n):
+            nxt = (player + step) % n
+            if needs[nxt]:
                 self.to_act = nxt
                 return
         self._close_round()
@@ -511,26 +526,34 @@ class HandState:
         self.stub_count -= sum(len(c) for c in dealt.values())
 
     def _check_dealt_cards(self, target: int, cards: Sequence[int], count: int) -> list[int]:
-        cards = list(cards) if isinstance(cards, (list, tuple)) else None
-        if cards is None or len(cards) != count:
+        if not isinstance(cards, (list, tuple)) or len(cards) != count:
             raise IllegalAction(f"{_who(target)} must be dealt {count} card(s) now")
-        if any(type(c) is not int or not UNKNOWN <= c < DECK_SIZE for c in cards):
-            raise IllegalAction("dealt cards must be cards (or unknown)")
-        if target == BOARD and UNKNOWN in cards:
-            raise IllegalAction("a community card can't be unknown: every hand plays it")
-        known = [c for c in cards if c != UNKNOWN]
-        seen = self._known_cards()
-        if len(set(known)) != len(known) or seen.intersection(known):
-            raise IllegalAction(f"a card was dealt twice: {' '.join(card_str(c) for c in known)}")
-        return cards
+        seen, fresh = self._known_cards(), set()
+        for card in cards:
+            if type(card) is not int or not UNKNOWN <= card < DECK_SIZE:
+                raise IllegalAction("dealt cards must be cards (or unknown)")
+            if card == UNKNOWN:
+                if target == BOARD:
+                    raise IllegalAction("a community card can't be unknown: every hand plays it")
+            elif card in seen or card in fresh:
+                raise IllegalAction(f"a card was dealt twice: {card_str(card)}")
+            else:
+                fresh.add(card)
+        return list(cards)
 
     def _known_cards(self) -> set[int]:
-        seen = {c for cards in self.hole for c in cards} | {c for cards in self.up for c in cards}
-        seen.update(self.community)
-        seen.discard(UNKNOWN)
-        return seen
+        """Every card the hand has placed that isn't unknown: a scripted hand
+        checks each card dealt or shown against them. Kept as cards are placed."""
+        if self._seen is None:
+            seen = {c for cards in (*self.hole, *self.up, self.community) for c in cards}
+            seen.discard(UNKNOWN)
+            self._seen = seen
+        return self._seen
 
     def _place(self, target: int, cards: list[int]) -> None:
+        if self._seen is not None:  # built by a scripted hand's first check
+            self._seen.update(cards)
+            self._seen.discard(UNKNOWN)
         if target == BOARD:
             self.community.extend(cards)
             self.events.append({"type": "board", "card": cards[0], "street": self.street})
@@ -559,7 +582,7 @@ class HandState:
         for player in able:
             self.needs[player] = True
         self.bring_in_due = self.street == 0 and bool(self.config.bring_in)
-        choices = self._first_to_act()
+        choices = self._first_to_act(able)
         if len(choices) == 1:
             self.to_act, self.first_actor = next(iter(choices.items()))
         else:
@@ -582,15 +605,19 @@ class HandState:
             )
         self.actions.append({"player": player, "kind": OPEN_WITH, "amount": None})
         self.turn += 1
-        self.to_act, self.first_actor = player, self._first_to_act()[player]
+        self.to_act, self.first_actor = player, self._first_to_act(self._able())[player]
 
     def opening_choices(self) -> list[int]:
         """Who may act first when unknown upcards leave it open; empty otherwise."""
         if self.phase != BETTING or self.to_act is not None:
             return []
-        return sorted(self._first_to_act())
+        return sorted(self._first_to_act(self._able()))
 
-    def _first_to_act(self) -> dict[int, int]:
+    def _able(self) -> list[int]:
+        """Players still in the hand who can still bet, in seat order."""
+        return [p for p in self.live if self._can_bet(p)]
+
+    def _first_to_act(self, able: list[int]) -> dict[int, int]:
         """Who acts first this round, mapped to the opener the cards picked.
 
         The cards pick the lowest door card to bring in (or the best door card,
@@ -600,7 +627,7 @@ class HandState:
         unless unknown upcards leave several possible.
         """
         if self.config.all_in_opener != "next_seat":
-            return {p: p for p in self._openers([p for p in self.live if self._can_bet(p)])}
+            return {p: p for p in self._openers(able)}
         first: dict[int, int] = {}
         for opener in self._openers(self.live):
             first.setdefault(self._next_able(opener), opener)
@@ -620,39 +647,40 @@ class HandState:
         In a scripted hand a player whose upcards are unknown might be the one:
         every such player is returned too, with the best of the known hands.
         """
-        known = [p for p in pool if UNKNOWN not in self.up[p]]
-        unknown = [p for p in pool if UNKNOWN in self.up[p]]
+        up, known, unknown = self.up, [], []
+        for player in pool:
+            (unknown if UNKNOWN in up[player] else known).append(player)
         if not known:
             return unknown
         best = min(known, key=lambda p: (self._opening_key(p), p))
-        return sorted([best, *unknown])
+        return sorted([best, *unknown]) if unknown else [best]
 
     def _opening_key(self, player: int) -> tuple[int, ...]:
-        """Sorts first for the player the cards call on to open."""
-        if self.street == 0 and self.config.bring_in:
-            return self.game.bring_in_key(self.up[player][0])
-        key = self._door_key(player) if self.street == 0 else self._showing_key(player)
-        return tuple(-part for part in key)
-
-    def _door_key(self, player: int) -> tuple[int, ...]:
+        """Sorts first for the player the cards call on to open: the bring-in's
+        door card, or else the best door card, later the best showing hand."""
+        if self.street:
+            return self._showing_key(player)
         card = self.up[player][0]
-        return (self.game.opener_rank(card), *self._suit_tie(card))
+        if self.config.bring_in:
+            return self.game.bring_in_key(card)
+        return (-self.game.opener_rank(card), *self._suit_tie(card))
 
     def _showing_key(self, player: int) -> tuple[int, ...]:
-        showing = self.up[player] + self.community
+        showing = self.up[player] + self.community if self.community else self.up[player]
         lowball = self.game.lowball_order
         score = evaluate.showing_key(showing, lowball=lowball)
         if self.config.tie_break != "suit":
-            return (score,)
+            return (-score,)
         top = max(showing, key=(lambda c: (low_rank(c), suit(c))) if lowball else _rank_suit)
-        return (score, *self._suit_tie(top))
+        return (-score, *self._suit_tie(top))
 
     def _suit_tie(self, card: int) -> tuple[int, ...]:
         """Seed 003 breaks showing ties by the suit of the highest card: the
-        higher suit acts first in high games, the lower suit in razz."""
+        higher suit acts first in high games, the lower suit in razz. (As a
+        key that sorts first for the player who acts first.)"""
         if self.config.tie_break != "suit":
             return ()
-        return (-suit(card),) if self.game.lowball_order else (suit(card),)
+        return (suit(card),) if self.game.lowball_order else (-suit(card),)
 
     def _any_open_pair(self) -> bool:
         """A pair showing on 4th street, or in a scripted hand, unknown upcards
@@ -809,6 +837,7 @@ class HandState:
         ups = len(self.up[player])
         self.hole[player] = cards[:2] + cards[2 + ups :]
         self.up[player] = cards[2 : 2 + ups]
+        self._seen = None  # rebuilt with the cards shown
 
     def _ordered_cards(self, player: int) -> list[int]:
         """A player's cards in the order they were dealt."""
@@ -910,7 +939,8 @@ class HandState:
         for name in FIELDS:
             setattr(state, name, take(data.get(name, nobody)))
         state.config = GameConfig.from_dict(data["config"])
-        state.game, state.n, state._options = state.config.game, len(state.stacks), None
+        state.game, state.n = state.config.game, len(state.stacks)
+        state._options = state._seen = None
         state.betting = STRUCTURES[state.config.structure]
         return state
 
