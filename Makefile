@@ -29,6 +29,7 @@ run: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/replay.py
 
 clean:
 	rm -rf $(VENV)

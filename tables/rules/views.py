@@ -63,7 +63,7 @@ def _seat(state: HandState, seat: int, viewer: int | None, everything: bool) -> 
         "all_in": state.is_all_in(seat),
         "protected": state.protected[seat],
         "shown": state.shown[seat],
-        "up": [card_str(c) for c in state.up[seat]],
+        "up": [_card(c) for c in state.up[seat]],  # a hand history may not know one
         "down": [_card(c) if open_to_viewer else None for c in state.hole[seat]],
     }
 

@@ -24,7 +24,7 @@ from tables.rules.phh import (
     write_phhs,
 )
 from tables.rules.state import WAGERS
-from tables.rules.views import events_for
+from tables.rules.views import events_for, view
 from tests.rules.test_sample_deal import CRAIG, JIMMY, play, play_to_seventh, sample_hand
 
 FIXTURES = Path(__file__).parent / "phh"
@@ -484,12 +484,50 @@ def test_unknown_door_cards_leave_the_bring_in_to_the_file():
     assert state.up[0] == [UNKNOWN]
 
 
+def test_an_unknown_upcard_is_shown_to_every_viewer_as_unknown():
+    state = replay(read_phh(UNKNOWN_DOORS))
+    for viewer in (None, 0, 1):
+        assert view(state, viewer)["players"][0]["up"] == [None]
+    assert view(state, None)["players"][1]["up"] == ["Qh", "Qs"]
+
+
 def test_the_bring_in_named_by_the_file_must_fit_the_known_door_cards():
     # p2's queen can't bring in against p4's nine.
     text = UNKNOWN_DOORS.replace('"p3 pb", "p4 cbr 5", "p1 f", "p2 cc", "p3 f"', '"p2 pb"')
     assert refusal(text) == (
         "action 4 'p2 pb': p2 can't act first on 3rd street: "
         "by the cards known it is one of p1, p3, p4"
+    )
+
+
+UNKNOWN_FOURTH = """
+variant = "F7S"
+antes = [1, 1, 1]
+bring_in = 2
+small_bet = 5
+big_bet = 10
+starting_stacks = [100, 100, 100]
+actions = [
+  "d dh p1 ????Kh", "d dh p2 ????Qd", "d dh p3 ????3c",
+  "p3 pb", "p1 cc", "p2 cc",
+  "d dh p1 ??", "d dh p2 Qs", "d dh p3 4c",
+  "{first} cc",
+]
+"""
+
+
+def test_unknown_upcards_on_a_later_street_leave_the_opener_to_the_file():
+    # Queens showing open unless p1's king found a pair in the unknown card.
+    state = replay(read_phh(UNKNOWN_FOURTH.format(first="p1")), upto=10)
+    assert state.actions[-2]["kind"] == "open_with"
+    assert state.to_act == 1
+
+
+def test_an_opener_the_known_upcards_rule_out_is_refused():
+    message = refusal(UNKNOWN_FOURTH.format(first="p3"))
+    assert message == (
+        "action 9 'p3 cc': p3 can't act first on 4th street: "
+        "by the cards known it is one of p1, p2"
     )
 
 
