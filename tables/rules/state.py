@@ -597,7 +597,7 @@ class HandState:
         choices = self.opening_choices()
         if not choices:
             raise IllegalAction(f"nobody needs naming to act first; the hand is {self._where()}")
-        if player not in choices:
+        if type(player) is not int or player not in choices:
             allowed = ", ".join(f"player {p}" for p in choices)
             raise IllegalAction(
                 f"player {player} can't act first on {self.street_name}: by the cards "

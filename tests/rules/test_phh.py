@@ -526,8 +526,7 @@ def test_unknown_upcards_on_a_later_street_leave_the_opener_to_the_file():
 def test_an_opener_the_known_upcards_rule_out_is_refused():
     message = refusal(UNKNOWN_FOURTH.format(first="p3"))
     assert message == (
-        "action 9 'p3 cc': p3 can't act first on 4th street: "
-        "by the cards known it is one of p1, p2"
+        "action 9 'p3 cc': p3 can't act first on 4th street: by the cards known it is one of p1, p2"
     )
 
 
