@@ -63,9 +63,9 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
-            content = json.loads(text_data or "")
-        except ValueError:
-            await self.send_lobby({"type": "error", "code": "bad_message", "message": "send JSON"})
+            content = parse_frame(text_data)
+        except BadMessage as exc:
+            await self.send_lobby({"type": "error", "code": "bad_message", "message": str(exc)})
             return
         await self.receive_json(content)
 
@@ -101,6 +101,11 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
 def _lobby_filters(message: dict[str, Any]) -> dict[str, Any]:
     """The lobby filters a ``filter`` message asks for, checked like the page's."""
     _only_fields(message, "variant", "stakes")
+    variant, stakes = message.get("variant"), message.get("stakes")
+    if variant is not None and not isinstance(variant, str):
+        raise BadMessage(f"'variant' must be text or null, not {variant!r}")
+    if stakes not in (None, "") and type(stakes) is not int:
+        raise BadMessage(f"'stakes' must be a stakes id or null, not {stakes!r}")
     form = LobbyFilter({key: message.get(key) or "" for key in ("variant", "stakes")})
     if not form.is_valid():
         problems = "; ".join(f"{name}: {' '.join(errors)}" for name, errors in form.errors.items())
@@ -110,6 +115,55 @@ def _lobby_filters(message: dict[str, Any]) -> dict[str, Any]:
 
 class BadMessage(ValueError):
     """A client message that is not what the protocol allows; the text says why."""
+
+
+def parse_frame(text: str | None) -> Any:
+    """A client's text frame as JSON, or :class:`BadMessage`.
+
+    Refused besides what isn't JSON: nesting too deep for the parser, which
+    raises RecursionError; ``NaN`` and ``Infinity``, which JSON doesn't have;
+    and text that isn't valid Unicode (a lone surrogate such as ``"\\ud800"``),
+    which the Redis channel layer can't pack and a browser can't be sent.
+    """
+    if text is None:
+        raise BadMessage("send JSON in text frames")
+    try:
+        content = json.loads(text, parse_constant=_no_constant)
+    except BadMessage:
+        raise
+    except RecursionError:
+        raise BadMessage("the message is nested too deeply") from None
+    except ValueError:
+        raise BadMessage("the message is not valid JSON") from None
+    if not _unicode_only(content):
+        raise BadMessage("the message holds text that is not valid Unicode")
+    return content
+
+
+def _no_constant(name: str) -> Any:
+    raise BadMessage(f"{name} is not a JSON number")
+
+
+def _unicode_only(content: Any) -> bool:
+    """Whether every string in ``content`` encodes as UTF-8 (no lone surrogates).
+
+    A loop, not recursion: the parser accepts nesting deeper than Python's stack.
+    """
+    pending = [content]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if not item.isascii():
+                try:
+                    item.encode("utf-8")
+                except UnicodeEncodeError:
+                    return False
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return True
 
 
 # ------------------------------------------------------------ message checks
@@ -139,7 +193,7 @@ def _check_sit(message: dict[str, Any]) -> dict[str, Any]:
 def _check_act(message: dict[str, Any]) -> dict[str, Any]:
     _only_fields(message, "action", "amount", "turn", "hand")
     kind = message.get("action")
-    if kind not in MOVE_KINDS:
+    if not isinstance(kind, str) or kind not in MOVE_KINDS:
         raise BadMessage(f"'action' must be one of {', '.join(sorted(MOVE_KINDS))}, not {kind!r}")
     amount = message.get("amount")
     if amount is not None:
@@ -489,13 +543,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await broadcast.announce_changed(self.table_id)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if text_data is None:
-            await self.send_error("bad_message", "send JSON in text frames")
-            return
         try:
-            content = json.loads(text_data)
-        except ValueError:
-            await self.send_error("bad_message", "the message is not valid JSON")
+            content = parse_frame(text_data)
+        except BadMessage as exc:
+            await self.send_error("bad_message", str(exc))
             return
         await self.receive_json(content)
 

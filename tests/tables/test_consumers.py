@@ -401,6 +401,52 @@ def test_a_bad_message_is_answered_with_bad_message_and_changes_nothing(
     run(scenario)
 
 
+# Frames that once crashed the consumer (close 1011), which then marked the
+# player's seat disconnected.
+MALFORMED_FRAMES = [
+    pytest.param('{"type": "chat", "text": ' + "[" * 100_000 + "]" * 100_000 + "}", id="deep"),
+    pytest.param('{"type": "act", "action": ["fold"], "turn": 0}', id="action-a-list"),
+    pytest.param('{"type": "act", "action": {"k": 1}, "turn": 0}', id="action-an-object"),
+    pytest.param('{"type": "chat", "text": "\\ud800"}', id="lone-surrogate"),
+    pytest.param('{"type": "sit", "seat": 1, "buy_in": Infinity}', id="infinity"),
+]
+
+
+@pytest.mark.parametrize("raw", MALFORMED_FRAMES)
+def test_a_malformed_frame_is_a_bad_message_and_the_seat_stays_as_it_was(
+    raw: str, table: Table, cookies: dict[str, str]
+) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            alice, observer = await join(table.pk, cookies["alice"]), await join(table.pk)
+            await sit(alice, 2)
+            await observer.receive_snapshot()
+            await alice.communicator.send_to(text_data=raw)
+            error = await alice.receive()
+            assert (error["type"], error["code"]) == ("error", "bad_message"), error
+            assert await alice.quiet() and await observer.quiet()
+            await alice.send({"type": "snapshot"})  # still connected, still answered
+            assert (await alice.receive())["type"] == "snapshot"
+            assert await seats_of(table) == [(2, "alice", 200, "playing")]
+
+    run(scenario)
+
+
+def test_a_lone_surrogate_in_chat_is_refused_before_the_redis_layer_packs_it(
+    table: Table, cookies: dict[str, str], redis_layer: None
+) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            alice, observer = await join(table.pk, cookies["alice"]), await join(table.pk)
+            await alice.communicator.send_to(text_data='{"type": "chat", "text": "a\\ud800"}')
+            assert (await alice.receive())["code"] == "bad_message"
+            await alice.send({"type": "chat", "text": "a\U0001f600"})  # a real emoji is fine
+            for socket in (alice, observer):
+                assert (await socket.receive())["text"] == "a\U0001f600"
+
+    run(scenario)
+
+
 def test_a_binary_frame_is_a_bad_message(table: Table) -> None:
     async def scenario() -> None:
         async with room() as join:

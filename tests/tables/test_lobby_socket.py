@@ -102,6 +102,39 @@ def test_a_bad_message_gets_an_error_and_keeps_the_filters(
     run(scenario)
 
 
+@pytest.mark.parametrize(
+    "raw",
+    [
+        pytest.param(
+            '{"type": "filter", "variant": ' + "[" * 100_000 + "]" * 100_000 + "}", id="deep"
+        ),
+        pytest.param('{"type": "filter", "variant": ["razz"]}', id="variant-a-list"),
+        pytest.param('{"type": "filter", "stakes": {"k": 1}}', id="stakes-an-object"),
+        pytest.param('{"type": "filter", "stakes": Infinity}', id="stakes-infinity"),
+        pytest.param('{"type": "filter", "stakes": 1.0}', id="stakes-a-float"),
+        pytest.param('{"type": "filter", "variant": "\\ud800"}', id="lone-surrogate"),
+    ],
+)
+def test_a_malformed_frame_gets_bad_message_and_the_socket_carries_on(
+    raw: str, table: Table, razz_table: Table
+) -> None:
+    async def scenario() -> None:
+        async with lobby() as socket:
+            await socket.receive_json_from(timeout=3)
+            await socket.send_json_to({"type": "filter", "variant": "razz"})
+            await socket.receive_json_from(timeout=3)
+            await socket.send_to(text_data=raw)
+            error = await socket.receive_json_from(timeout=3)
+            assert (error["type"], error["code"]) == ("error", "bad_message"), error
+            await socket.send_json_to({"type": "filter"})  # the filters were kept till now
+            assert sorted(names(await socket.receive_json_from(timeout=3))) == [
+                "Razz table",
+                "Table 1",
+            ]
+
+    run(scenario)
+
+
 def test_a_player_sitting_down_is_pushed_to_the_lobby(table: Table, alice: User) -> None:
     async def scenario() -> None:
         async with lobby() as socket:
