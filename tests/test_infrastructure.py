@@ -43,8 +43,13 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 # Websockets through the ASGI app (in-memory channel layer, from conftest.py).
 
 
-async def _lobby_greeting(origin: bytes) -> tuple[bool, Any]:
-    communicator = WebsocketCommunicator(application, "/ws/lobby/", headers=[(b"origin", origin)])
+async def _lobby_greeting(
+    origin: bytes | None, host: bytes | None = b"127.0.0.1:8000", scheme: str = "ws"
+) -> tuple[bool, Any]:
+    """Open ``ws/lobby/`` as a browser would from a page at ``origin``, with this ``Host``."""
+    headers = [(name, value) for name, value in ((b"host", host), (b"origin", origin)) if value]
+    communicator = WebsocketCommunicator(application, "/ws/lobby/", headers=headers)
+    communicator.scope["scheme"] = scheme  # what Daphne puts there: ws, or wss over TLS
     try:
         connected, _ = await communicator.connect()
         return connected, await communicator.receive_json_from() if connected else None
@@ -54,13 +59,49 @@ async def _lobby_greeting(origin: bytes) -> tuple[bool, Any]:
 
 @pytest.mark.django_db(transaction=True)
 def test_the_lobby_websocket_accepts_a_page_of_this_site() -> None:
-    connected, greeting = async_to_sync(_lobby_greeting)(b"http://localhost")
+    connected, greeting = async_to_sync(_lobby_greeting)(b"http://127.0.0.1:8000")
     assert connected and greeting == {"type": "lobby", "tables": [], "seq": 1}
 
 
-def test_a_websocket_from_another_site_is_refused() -> None:
-    connected, _ = asyncio.run(_lobby_greeting(b"https://evil.example"))
+@pytest.mark.parametrize(
+    ("origin", "host"),
+    [
+        pytest.param(b"https://evil.example", b"127.0.0.1:8000", id="another-site"),
+        pytest.param(b"http://localhost:9999", b"127.0.0.1:8000", id="another-allowed-host"),
+        pytest.param(b"http://127.0.0.1:9999", b"127.0.0.1:8000", id="another-port"),
+        pytest.param(b"https://127.0.0.1", b"127.0.0.1:8000", id="another-scheme"),
+        pytest.param(b"http://127.0.0.1", b"127.0.0.1:8000", id="the-default-port"),
+        pytest.param(b"null", b"127.0.0.1:8000", id="a-null-origin"),
+        pytest.param(None, b"127.0.0.1:8000", id="no-origin"),
+        pytest.param(b"http://127.0.0.1:8000", None, id="no-host"),
+        # DNS rebinding: the attacker's name pointed at this server, so the page
+        # and the socket agree on a host that is none of ours.
+        pytest.param(b"http://evil.example:8000", b"evil.example:8000", id="not-allowed-host"),
+    ],
+)
+def test_a_websocket_from_any_other_origin_is_refused(origin: bytes | None, host: bytes) -> None:
+    connected, _ = asyncio.run(_lobby_greeting(origin, host))
     assert connected is False
+
+
+@pytest.mark.django_db(transaction=True)
+def test_over_tls_the_sites_own_origin_is_https(settings: Any) -> None:
+    settings.ALLOWED_HOSTS = ["cardroom.example"]
+    greet = async_to_sync(_lobby_greeting)
+    assert greet(b"https://cardroom.example", b"cardroom.example", "wss")[0] is True
+    assert greet(b"http://cardroom.example", b"cardroom.example", "wss")[0] is False
+
+
+@pytest.mark.django_db(transaction=True)
+def test_behind_an_https_proxy_a_trusted_origin_gets_in(settings: Any) -> None:
+    """TLS ends at the proxy, so Daphne sees ws://; the page's origin is the trusted https one."""
+    settings.ALLOWED_HOSTS = ["cardroom.example", ".rooms.example"]
+    settings.CSRF_TRUSTED_ORIGINS = ["https://cardroom.example", "https://*.rooms.example"]
+    greet = async_to_sync(_lobby_greeting)
+    assert greet(b"https://cardroom.example", b"cardroom.example")[0] is True
+    assert greet(b"https://eu.rooms.example", b"eu.rooms.example")[0] is True
+    assert greet(b"https://cardroom.example:8443", b"cardroom.example")[0] is False
+    assert greet(b"https://evil.example", b"cardroom.example")[0] is False
 
 
 # The channel layer against the real Redis, configured as the project configures it.

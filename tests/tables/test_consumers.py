@@ -26,7 +26,8 @@ from tables.models import Hand, Seat, Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-ORIGIN = (b"origin", b"http://localhost")
+# What a browser on a page of the site at http://localhost sends with a handshake.
+SAME_SITE = [(b"host", b"localhost"), (b"origin", b"http://localhost")]
 
 
 def session_of(user: User) -> str:
@@ -88,7 +89,7 @@ async def room() -> AsyncIterator[Join]:
     opened: list[WebsocketCommunicator] = []
 
     async def join(table_id: int, cookie: str | None = None) -> Socket:
-        headers = [ORIGIN]
+        headers = list(SAME_SITE)
         if cookie is not None:
             headers.append((b"cookie", f"sessionid={cookie}".encode()))
         communicator = WebsocketCommunicator(
@@ -210,7 +211,7 @@ def test_a_logged_in_viewer_is_told_who_they_are(table: Table, cookies: dict[str
 
 def test_an_unknown_table_closes_with_4404(db: None) -> None:
     async def scenario() -> None:
-        communicator = WebsocketCommunicator(application, "/ws/tables/999/", headers=[ORIGIN])
+        communicator = WebsocketCommunicator(application, "/ws/tables/999/", headers=SAME_SITE)
         try:
             connected, _ = await communicator.connect()
             assert connected

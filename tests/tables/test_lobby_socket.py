@@ -18,7 +18,7 @@ from cardroom.asgi import application
 from tables import broadcast, services
 from tables.lobby import lobby_rows
 from tables.models import Stakes, Table
-from tests.tables.test_consumers import ORIGIN, run
+from tests.tables.test_consumers import SAME_SITE, run
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -34,7 +34,7 @@ def razz_table(db: None) -> Table:
 
 @asynccontextmanager
 async def lobby() -> AsyncIterator[WebsocketCommunicator]:
-    communicator = WebsocketCommunicator(application, "/ws/lobby/", headers=[ORIGIN])
+    communicator = WebsocketCommunicator(application, "/ws/lobby/", headers=SAME_SITE)
     connected, _ = await communicator.connect()
     assert connected
     try:
