@@ -154,6 +154,19 @@ CHANNEL_LAYERS = {
     },
 }
 
+# Websocket rate limits, per connection (tables.consumers, tables.ratelimit).
+# Each connection may send LIMIT messages at once and LIMIT more every WINDOW
+# seconds, refilled steadily; every message past that is answered with a
+# `rate_limited` error and not acted on. One limit covers every message, moves
+# included; chat has a tighter one of its own as well. Players send a move or
+# two a second at most, and the page asks for a snapshot only after a gap.
+CARDROOM_WS_MESSAGE_LIMIT = env_int("CARDROOM_WS_MESSAGE_LIMIT", default=20, minimum=1)
+CARDROOM_WS_MESSAGE_WINDOW_SECONDS = env_int(
+    "CARDROOM_WS_MESSAGE_WINDOW_SECONDS", default=5, minimum=1
+)
+CARDROOM_CHAT_LIMIT = env_int("CARDROOM_CHAT_LIMIT", default=5, minimum=1)
+CARDROOM_CHAT_WINDOW_SECONDS = env_int("CARDROOM_CHAT_WINDOW_SECONDS", default=10, minimum=1)
+
 # Celery (cardroom/celery.py reads every CELERY_* setting). Tasks carry ids, not
 # objects, so JSON is all they need, and it can't run code the way pickle can.
 CELERY_BROKER_URL = REDIS_URL

@@ -21,12 +21,14 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 from django.utils import timezone
 
 from accounts.models import User
 from tables import broadcast, services, tasks
 from tables.lobby import LobbyFilter, lobby_rows
 from tables.models import Hand, Seat, Table
+from tables.ratelimit import RateLimit
 from tables.rules import HandState
 from tables.rules.state import BET_KINDS, SHOWDOWN_KINDS
 from tables.rules.views import events_for, view
@@ -51,6 +53,7 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         self.filters: dict[str, Any] = {}
         self.seq = 0
+        self.messages = message_limit()
         self.refresh: asyncio.Task[None] | None = None
         self.groups = [broadcast.LOBBY_GROUP]
         await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
@@ -62,6 +65,10 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
             self.refresh.cancel()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.messages.allow():
+            error = too_many("messages", self.messages)
+            await self.send_lobby({"type": "error", "code": "rate_limited", "message": error})
+            return
         try:
             content = parse_frame(text_data)
         except BadMessage as exc:
@@ -111,6 +118,17 @@ def _lobby_filters(message: dict[str, Any]) -> dict[str, Any]:
         problems = "; ".join(f"{name}: {' '.join(errors)}" for name, errors in form.errors.items())
         raise BadMessage(problems)
     return {name: value for name, value in form.cleaned_data.items() if value}
+
+
+def message_limit() -> RateLimit:
+    """A new connection's limit on every message it sends (settings.py explains the numbers)."""
+    return RateLimit(
+        settings.CARDROOM_WS_MESSAGE_LIMIT, settings.CARDROOM_WS_MESSAGE_WINDOW_SECONDS
+    )
+
+
+def too_many(what: str, limit: RateLimit) -> str:
+    return f"too many {what}: at most {limit.describe()}; this one was not acted on"
 
 
 class BadMessage(ValueError):
@@ -516,6 +534,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         # comes or goes (it only changes when chips move to or from a seat).
         self.balance: int | None = None
         self.seated = False
+        self.messages = message_limit()
+        self.chats = RateLimit(settings.CARDROOM_CHAT_LIMIT, settings.CARDROOM_CHAT_WINDOW_SECONDS)
         await self.accept()  # then close, so the browser sees the 4404 code
         if not await in_db_thread(table_exists)(self.table_id):
             await self.close(code=CLOSE_NO_SUCH_TABLE)
@@ -543,6 +563,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await broadcast.announce_changed(self.table_id)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.messages.allow():
+            await self.send_error("rate_limited", too_many("messages", self.messages))
+            return
         try:
             content = parse_frame(text_data)
         except BadMessage as exc:
@@ -573,9 +596,15 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if kind == "snapshot":
             await self.send_snapshot(with_events=False)
         elif kind == "chat":
-            await broadcast.announce_chat(self.table_id, self.username, fields["text"])
+            await self.chat(fields["text"])
         elif action is not None:
             await self.run_service(action, fields)
+
+    async def chat(self, text: str) -> None:
+        if not self.chats.allow():
+            await self.send_error("rate_limited", too_many("chat messages", self.chats))
+            return
+        await broadcast.announce_chat(self.table_id, self.username, text)
 
     async def run_service(self, action: SyncAction, fields: dict[str, Any]) -> None:
         try:

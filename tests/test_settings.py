@@ -287,6 +287,19 @@ def test_settings_refuse_a_channel_layer_capacity_of_zero() -> None:
     assert "CHANNEL_LAYER_CAPACITY must be at least 1" in result.stderr
 
 
+def test_websocket_rate_limits_come_from_the_environment() -> None:
+    names = ["CARDROOM_WS_MESSAGE_LIMIT", "CARDROOM_WS_MESSAGE_WINDOW_SECONDS"]
+    names += ["CARDROOM_CHAT_LIMIT", "CARDROOM_CHAT_WINDOW_SECONDS"]
+    values = _settings_from(names, **dict(zip(names, ["40", "10", "3", "30"], strict=True)))
+    assert [values[name] for name in names] == [40, 10, 3, 30]
+
+
+def test_settings_refuse_a_chat_limit_of_zero() -> None:
+    result = _import_settings_with(CARDROOM_CHAT_LIMIT="0")
+    assert result.returncode != 0
+    assert "CARDROOM_CHAT_LIMIT must be at least 1" in result.stderr
+
+
 def test_database_connections_are_kept_for_the_configured_time() -> None:
     values = _settings_from(["DATABASES"], DATABASE_CONN_MAX_AGE="45")
     assert values["DATABASES"]["default"]["CONN_MAX_AGE"] == 45

@@ -360,6 +360,64 @@ def test_chat_reaches_everyone_as_the_plain_text_sent(
     run(scenario)
 
 
+# --------------------------------------------------------------- rate limits
+
+
+def test_chat_past_its_limit_is_refused_line_by_line_and_never_broadcast(
+    table: Table, cookies: dict[str, str], settings: Any
+) -> None:
+    # A window of an hour: nothing refills while the test runs, however slow the machine.
+    settings.CARDROOM_CHAT_LIMIT, settings.CARDROOM_CHAT_WINDOW_SECONDS = 3, 3600
+
+    async def scenario() -> None:
+        async with room() as join:
+            alice, observer = await join(table.pk, cookies["alice"]), await join(table.pk)
+            for n in range(1, 6):
+                await alice.send({"type": "chat", "text": f"line {n}"})
+            heard = [(await observer.receive())["text"] for _ in range(3)]
+            assert heard == ["line 1", "line 2", "line 3"]
+            assert await observer.quiet()
+            frames = [await alice.receive() for _ in range(5)]
+            assert sorted(f["text"] for f in frames if f["type"] == "chat") == heard
+            errors = [f for f in frames if f["type"] == "error"]
+            assert [e["code"] for e in errors] == ["rate_limited", "rate_limited"]
+            assert "at most 3 every 3600 seconds" in errors[0]["message"]
+            assert await alice.quiet()
+
+    run(scenario)
+
+
+def test_every_message_past_the_connections_limit_gets_rate_limited(
+    table: Table, cookies: dict[str, str], settings: Any
+) -> None:
+    settings.CARDROOM_WS_MESSAGE_LIMIT, settings.CARDROOM_WS_MESSAGE_WINDOW_SECONDS = 4, 3600
+
+    async def scenario() -> None:
+        async with room() as join:
+            alice, observer = await join(table.pk, cookies["alice"]), await join(table.pk)
+            await alice.send({"type": "snapshot"})
+            await alice.receive_snapshot()
+            await alice.send({"type": "chat", "text": "hi"})
+            await alice.send({"type": "sit", "seat": 1, "buy_in": 200})
+            await alice.send({"type": "snapshot"})  # the fourth: the last one allowed
+            await alice.send({"type": "sit_out"})  # would have changed the seat
+            await alice.communicator.send_to(text_data="not even JSON")
+            await alice.send({"type": "chat", "text": "hi again"})
+            kinds = [(f["type"], f.get("code")) for f in [await alice.receive() for _ in range(6)]]
+            assert kinds.count(("error", "rate_limited")) == 3
+            assert ("chat", None) in kinds
+            assert kinds.count(("snapshot", None)) == 2
+            assert await alice.quiet()
+            assert [f["type"] for f in [await observer.receive() for _ in range(2)]] == [
+                "chat",
+                "snapshot",
+            ]
+            assert await observer.quiet()
+            assert await seats_of(table) == [(1, "alice", 200, "playing")]  # not sitting out
+
+    run(scenario)
+
+
 # --------------------------------------------------------------- bad messages
 
 

@@ -135,6 +135,25 @@ def test_a_malformed_frame_gets_bad_message_and_the_socket_carries_on(
     run(scenario)
 
 
+def test_messages_past_the_connections_limit_get_rate_limited(
+    table: Table, razz_table: Table, settings: Any
+) -> None:
+    settings.CARDROOM_WS_MESSAGE_LIMIT, settings.CARDROOM_WS_MESSAGE_WINDOW_SECONDS = 2, 3600
+
+    async def scenario() -> None:
+        async with lobby() as socket:
+            await socket.receive_json_from(timeout=3)
+            for variant in ("razz", "stud", "stud8", "razz"):
+                await socket.send_json_to({"type": "filter", "variant": variant})
+            frames = [await socket.receive_json_from(timeout=3) for _ in range(4)]
+            assert [f["type"] for f in frames] == ["lobby", "lobby", "error", "error"]
+            assert {f["code"] for f in frames[2:]} == {"rate_limited"}
+            assert names(frames[1]) == ["Table 1"]  # stud: the last filter that was taken
+            assert await socket.receive_nothing(timeout=0.2)
+
+    run(scenario)
+
+
 def test_a_player_sitting_down_is_pushed_to_the_lobby(table: Table, alice: User) -> None:
     async def scenario() -> None:
         async with lobby() as socket:
