@@ -226,3 +226,11 @@ CELERY_BEAT_SCHEDULE["sweep-overdue-turns"] = {
         "queue": CARDROOM_TURN_QUEUE,
     },
 }
+# Forget the websockets of a Daphne process that died without closing them
+# (tables.services.connections_expire_stale): their rows go stale after 30
+# seconds without the process's heartbeat, and this sweep finds them.
+CELERY_BEAT_SCHEDULE["expire-stale-connections"] = {
+    "task": "tables.tasks.expire_stale_connections",
+    "schedule": 10.0,
+    "options": {"expires": 10, "ignore_result": True, "queue": CARDROOM_TURN_QUEUE},
+}

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -41,6 +42,8 @@ MAX_CHIPS = 10**12
 CLOSE_NO_SUCH_TABLE = 4404
 LOBBY_REFRESH_SECONDS = 1.0
 NO_TIMER: dict[str, Any] = dict.fromkeys(("seat", "deadline", "expires_at", "time_bank_ms"))
+
+logger = logging.getLogger(__name__)
 
 
 class LobbyConsumer(AsyncJsonWebsocketConsumer):
@@ -497,6 +500,56 @@ def _events_since(cursor: Cursor, player_id: int | None) -> list[dict[str, Any]]
     ]
 
 
+class OpenSockets:
+    """This process's logged-in websockets, vouched for every ``CONNECTION_HEARTBEAT_SECONDS``.
+
+    Each socket has a ``TableConnection`` row; the beat refreshes them all in
+    one statement (``services.connections_refresh``), so the rows of a process
+    that dies go stale and stop counting. A socket leaves here before its row
+    is deleted, under the lock a beat holds while it writes: so a beat can't
+    write back the row of a socket that has just closed.
+    """
+
+    def __init__(self) -> None:
+        self.sockets: dict[str, tuple[int, int]] = {}  # channel name -> (table id, player id)
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.lock = asyncio.Lock()
+        self.beat: asyncio.Task[None] | None = None
+
+    async def add(self, channel_name: str, table_id: int, player_id: int) -> None:
+        self._on_this_loop()
+        self.sockets[channel_name] = (table_id, player_id)
+        if self.beat is None or self.beat.done():
+            self.beat = asyncio.create_task(self._beat())
+
+    async def remove(self, channel_name: str) -> None:
+        self._on_this_loop()
+        async with self.lock:
+            self.sockets.pop(channel_name, None)
+        if not self.sockets and self.beat is not None:
+            self.beat.cancel()
+            self.beat = None
+
+    def _on_this_loop(self) -> None:
+        """Start afresh on a new event loop: Daphne has one, tests one per test."""
+        loop = asyncio.get_running_loop()
+        if loop is not self.loop:
+            self.loop, self.sockets, self.lock, self.beat = loop, {}, asyncio.Lock(), None
+
+    async def _beat(self) -> None:
+        while True:
+            await asyncio.sleep(services.CONNECTION_HEARTBEAT_SECONDS)
+            async with self.lock:
+                rows = [(channel, *ids) for channel, ids in self.sockets.items()]
+                try:
+                    await in_db_thread(services.connections_refresh)(connections=rows)
+                except Exception:  # the next beat tries again; the socket lives on
+                    logger.exception("could not vouch for this process's websockets")
+
+
+OPEN_SOCKETS = OpenSockets()
+
+
 # ---------------------------------------------------------------- consumer
 
 Checker = Callable[[dict[str, Any]], dict[str, Any]]
@@ -536,6 +589,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.seated = False
         self.messages = message_limit()
         self.chats = RateLimit(settings.CARDROOM_CHAT_LIMIT, settings.CARDROOM_CHAT_WINDOW_SECONDS)
+        self.counted = False  # whether this socket is recorded as one of the player's
         await self.accept()  # then close, so the browser sees the 4404 code
         if not await in_db_thread(table_exists)(self.table_id):
             await self.close(code=CLOSE_NO_SUCH_TABLE)
@@ -547,19 +601,31 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             self.groups.append(broadcast.player_group(self.table_id, self.player_id))
         for group in self.groups:
             await self.channel_layer.group_add(group, self.channel_name)
-        back = self.player_id is not None and await in_db_thread(services.seat_reconnect)(
-            table_id=self.table_id, player_id=self.player_id
-        )
+        back = self.player_id is not None and await self.count_connection()
         await self.send_snapshot(with_events=False)
         if back:  # the seat is no longer shown as disconnected, and the clock may have moved
             await broadcast.announce_changed(self.table_id)
 
+    async def count_connection(self) -> bool:
+        """Record this socket as one of the player's at the table; whether their seat changed."""
+        back = await in_db_thread(services.connection_open)(
+            table_id=self.table_id, player_id=self.player_id, channel_name=self.channel_name
+        )
+        self.counted = True
+        await OPEN_SOCKETS.add(self.channel_name, self.table_id, self.player_id)
+        return back
+
     async def disconnect(self, code: int) -> None:
-        if self.player_id is None:
+        if not self.counted:
             return
-        if await in_db_thread(services.seat_disconnect)(
-            table_id=self.table_id, player_id=self.player_id
-        ):
+        await OPEN_SOCKETS.remove(self.channel_name)
+        try:
+            changed = await in_db_thread(services.connection_close)(
+                table_id=self.table_id, player_id=self.player_id, channel_name=self.channel_name
+            )
+        except services.ServiceError:
+            return  # the table is gone, and its connections with it
+        if changed:  # that was the player's last connection here
             await broadcast.announce_changed(self.table_id)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:

@@ -42,6 +42,12 @@ def sweep_overdue_turns() -> int:
 
 
 @shared_task(ignore_result=True)
+def expire_stale_connections() -> int:
+    """Forget websockets whose Daphne process stopped vouching for them; seats changed."""
+    return services.connections_expire_stale(on_changed=broadcast.table_changed)
+
+
+@shared_task(ignore_result=True)
 def start_next_hand(table_id: int) -> bool:
     """Deal the table's next hand if it is ready for one; whether a hand was dealt."""
     hand = services.hand_start_if_ready(table_id=table_id)

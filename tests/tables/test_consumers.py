@@ -7,6 +7,7 @@ everyone may see. Every test disconnects every socket it opened.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import timedelta
@@ -22,7 +23,7 @@ from django.test import Client
 from accounts.models import User
 from cardroom.asgi import application
 from tables import services
-from tables.models import Hand, Seat, Table
+from tables.models import Hand, Seat, Table, TableConnection
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -755,6 +756,53 @@ def test_a_dropped_player_shows_as_disconnected_and_back_as_playing(
             snapshot = await observer.receive_snapshot()
             states = {seat["number"]: seat["state"] for seat in snapshot["table"]["seats"]}
             assert states == {1: "playing", 2: "playing"}
+
+    run(scenario)
+
+
+def test_closing_one_of_two_tabs_leaves_the_seat_playing_until_the_last_closes(
+    table: Table, cookies: dict[str, str]
+) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            first, second = (
+                await join(table.pk, cookies["alice"]),
+                await join(table.pk, cookies["alice"]),
+            )
+            observer = await join(table.pk)
+            await sit(first, 1)
+            await second.receive_snapshot()
+            await observer.receive_snapshot()
+            await first.communicator.disconnect()
+            assert await observer.quiet() and await second.quiet()
+            assert await seats_of(table) == [(1, "alice", 200, "playing")]
+            await second.communicator.disconnect()
+            snapshot = await observer.receive_snapshot()
+            assert snapshot["table"]["seats"][0]["state"] == "disconnected"
+            assert await seats_of(table) == [(1, "alice", 200, "disconnected")]
+
+    run(scenario)
+
+
+def test_an_open_tab_keeps_vouching_for_its_connection(
+    table: Table, cookies: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its process's heartbeat refreshes the row, so only a dead process's rows go stale."""
+    monkeypatch.setattr(services, "CONNECTION_HEARTBEAT_SECONDS", 0.05)
+
+    @database_sync_to_async
+    def seen() -> Any:
+        return TableConnection.objects.get(table=table).seen_at
+
+    async def scenario() -> None:
+        async with room() as join:
+            await join(table.pk, cookies["alice"])
+            opened = await seen()
+            for _ in range(100):
+                if await seen() > opened:
+                    return
+                await asyncio.sleep(0.05)
+            raise AssertionError("the connection's row was never refreshed")
 
     run(scenario)
 
