@@ -18,11 +18,14 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
+from importlib import import_module
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
+from django.contrib import auth
+from django.http import HttpRequest
 from django.utils import timezone
 
 from accounts.models import User
@@ -40,6 +43,7 @@ MOVE_KINDS = frozenset(BET_KINDS + SHOWDOWN_KINDS)
 MAX_SEAT_NUMBER = 8
 MAX_CHIPS = 10**12
 CLOSE_NO_SUCH_TABLE = 4404
+CLOSE_LOGGED_OUT = 4401  # the user logged out or was deactivated; reconnect as who you are now
 LOBBY_REFRESH_SECONDS = 1.0
 NO_TIMER: dict[str, Any] = dict.fromkeys(("seat", "deadline", "expires_at", "time_bank_ms"))
 
@@ -255,6 +259,20 @@ def in_db_thread(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def table_exists(table_id: int) -> bool:
     return Table.objects.filter(pk=table_id).exists()
+
+
+def player_is_current(player_id: int, session_key: str | None) -> bool:
+    """Whether Django's auth, reading the socket's session afresh, still finds this player.
+
+    Not after they logged out (the session is gone), were deactivated, or
+    changed their password (the session's hash no longer matches): the socket
+    must then stop acting for them.
+    """
+    if session_key is None:
+        return False
+    request = HttpRequest()
+    request.session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    return auth.get_user(request).pk == player_id
 
 
 def player_balance(player_id: int) -> int | None:
@@ -580,6 +598,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         user = self.scope.get("user")
         self.player_id: int | None = user.pk if user is not None and user.is_authenticated else None
         self.username = user.get_username() if self.player_id is not None else ""
+        session = self.scope.get("session")
+        self.session_key: str | None = session.session_key if session is not None else None
+        self.revoked = False  # closing because the user logged out or was deactivated
         self.seq = 0
         self.cursor: Cursor | None = None
         self.timer: dict[str, Any] = NO_TIMER  # a client assumes no clock until told
@@ -599,6 +620,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.groups = [broadcast.table_group(self.table_id)]
         if self.player_id is not None:
             self.groups.append(broadcast.player_group(self.table_id, self.player_id))
+            self.groups.append(broadcast.user_group(self.player_id))
         for group in self.groups:
             await self.channel_layer.group_add(group, self.channel_name)
         back = self.player_id is not None and await self.count_connection()
@@ -629,6 +651,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await broadcast.announce_changed(self.table_id)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.revoked:
+            return  # the socket is closing; the close says why
         if not self.messages.allow():
             await self.send_error("rate_limited", too_many("messages", self.messages))
             return
@@ -654,7 +678,18 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         except BadMessage as exc:
             await self.send_error("bad_message", str(exc))
             return
+        if self.player_id is not None and not await in_db_thread(player_is_current)(
+            self.player_id, self.session_key
+        ):
+            await self.revoke("you are no longer logged in as this player")
+            return
         await self.dispatch_message(kind, action, fields)
+
+    async def revoke(self, reason: str) -> None:
+        """Act for this user no more: say why, then close; the page reconnects as who it is now."""
+        self.revoked = True
+        await self.send_error("login_required", f"{reason}; log in again to play")
+        await self.close(code=CLOSE_LOGGED_OUT)
 
     async def dispatch_message(
         self, kind: str, action: SyncAction | None, fields: dict[str, Any]
@@ -682,13 +717,18 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         # The service has committed: now everyone at the table may look.
         await broadcast.announce_changed(self.table_id)
 
-    # Channel-layer handlers: "table.changed" and "table.chat".
+    # Channel-layer handlers: "table.changed", "table.chat" and "user.revoked".
 
     async def table_changed(self, message: dict[str, Any]) -> None:
         await self.send_snapshot(with_events=True)
 
     async def table_chat(self, message: dict[str, Any]) -> None:
         await self.send_message({"type": "chat", "from": message["from"], "text": message["text"]})
+
+    async def user_revoked(self, message: dict[str, Any]) -> None:
+        """The user logged out (of this socket's session, if one is named) or was deactivated."""
+        if not self.revoked and message["session_key"] in (None, self.session_key):
+            await self.revoke(message["reason"])
 
     # Sending: every message gets this connection's next sequence number.
 

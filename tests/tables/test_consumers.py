@@ -8,6 +8,7 @@ everyone may see. Every test disconnects every socket it opened.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import timedelta
@@ -357,6 +358,84 @@ def test_chat_reaches_everyone_as_the_plain_text_sent(
                 assert (frame["type"], frame["from"], frame["text"]) == ("chat", "alice", text)
                 assert frame["seq"] == 2
                 assert await socket.quiet()
+
+    run(scenario)
+
+
+# ------------------------------------------- logging out and deactivation
+
+
+async def closed_with(socket: Socket) -> int:
+    """The close code the server ends the socket with; frames before it are kept."""
+    while (output := await socket.communicator.receive_output(timeout=3))["type"] != (
+        "websocket.close"
+    ):
+        socket.frames.append(json.loads(output["text"]))
+    return output["code"]
+
+
+@database_sync_to_async
+def deactivate_quietly(username: str) -> None:
+    """As a bulk update would: no signal, so only the socket's own check can notice."""
+    User.objects.filter(username=username).update(is_active=False)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [{"type": "chat", "text": "still here"}, {"type": "sit", "seat": 1, "buy_in": 200}],
+    ids=["chat", "sit"],
+)
+def test_a_deactivated_users_next_message_is_refused_and_their_socket_closed(
+    message: dict[str, Any], table: Table, cookies: dict[str, str]
+) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            alice, observer = await join(table.pk, cookies["alice"]), await join(table.pk)
+            await deactivate_quietly("alice")
+            await alice.send(message)
+            assert await closed_with(alice) == 4401
+            assert [(f["type"], f["code"]) for f in alice.frames[1:]] == [
+                ("error", "login_required")
+            ]
+            assert await observer.quiet()  # no chat, no seat
+            assert await seats_of(table) == []
+
+    run(scenario)
+
+
+def test_logging_out_closes_the_sockets_of_that_session(table: Table, alice: User) -> None:
+    browser = Client()
+    browser.force_login(alice)
+    elsewhere = session_of(alice)  # alice on another computer, still logged in
+
+    async def scenario() -> None:
+        async with room() as join:
+            here = await join(table.pk, browser.cookies["sessionid"].value)
+            there = await join(table.pk, elsewhere)
+            await database_sync_to_async(browser.logout)()
+            assert await closed_with(here) == 4401
+            assert here.frames[-1]["code"] == "login_required"
+            assert "logged out" in here.frames[-1]["message"]
+            assert await there.quiet()
+            await there.send({"type": "chat", "text": "still here"})
+            assert (await there.receive())["text"] == "still here"
+
+    run(scenario)
+
+
+def test_deactivating_a_user_closes_all_their_sockets(
+    table: Table, alice: User, cookies: dict[str, str]
+) -> None:
+    other_session = session_of(alice)
+
+    async def scenario() -> None:
+        async with room() as join:
+            sockets = [await join(table.pk, cookies["alice"]), await join(table.pk, other_session)]
+            alice.is_active = False
+            await database_sync_to_async(alice.save)()  # as the admin's change form saves
+            for socket in sockets:
+                assert await closed_with(socket) == 4401
+                assert "deactivated" in socket.frames[-1]["message"]
 
     run(scenario)
 
