@@ -212,14 +212,26 @@ CARDROOM_TURN_GRACE_SECONDS = env_int("CARDROOM_TURN_GRACE_SECONDS", default=1)
 # Extra time, once per hand, for a player who reconnects during their turn.
 CARDROOM_RECONNECT_EXTENSION_SECONDS = env_int("CARDROOM_RECONNECT_EXTENSION_SECONDS", default=20)
 # The pause between the end of one hand and the deal of the next, so players see
-# the showdown. Sent as a task when CARDROOM_TURN_TASKS is on; otherwise the
-# next hand is dealt at once.
+# the showdown. Sent as a task when CARDROOM_TURN_TASKS is on, with beat's
+# deal-due-hands sweep behind it; otherwise the next hand is dealt at once.
 CARDROOM_NEXT_HAND_DELAY_SECONDS = env_int("CARDROOM_NEXT_HAND_DELAY_SECONDS", default=3)
 CELERY_BEAT_SCHEDULE["sweep-overdue-turns"] = {
     "task": "tables.tasks.sweep_overdue_turns",
     "schedule": float(CARDROOM_TURN_SWEEP_SECONDS),
     # A sweep not started by the next one's time is superseded by it. It goes
     # where the turns' own tasks go, to the workers that time turns.
+    "options": {
+        "expires": CARDROOM_TURN_SWEEP_SECONDS,
+        "ignore_result": True,
+        "queue": CARDROOM_TURN_QUEUE,
+    },
+}
+# The next hand's safety net (tables.services.hands_start_due): deal at any table
+# that is ready and has been idle past CARDROOM_NEXT_HAND_DELAY_SECONDS, as after
+# a crash lost the start_next_hand task sent when its last hand ended.
+CELERY_BEAT_SCHEDULE["deal-due-hands"] = {
+    "task": "tables.tasks.deal_due_hands",
+    "schedule": float(CARDROOM_TURN_SWEEP_SECONDS),
     "options": {
         "expires": CARDROOM_TURN_SWEEP_SECONDS,
         "ignore_result": True,
