@@ -14,18 +14,17 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from cardroom.origin import SiteOriginValidator  # noqa: E402
 from tables.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # Browsers send cookies with cross-site websocket handshakes, so a page on
-        # another host could act as the player: only ALLOWED_HOSTS origins get in.
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
+        # another site could act as the player: only this site's origin gets in
+        # (scheme, host and port; cardroom/origin.py).
+        "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
 

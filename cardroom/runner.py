@@ -4,8 +4,14 @@ It starts, in this order: an embedded Redis when ``REDIS_URL`` is unset (and
 hands its URL to the others), a Celery worker, Celery beat, Daphne serving
 Django at ``--host``/``--port``, and with ``--bots N`` that many bot players at
 the demo bot table. Ctrl-C or SIGTERM stops them all, last started
-first so Redis goes last. If any of them exits on its own, the runner stops the
-rest and exits 1: a site whose worker is dead should not look healthy.
+first so Redis goes last.
+
+If one of them exits on its own, the runner starts it again, after
+``RESTART_DELAY`` seconds, doubling with each crash in a row. One that crashes
+``CRASH_LIMIT`` times within ``CRASH_WINDOW`` seconds won't stay up (a bad
+setting, a port in use, a database that is gone): then the runner stops the
+rest and exits 1, since a site whose worker is dead should not look healthy.
+The demo bots are never restarted: if they stop, the site carries on without.
 
 Each child runs in its own session, so a Ctrl-C in the terminal reaches only this
 supervisor, which then stops the children in order instead of all at once.
@@ -37,6 +43,13 @@ from cardroom.env import env_bool, env_redis_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 STOP_TIMEOUT = 10.0  # seconds a child gets to exit after SIGTERM before SIGKILL
+# Restarts (README, "Quick start"): 1, 2, 4, then 8 seconds after crashes in a
+# row, so a child that dies at once gives up about 15 seconds after it started;
+# one that crashes now and then, more than a minute apart, is restarted every time.
+RESTART_DELAY = 1.0
+RESTART_DELAY_MAX = 30.0
+CRASH_LIMIT = 5  # crashes of one child within CRASH_WINDOW seconds: give up
+CRASH_WINDOW = 60.0
 REDIS_START_TIMEOUT = 10.0
 DEMO_BOT_THINK_SECONDS = 1.5  # slow enough for a newcomer to follow the play
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
@@ -49,22 +62,38 @@ class RunnerError(Exception):
 @dataclass
 class Child:
     name: str
+    argv: list[str]
     process: subprocess.Popen[bytes]
     # A child the site can run without (the demo bots): its exit is reported,
-    # and the rest carry on.
+    # and the rest carry on without it.
     essential: bool = True
+    crashes: list[float] = field(default_factory=list)  # when it exited lately (monotonic)
+    restart_at: float | None = None  # when a crashed child starts again
+    reported: bool = False  # a non-essential child's exit has been reported
 
 
 @dataclass
 class Supervisor:
-    """Starts children, notices when one exits, and stops them all."""
+    """Starts children, restarts those that crash, and stops them all.
+
+    The restart policy's numbers default to the module's constants.
+    """
 
     env: dict[str, str]
     children: list[Child] = field(default_factory=list)
     stop_requested: bool = False
+    restart_delay: float = RESTART_DELAY
+    restart_delay_max: float = RESTART_DELAY_MAX
+    crash_limit: int = CRASH_LIMIT
+    crash_window: float = CRASH_WINDOW
 
     def start(self, name: str, argv: Sequence[str], *, essential: bool = True) -> Child:
-        process = subprocess.Popen(
+        child = Child(name, list(argv), self._spawn(argv), essential)
+        self.children.append(child)
+        return child
+
+    def _spawn(self, argv: Sequence[str]) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(
             argv,
             cwd=BASE_DIR,
             env=self.env,
@@ -72,35 +101,60 @@ class Supervisor:
             start_new_session=True,
             preexec_fn=_die_with_parent(),
         )
-        child = Child(name, process, essential)
-        self.children.append(child)
-        return child
 
     def request_stop(self, signum: int, frame: FrameType | None = None) -> None:
         self.stop_requested = True
 
     def wait(self, poll_seconds: float = 0.2) -> Child | None:
-        """Block until a stop is requested (None) or an essential child exits (that child)."""
-        reported: set[int] = set()
+        """Watch the children until a stop is requested (None) or one is given up on (it)."""
         while not self.stop_requested:
             for child in self.children:
-                if child.process.poll() is None or id(child) in reported:
-                    continue
-                if child.essential:
+                if self.check(child, time.monotonic()):
                     return child
-                reported.add(id(child))
-                print(
-                    f"cardroom.runner: {child.name} exited with status "
-                    f"{child.process.returncode}; the rest carry on.",
-                    file=sys.stderr,
-                    flush=True,
-                )
             time.sleep(poll_seconds)
         return None
+
+    def check(self, child: Child, now: float) -> bool:
+        """Restart ``child`` if it is due; note it if it has exited; whether to give up."""
+        if child.restart_at is not None:
+            if now >= child.restart_at:
+                self._restart(child)
+            return False
+        if child.process.poll() is None or child.reported:
+            return False
+        if not child.essential:
+            child.reported = True
+            _say(f"{child.name} exited with status {child.process.returncode}; the rest carry on.")
+            return False
+        return self._crashed(child, now)
+
+    def _crashed(self, child: Child, now: float) -> bool:
+        """Count the crash: schedule a restart, or say it is time to give up."""
+        child.crashes = [t for t in child.crashes if now - t < self.crash_window] + [now]
+        crashes = len(child.crashes)
+        if crashes >= self.crash_limit:
+            return True
+        delay = min(self.restart_delay * 2 ** (crashes - 1), self.restart_delay_max)
+        child.restart_at = now + delay
+        _say(
+            f"{child.name} exited with status {child.process.returncode}; restarting it in "
+            f"{delay:g} s (crash {crashes} of {self.crash_limit} allowed "
+            f"in {self.crash_window:g} s)."
+        )
+        return False
+
+    def _restart(self, child: Child) -> None:
+        _stop(child, timeout=0)  # sweeps up what the crashed one left in its group
+        child.process, child.restart_at = self._spawn(child.argv), None
+        _say(f"restarted {child.name} (pid {child.process.pid}).")
 
     def stop_all(self, timeout: float = STOP_TIMEOUT) -> None:
         for child in reversed(self.children):
             _stop(child, timeout)
+
+
+def _say(message: str) -> None:
+    print(f"cardroom.runner: {message}", file=sys.stderr, flush=True)
 
 
 def _stop(child: Child, timeout: float) -> None:
@@ -247,14 +301,13 @@ def _serve(supervisor: Supervisor, host: str, port: int, workdir: Path, bots: in
         "Ctrl-C stops everything.",
         flush=True,
     )
-    exited = supervisor.wait()
-    if exited is None:
+    failed = supervisor.wait()
+    if failed is None:
         print("cardroom.runner: stopping.", flush=True)
         return 0
-    print(
-        f"cardroom.runner: {exited.name} exited with status {exited.process.returncode}; "
-        "stopping the rest.",
-        file=sys.stderr,
+    _say(
+        f"{failed.name} exited with status {failed.process.returncode}: crash "
+        f"{len(failed.crashes)} in {supervisor.crash_window:g} s. Giving up; stopping the rest."
     )
     return 1
 

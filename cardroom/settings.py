@@ -154,6 +154,19 @@ CHANNEL_LAYERS = {
     },
 }
 
+# Websocket rate limits, per connection (tables.consumers, tables.ratelimit).
+# Each connection may send LIMIT messages at once and LIMIT more every WINDOW
+# seconds, refilled steadily; every message past that is answered with a
+# `rate_limited` error and not acted on. One limit covers every message, moves
+# included; chat has a tighter one of its own as well. Players send a move or
+# two a second at most, and the page asks for a snapshot only after a gap.
+CARDROOM_WS_MESSAGE_LIMIT = env_int("CARDROOM_WS_MESSAGE_LIMIT", default=20, minimum=1)
+CARDROOM_WS_MESSAGE_WINDOW_SECONDS = env_int(
+    "CARDROOM_WS_MESSAGE_WINDOW_SECONDS", default=5, minimum=1
+)
+CARDROOM_CHAT_LIMIT = env_int("CARDROOM_CHAT_LIMIT", default=5, minimum=1)
+CARDROOM_CHAT_WINDOW_SECONDS = env_int("CARDROOM_CHAT_WINDOW_SECONDS", default=10, minimum=1)
+
 # Celery (cardroom/celery.py reads every CELERY_* setting). Tasks carry ids, not
 # objects, so JSON is all they need, and it can't run code the way pickle can.
 CELERY_BROKER_URL = REDIS_URL
@@ -199,8 +212,8 @@ CARDROOM_TURN_GRACE_SECONDS = env_int("CARDROOM_TURN_GRACE_SECONDS", default=1)
 # Extra time, once per hand, for a player who reconnects during their turn.
 CARDROOM_RECONNECT_EXTENSION_SECONDS = env_int("CARDROOM_RECONNECT_EXTENSION_SECONDS", default=20)
 # The pause between the end of one hand and the deal of the next, so players see
-# the showdown. Sent as a task when CARDROOM_TURN_TASKS is on; otherwise the
-# next hand is dealt at once.
+# the showdown. Sent as a task when CARDROOM_TURN_TASKS is on, with beat's
+# deal-due-hands sweep behind it; otherwise the next hand is dealt at once.
 CARDROOM_NEXT_HAND_DELAY_SECONDS = env_int("CARDROOM_NEXT_HAND_DELAY_SECONDS", default=3)
 CELERY_BEAT_SCHEDULE["sweep-overdue-turns"] = {
     "task": "tables.tasks.sweep_overdue_turns",
@@ -212,4 +225,24 @@ CELERY_BEAT_SCHEDULE["sweep-overdue-turns"] = {
         "ignore_result": True,
         "queue": CARDROOM_TURN_QUEUE,
     },
+}
+# The next hand's safety net (tables.services.hands_start_due): deal at any table
+# that is ready and has been idle past CARDROOM_NEXT_HAND_DELAY_SECONDS, as after
+# a crash lost the start_next_hand task sent when its last hand ended.
+CELERY_BEAT_SCHEDULE["deal-due-hands"] = {
+    "task": "tables.tasks.deal_due_hands",
+    "schedule": float(CARDROOM_TURN_SWEEP_SECONDS),
+    "options": {
+        "expires": CARDROOM_TURN_SWEEP_SECONDS,
+        "ignore_result": True,
+        "queue": CARDROOM_TURN_QUEUE,
+    },
+}
+# Forget the websockets of a Daphne process that died without closing them
+# (tables.services.connections_expire_stale): their rows go stale after 30
+# seconds without the process's heartbeat, and this sweep finds them.
+CELERY_BEAT_SCHEDULE["expire-stale-connections"] = {
+    "task": "tables.tasks.expire_stale_connections",
+    "schedule": 10.0,
+    "options": {"expires": 10, "ignore_result": True, "queue": CARDROOM_TURN_QUEUE},
 }

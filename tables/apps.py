@@ -8,3 +8,6 @@ from django.apps import AppConfig
 class TablesConfig(AppConfig):
     name = "tables"
     verbose_name = "Tables"
+
+    def ready(self) -> None:
+        from tables import signals  # noqa: F401  (connects the receivers)

@@ -16,6 +16,7 @@ CHANGED = "table.changed"
 CHAT = "table.chat"
 LOBBY_GROUP = "lobby"
 LOBBY_CHANGED = "lobby.changed"
+USER_REVOKED = "user.revoked"
 
 
 def table_group(table_id: int) -> str:
@@ -26,6 +27,28 @@ def table_group(table_id: int) -> str:
 def player_group(table_id: int, player_id: int) -> str:
     """Every connection one logged-in player has open to the table: ``table-12-player-7``."""
     return f"table-{table_id}-player-{player_id}"
+
+
+def user_group(player_id: int) -> str:
+    """Every table connection of one logged-in user, at any table: ``user-7``."""
+    return f"user-{player_id}"
+
+
+def user_sockets_close(player_id: int, *, reason: str, session_key: str | None = None) -> None:
+    """Close the user's table sockets, once the current transaction (if any) commits.
+
+    With ``session_key``, only the sockets opened with that login session (a
+    logout ends one session, not the user's others). Sync code only, as
+    :func:`table_changed`.
+    """
+    message = {"type": USER_REVOKED, "reason": reason, "session_key": session_key}
+
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is not None:
+            async_to_sync(layer.group_send)(user_group(player_id), message)
+
+    transaction.on_commit(send, robust=True)
 
 
 def table_changed(table_id: int) -> None:

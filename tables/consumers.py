@@ -14,19 +14,25 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
+from importlib import import_module
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+from django.contrib import auth
+from django.http import HttpRequest
 from django.utils import timezone
 
 from accounts.models import User
 from tables import broadcast, services, tasks
 from tables.lobby import LobbyFilter, lobby_rows
 from tables.models import Hand, Seat, Table
+from tables.ratelimit import RateLimit
 from tables.rules import HandState
 from tables.rules.state import BET_KINDS, SHOWDOWN_KINDS
 from tables.rules.views import events_for, view
@@ -37,8 +43,11 @@ MOVE_KINDS = frozenset(BET_KINDS + SHOWDOWN_KINDS)
 MAX_SEAT_NUMBER = 8
 MAX_CHIPS = 10**12
 CLOSE_NO_SUCH_TABLE = 4404
+CLOSE_LOGGED_OUT = 4401  # the user logged out or was deactivated; reconnect as who you are now
 LOBBY_REFRESH_SECONDS = 1.0
 NO_TIMER: dict[str, Any] = dict.fromkeys(("seat", "deadline", "expires_at", "time_bank_ms"))
+
+logger = logging.getLogger(__name__)
 
 
 class LobbyConsumer(AsyncJsonWebsocketConsumer):
@@ -51,6 +60,7 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         self.filters: dict[str, Any] = {}
         self.seq = 0
+        self.messages = message_limit()
         self.refresh: asyncio.Task[None] | None = None
         self.groups = [broadcast.LOBBY_GROUP]
         await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
@@ -62,10 +72,14 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
             self.refresh.cancel()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.messages.allow():
+            error = too_many("messages", self.messages)
+            await self.send_lobby({"type": "error", "code": "rate_limited", "message": error})
+            return
         try:
-            content = json.loads(text_data or "")
-        except ValueError:
-            await self.send_lobby({"type": "error", "code": "bad_message", "message": "send JSON"})
+            content = parse_frame(text_data)
+        except BadMessage as exc:
+            await self.send_lobby({"type": "error", "code": "bad_message", "message": str(exc)})
             return
         await self.receive_json(content)
 
@@ -101,6 +115,11 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
 def _lobby_filters(message: dict[str, Any]) -> dict[str, Any]:
     """The lobby filters a ``filter`` message asks for, checked like the page's."""
     _only_fields(message, "variant", "stakes")
+    variant, stakes = message.get("variant"), message.get("stakes")
+    if variant is not None and not isinstance(variant, str):
+        raise BadMessage(f"'variant' must be text or null, not {variant!r}")
+    if stakes not in (None, "") and type(stakes) is not int:
+        raise BadMessage(f"'stakes' must be a stakes id or null, not {stakes!r}")
     form = LobbyFilter({key: message.get(key) or "" for key in ("variant", "stakes")})
     if not form.is_valid():
         problems = "; ".join(f"{name}: {' '.join(errors)}" for name, errors in form.errors.items())
@@ -108,8 +127,68 @@ def _lobby_filters(message: dict[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in form.cleaned_data.items() if value}
 
 
+def message_limit() -> RateLimit:
+    """A new connection's limit on every message it sends (settings.py explains the numbers)."""
+    return RateLimit(
+        settings.CARDROOM_WS_MESSAGE_LIMIT, settings.CARDROOM_WS_MESSAGE_WINDOW_SECONDS
+    )
+
+
+def too_many(what: str, limit: RateLimit) -> str:
+    return f"too many {what}: at most {limit.describe()}; this one was not acted on"
+
+
 class BadMessage(ValueError):
     """A client message that is not what the protocol allows; the text says why."""
+
+
+def parse_frame(text: str | None) -> Any:
+    """A client's text frame as JSON, or :class:`BadMessage`.
+
+    Refused besides what isn't JSON: nesting too deep for the parser, which
+    raises RecursionError; ``NaN`` and ``Infinity``, which JSON doesn't have;
+    and text that isn't valid Unicode (a lone surrogate such as ``"\\ud800"``),
+    which the Redis channel layer can't pack and a browser can't be sent.
+    """
+    if text is None:
+        raise BadMessage("send JSON in text frames")
+    try:
+        content = json.loads(text, parse_constant=_no_constant)
+    except BadMessage:
+        raise
+    except RecursionError:
+        raise BadMessage("the message is nested too deeply") from None
+    except ValueError:
+        raise BadMessage("the message is not valid JSON") from None
+    if not _unicode_only(content):
+        raise BadMessage("the message holds text that is not valid Unicode")
+    return content
+
+
+def _no_constant(name: str) -> Any:
+    raise BadMessage(f"{name} is not a JSON number")
+
+
+def _unicode_only(content: Any) -> bool:
+    """Whether every string in ``content`` encodes as UTF-8 (no lone surrogates).
+
+    A loop, not recursion: the parser accepts nesting deeper than Python's stack.
+    """
+    pending = [content]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if not item.isascii():
+                try:
+                    item.encode("utf-8")
+                except UnicodeEncodeError:
+                    return False
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return True
 
 
 # ------------------------------------------------------------ message checks
@@ -139,7 +218,7 @@ def _check_sit(message: dict[str, Any]) -> dict[str, Any]:
 def _check_act(message: dict[str, Any]) -> dict[str, Any]:
     _only_fields(message, "action", "amount", "turn", "hand")
     kind = message.get("action")
-    if kind not in MOVE_KINDS:
+    if not isinstance(kind, str) or kind not in MOVE_KINDS:
         raise BadMessage(f"'action' must be one of {', '.join(sorted(MOVE_KINDS))}, not {kind!r}")
     amount = message.get("amount")
     if amount is not None:
@@ -180,6 +259,20 @@ def in_db_thread(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def table_exists(table_id: int) -> bool:
     return Table.objects.filter(pk=table_id).exists()
+
+
+def player_is_current(player_id: int, session_key: str | None) -> bool:
+    """Whether Django's auth, reading the socket's session afresh, still finds this player.
+
+    Not after they logged out (the session is gone), were deactivated, or
+    changed their password (the session's hash no longer matches): the socket
+    must then stop acting for them.
+    """
+    if session_key is None:
+        return False
+    request = HttpRequest()
+    request.session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    return auth.get_user(request).pk == player_id
 
 
 def player_balance(player_id: int) -> int | None:
@@ -425,6 +518,56 @@ def _events_since(cursor: Cursor, player_id: int | None) -> list[dict[str, Any]]
     ]
 
 
+class OpenSockets:
+    """This process's logged-in websockets, vouched for every ``CONNECTION_HEARTBEAT_SECONDS``.
+
+    Each socket has a ``TableConnection`` row; the beat refreshes them all in
+    one statement (``services.connections_refresh``), so the rows of a process
+    that dies go stale and stop counting. A socket leaves here before its row
+    is deleted, under the lock a beat holds while it writes: so a beat can't
+    write back the row of a socket that has just closed.
+    """
+
+    def __init__(self) -> None:
+        self.sockets: dict[str, tuple[int, int]] = {}  # channel name -> (table id, player id)
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.lock = asyncio.Lock()
+        self.beat: asyncio.Task[None] | None = None
+
+    async def add(self, channel_name: str, table_id: int, player_id: int) -> None:
+        self._on_this_loop()
+        self.sockets[channel_name] = (table_id, player_id)
+        if self.beat is None or self.beat.done():
+            self.beat = asyncio.create_task(self._beat())
+
+    async def remove(self, channel_name: str) -> None:
+        self._on_this_loop()
+        async with self.lock:
+            self.sockets.pop(channel_name, None)
+        if not self.sockets and self.beat is not None:
+            self.beat.cancel()
+            self.beat = None
+
+    def _on_this_loop(self) -> None:
+        """Start afresh on a new event loop: Daphne has one, tests one per test."""
+        loop = asyncio.get_running_loop()
+        if loop is not self.loop:
+            self.loop, self.sockets, self.lock, self.beat = loop, {}, asyncio.Lock(), None
+
+    async def _beat(self) -> None:
+        while True:
+            await asyncio.sleep(services.CONNECTION_HEARTBEAT_SECONDS)
+            async with self.lock:
+                rows = [(channel, *ids) for channel, ids in self.sockets.items()]
+                try:
+                    await in_db_thread(services.connections_refresh)(connections=rows)
+                except Exception:  # the next beat tries again; the socket lives on
+                    logger.exception("could not vouch for this process's websockets")
+
+
+OPEN_SOCKETS = OpenSockets()
+
+
 # ---------------------------------------------------------------- consumer
 
 Checker = Callable[[dict[str, Any]], dict[str, Any]]
@@ -455,6 +598,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         user = self.scope.get("user")
         self.player_id: int | None = user.pk if user is not None and user.is_authenticated else None
         self.username = user.get_username() if self.player_id is not None else ""
+        session = self.scope.get("session")
+        self.session_key: str | None = session.session_key if session is not None else None
+        self.revoked = False  # closing because the user logged out or was deactivated
         self.seq = 0
         self.cursor: Cursor | None = None
         self.timer: dict[str, Any] = NO_TIMER  # a client assumes no clock until told
@@ -462,6 +608,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         # comes or goes (it only changes when chips move to or from a seat).
         self.balance: int | None = None
         self.seated = False
+        self.messages = message_limit()
+        self.chats = RateLimit(settings.CARDROOM_CHAT_LIMIT, settings.CARDROOM_CHAT_WINDOW_SECONDS)
+        self.counted = False  # whether this socket is recorded as one of the player's
         await self.accept()  # then close, so the browser sees the 4404 code
         if not await in_db_thread(table_exists)(self.table_id):
             await self.close(code=CLOSE_NO_SUCH_TABLE)
@@ -471,31 +620,46 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.groups = [broadcast.table_group(self.table_id)]
         if self.player_id is not None:
             self.groups.append(broadcast.player_group(self.table_id, self.player_id))
+            self.groups.append(broadcast.user_group(self.player_id))
         for group in self.groups:
             await self.channel_layer.group_add(group, self.channel_name)
-        back = self.player_id is not None and await in_db_thread(services.seat_reconnect)(
-            table_id=self.table_id, player_id=self.player_id
-        )
+        back = self.player_id is not None and await self.count_connection()
         await self.send_snapshot(with_events=False)
         if back:  # the seat is no longer shown as disconnected, and the clock may have moved
             await broadcast.announce_changed(self.table_id)
 
+    async def count_connection(self) -> bool:
+        """Record this socket as one of the player's at the table; whether their seat changed."""
+        back = await in_db_thread(services.connection_open)(
+            table_id=self.table_id, player_id=self.player_id, channel_name=self.channel_name
+        )
+        self.counted = True
+        await OPEN_SOCKETS.add(self.channel_name, self.table_id, self.player_id)
+        return back
+
     async def disconnect(self, code: int) -> None:
-        if self.player_id is None:
+        if not self.counted:
             return
-        if await in_db_thread(services.seat_disconnect)(
-            table_id=self.table_id, player_id=self.player_id
-        ):
+        await OPEN_SOCKETS.remove(self.channel_name)
+        try:
+            changed = await in_db_thread(services.connection_close)(
+                table_id=self.table_id, player_id=self.player_id, channel_name=self.channel_name
+            )
+        except services.ServiceError:
+            return  # the table is gone, and its connections with it
+        if changed:  # that was the player's last connection here
             await broadcast.announce_changed(self.table_id)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if text_data is None:
-            await self.send_error("bad_message", "send JSON in text frames")
+        if self.revoked:
+            return  # the socket is closing; the close says why
+        if not self.messages.allow():
+            await self.send_error("rate_limited", too_many("messages", self.messages))
             return
         try:
-            content = json.loads(text_data)
-        except ValueError:
-            await self.send_error("bad_message", "the message is not valid JSON")
+            content = parse_frame(text_data)
+        except BadMessage as exc:
+            await self.send_error("bad_message", str(exc))
             return
         await self.receive_json(content)
 
@@ -514,7 +678,18 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         except BadMessage as exc:
             await self.send_error("bad_message", str(exc))
             return
+        if self.player_id is not None and not await in_db_thread(player_is_current)(
+            self.player_id, self.session_key
+        ):
+            await self.revoke("you are no longer logged in as this player")
+            return
         await self.dispatch_message(kind, action, fields)
+
+    async def revoke(self, reason: str) -> None:
+        """Act for this user no more: say why, then close; the page reconnects as who it is now."""
+        self.revoked = True
+        await self.send_error("login_required", f"{reason}; log in again to play")
+        await self.close(code=CLOSE_LOGGED_OUT)
 
     async def dispatch_message(
         self, kind: str, action: SyncAction | None, fields: dict[str, Any]
@@ -522,9 +697,15 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if kind == "snapshot":
             await self.send_snapshot(with_events=False)
         elif kind == "chat":
-            await broadcast.announce_chat(self.table_id, self.username, fields["text"])
+            await self.chat(fields["text"])
         elif action is not None:
             await self.run_service(action, fields)
+
+    async def chat(self, text: str) -> None:
+        if not self.chats.allow():
+            await self.send_error("rate_limited", too_many("chat messages", self.chats))
+            return
+        await broadcast.announce_chat(self.table_id, self.username, text)
 
     async def run_service(self, action: SyncAction, fields: dict[str, Any]) -> None:
         try:
@@ -536,13 +717,18 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         # The service has committed: now everyone at the table may look.
         await broadcast.announce_changed(self.table_id)
 
-    # Channel-layer handlers: "table.changed" and "table.chat".
+    # Channel-layer handlers: "table.changed", "table.chat" and "user.revoked".
 
     async def table_changed(self, message: dict[str, Any]) -> None:
         await self.send_snapshot(with_events=True)
 
     async def table_chat(self, message: dict[str, Any]) -> None:
         await self.send_message({"type": "chat", "from": message["from"], "text": message["text"]})
+
+    async def user_revoked(self, message: dict[str, Any]) -> None:
+        """The user logged out (of this socket's session, if one is named) or was deactivated."""
+        if not self.revoked and message["session_key"] in (None, self.session_key):
+            await self.revoke(message["reason"])
 
     # Sending: every message gets this connection's next sequence number.
 

@@ -216,6 +216,29 @@ class Seat(models.Model):
         return f"{self.table} seat {self.number}"
 
 
+class TableConnection(models.Model):
+    """One open websocket of a logged-in viewer at a table, as its Daphne process vouches.
+
+    A player may have the table open in several tabs, on several Daphne
+    processes; their seat shows them disconnected only when the last of these
+    rows goes (``tables.services.connection_close``). Each process refreshes
+    ``seen_at`` on all of its rows every ``CONNECTION_HEARTBEAT_SECONDS``, so
+    the rows of a process that was killed, which never closed its sockets, go
+    stale and stop counting; beat's sweep then deletes them.
+    """
+
+    channel_name = models.CharField(max_length=200, unique=True)
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="connections")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    seen_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["table", "player"])]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} at {self.table_id} on {self.channel_name}"
+
+
 class Hand(models.Model):
     """One hand at a table. ``deck`` and ``state`` hold every card: server-only."""
 

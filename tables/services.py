@@ -34,12 +34,22 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import ChipTransfer, User
 from accounts.services import LedgerError, ledger_post
-from tables.models import Hand, HandAction, HandResult, PlayerDay, RakeEntry, Seat, Stakes, Table
+from tables.models import (
+    Hand,
+    HandAction,
+    HandResult,
+    PlayerDay,
+    RakeEntry,
+    Seat,
+    Stakes,
+    Table,
+    TableConnection,
+)
 from tables.rules import HandState, IllegalAction, LegalAction
 from tables.rules.cards import card_str, shuffled_deck
 from tables.rules.state import PROTECT, WAGERS
@@ -208,25 +218,31 @@ def seat_sit_in(*, table_id: int, player_id: int) -> Seat:
     return seat
 
 
+# ------------------------------------------------------------- connections
+
+# Each Daphne process vouches for its players' open websockets (TableConnection
+# rows) this often; a row not vouched for in CONNECTION_STALE_SECONDS belongs to
+# a process that is gone, and counts for nothing. Three beats, so one slow beat
+# never makes a live socket look gone.
+CONNECTION_HEARTBEAT_SECONDS = 10
+CONNECTION_STALE_SECONDS = 30
+
+
 @transaction.atomic
-def seat_disconnect(*, table_id: int, player_id: int) -> bool:
-    """Mark the player's seat disconnected when their socket closes; whether it changed.
+def connection_open(
+    *, table_id: int, player_id: int, channel_name: str, now: datetime | None = None
+) -> bool:
+    """Count a player's new websocket at the table; whether their seat changed.
 
-    Only a playing seat changes: one sitting out stays so. The player is still
-    dealt in (see :func:`hand_start`).
+    A seat shown disconnected is playing again, and if the hand in progress is
+    waiting on them with time left, they also get :func:`hand_reconnect`'s
+    extension, once per hand. A seat sitting out stays so.
     """
-    seats = Seat.objects.filter(table_id=table_id, player_id=player_id, state=Seat.State.PLAYING)
-    return seats.update(state=Seat.State.DISCONNECTED) > 0
-
-
-@transaction.atomic
-def seat_reconnect(*, table_id: int, player_id: int, now: datetime | None = None) -> bool:
-    """A disconnected player is back: playing again; whether anything changed.
-
-    If the hand in progress is waiting on them and their time hasn't run out,
-    they also get :func:`hand_reconnect`'s extension, once per hand.
-    """
+    now = now or timezone.now()
     table = _lock_table(table_id)
+    TableConnection.objects.create(
+        channel_name=channel_name, table=table, player_id=player_id, seen_at=now
+    )
     seats = Seat.objects.filter(table=table, player_id=player_id, state=Seat.State.DISCONNECTED)
     if not seats.update(state=Seat.State.PLAYING):
         return False
@@ -234,6 +250,84 @@ def seat_reconnect(*, table_id: int, player_id: int, now: datetime | None = None
     if hand is not None:
         hand_reconnect(hand_id=hand.pk, player_id=player_id, now=now)
     return True
+
+
+@transaction.atomic
+def connection_close(
+    *, table_id: int, player_id: int, channel_name: str, now: datetime | None = None
+) -> bool:
+    """Forget a closed websocket; whether the player's seat changed.
+
+    The seat shows the player disconnected only when this was their last live
+    connection to the table: closing one of two tabs changes nothing. Only a
+    playing seat changes; one sitting out stays so. A disconnected player is
+    still dealt in (see :func:`hand_start`).
+    """
+    table = _lock_table(table_id)
+    TableConnection.objects.filter(channel_name=channel_name).delete()
+    return _seat_disconnect_if_gone(table, player_id, now or timezone.now())
+
+
+def _seat_disconnect_if_gone(table: Table, player_id: int, now: datetime) -> bool:
+    """Mark the player's playing seat disconnected unless a live connection is left."""
+    live = now - timedelta(seconds=CONNECTION_STALE_SECONDS)
+    if TableConnection.objects.filter(table=table, player_id=player_id, seen_at__gte=live).exists():
+        return False
+    seats = Seat.objects.filter(table=table, player_id=player_id, state=Seat.State.PLAYING)
+    return seats.update(state=Seat.State.DISCONNECTED) > 0
+
+
+@transaction.atomic
+def connections_refresh(
+    *, connections: Sequence[tuple[str, int, int]], now: datetime | None = None
+) -> None:
+    """A process vouches for its open websockets, as ``(channel name, table id, player id)``.
+
+    One statement however many there are. A row the sweep deleted while this
+    process was stalled is written again, so it counts once more.
+    """
+    now = now or timezone.now()
+    TableConnection.objects.bulk_create(
+        [
+            TableConnection(channel_name=channel, table_id=table, player_id=player, seen_at=now)
+            for channel, table, player in connections
+        ],
+        update_conflicts=True,
+        unique_fields=["channel_name"],
+        update_fields=["seen_at"],
+    )
+
+
+def connections_expire_stale(
+    *, now: datetime | None = None, on_changed: Callable[[int], object] | None = None
+) -> int:
+    """Delete the connections no process has vouched for lately; seats changed.
+
+    The sockets of a Daphne process that was killed never closed, so their
+    players' seats still show them playing: each such player with no live
+    connection left is shown disconnected, one transaction per table and
+    player, and ``on_changed`` is called with the table's id after it.
+    """
+    now = now or timezone.now()
+    stale = TableConnection.objects.filter(
+        seen_at__lt=now - timedelta(seconds=CONNECTION_STALE_SECONDS)
+    )
+    changed = 0
+    for table_id, player_id in set(stale.values_list("table_id", "player_id")[:SWEEP_BATCH]):
+        if _connections_expire(table_id, player_id, now):
+            changed += 1
+            if on_changed is not None:
+                on_changed(table_id)
+    return changed
+
+
+@transaction.atomic
+def _connections_expire(table_id: int, player_id: int, now: datetime) -> bool:
+    table = _lock_table(table_id)
+    cutoff = now - timedelta(seconds=CONNECTION_STALE_SECONDS)
+    mine = TableConnection.objects.filter(table=table, player_id=player_id)
+    mine.filter(seen_at__lt=cutoff).delete()
+    return _seat_disconnect_if_gone(table, player_id, now)
 
 
 def _seat_for_update(table_id: int, player_id: int) -> Seat:
@@ -249,23 +343,86 @@ def _seat_for_update(table_id: int, player_id: int) -> Seat:
 
 @transaction.atomic
 def hand_start(*, table_id: int, now: datetime | None = None) -> Hand:
-    """Deal a new hand to every playing seat with chips, the button moved on one.
+    """Deal a new hand now, to every playing seat with chips, the button moved on one.
+
+    Raises :class:`ServiceError` naming why not: the table is closed, a hand is
+    running, or fewer than two players are dealt in. It does not wait out the
+    pause after the last hand; the site deals through
+    :func:`hand_start_if_ready`, which does. ``now`` (default: the current
+    time) starts the first turn's clock.
 
     Seats sitting out, and seats with no chips, are dealt out; one dealt out of
     the stakes' ``sit_out_hands`` hands in a row is stood up. A disconnected
     player is dealt in: their clock runs, so they check or fold in turn and
-    are sat out after two timeouts. ``now`` (default: the current time) starts
-    the first turn's clock.
+    are sat out after two timeouts.
     """
     table = _lock_table(table_id)
+    problem = _why_no_deal(table)
+    if problem is not None:
+        raise ServiceError(problem)
+    return _hand_deal(table, now or timezone.now())
+
+
+def hand_start_if_ready(*, table_id: int, now: datetime | None = None) -> Hand | None:
+    """Deal the table's next hand if it is ready for one; the one way the site deals.
+
+    Ready means open, no hand running, two players dealt in with chips, and
+    the pause after the last hand over (:func:`next_hand_pause`). The
+    consumers call it when a player sits or sits in, the ``start_next_hand``
+    task when the pause is up, beat's sweep (:func:`hands_start_due`) for any
+    table still idle after it, and the admin when it opens a table.
+
+    None when the table isn't ready, and when another caller dealt first: a
+    normal, quiet outcome. Two callers at once deal one hand: the second
+    finds the first's under the table's lock.
+    """
+    now = now or timezone.now()
+    table = Table.objects.filter(pk=table_id).first()  # unlocked: most calls stop here
+    if table is None or _why_no_deal(table, now) is not None:
+        return None
+    return _hand_start_if_still_ready(table_id, now)
+
+
+@transaction.atomic
+def _hand_start_if_still_ready(table_id: int, now: datetime) -> Hand | None:
+    table = _lock_table(table_id)
+    if _why_no_deal(table, now) is not None:
+        return None
+    return _hand_deal(table, now)
+
+
+def next_hand_pause() -> timedelta:
+    """The pause after a hand ends, so everyone sees the showdown.
+
+    ``CARDROOM_NEXT_HAND_DELAY_SECONDS``; none without a broker
+    (``CARDROOM_TURN_TASKS`` off), where no task or sweep could deal later.
+    """
+    if not settings.CARDROOM_TURN_TASKS:
+        return timedelta(0)
+    return timedelta(seconds=settings.CARDROOM_NEXT_HAND_DELAY_SECONDS)
+
+
+def _why_no_deal(table: Table, now: datetime | None = None) -> str | None:
+    """Why no hand may be dealt at the table now; None if one may.
+
+    With ``now``, the pause after the last hand must be over by then as well.
+    """
     if not table.is_open:
-        raise ServiceError(f"{table.name} is closed; no new hands start")
-    running = _unfinished_hand(table)
-    if running is not None:
-        raise ServiceError(f"hand #{running.number} at {table.name} is still being played")
+        return f"{table.name} is closed; no new hands start"
+    last = table.hands.order_by("-number").only("number", "ended_at").first()
+    if last is not None and last.ended_at is None:
+        return f"hand #{last.number} at {table.name} is still being played"
+    players = _dealt_in_seats(table).count()
+    if players < 2:
+        return f"a hand needs two players with chips; {table.name} has {players}"
+    if now is not None and last is not None and now < last.ended_at + next_hand_pause():
+        return f"hand #{last.number} at {table.name} ended moments ago"
+    return None
+
+
+def _hand_deal(table: Table, now: datetime) -> Hand:
+    """Deal at a locked table that :func:`_why_no_deal` has cleared."""
     seats = list(_dealt_in_seats(table).order_by("number"))
-    if len(seats) < 2:
-        raise ServiceError(f"a hand needs two players with chips; {table.name} has {len(seats)}")
     previous = table.hands.order_by("-number").first()
     dealer = _next_dealer(seats, previous.seating["dealer"] if previous else 0)
     hand = _hand_create(table, _engine_order(seats, dealer), dealer, previous, now)
@@ -273,21 +430,42 @@ def hand_start(*, table_id: int, now: datetime | None = None) -> Hand:
     return hand
 
 
-def hand_start_if_ready(*, table_id: int, now: datetime | None = None) -> Hand | None:
-    """Deal the next hand if the table is open, idle and has two players with chips.
+def hands_start_due(
+    *, now: datetime | None = None, on_started: Callable[[Hand], object] | None = None
+) -> int:
+    """Deal at every table that is ready and has been idle past the pause; how many.
 
-    None when it isn't, and when another caller (a second connection, a repeated
-    task) dealt it first: that is a normal, quiet outcome.
+    The safety net under the ``start_next_hand`` task, run by beat every few
+    seconds: that task is lost if the worker or Redis dies in the pause, and
+    a deal when a player sits is lost if the process dies between the two.
+    Each table is its own :func:`hand_start_if_ready` transaction, and
+    ``on_started`` is called with each hand dealt, after it.
     """
-    table = Table.objects.filter(pk=table_id, is_open=True).first()
-    if table is None or _unfinished_hand(table) is not None:
-        return None
-    if _dealt_in_seats(table).count() < 2:
-        return None
-    try:
-        return hand_start(table_id=table_id, now=now)
-    except ServiceError:
-        return None  # someone got there first, or a seat left meanwhile
+    now = now or timezone.now()
+    started = 0
+    for table_id in _tables_due(now)[:SWEEP_BATCH]:
+        hand = hand_start_if_ready(table_id=table_id, now=now)
+        if hand is not None:
+            started += 1
+            if on_started is not None:
+                on_started(hand)
+    return started
+
+
+def _tables_due(now: datetime) -> QuerySet[Table, int]:
+    """Open tables with no hand running or ended within the pause, and two players in."""
+    tables = Table.objects.filter(is_open=True)
+    busy = Hand.objects.filter(table=OuterRef("pk")).filter(
+        Q(ended_at__isnull=True) | Q(ended_at__gt=now - next_hand_pause())
+    )
+    dealt_in = Q(seat_set__state__in=DEALT_IN_STATES, seat_set__stack__gt=0)
+    return (
+        tables.filter(~Exists(busy))
+        .annotate(players=Count("seat_set", filter=dealt_in))
+        .filter(players__gte=2)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
 
 
 def _dealt_in_seats(table: Table) -> QuerySet[Seat]:

@@ -2,8 +2,9 @@
 
 Each task takes ids, calls one service and returns JSON. The timeout tasks are
 idempotent: the services they call do nothing for a turn that has moved on.
-So is :func:`start_next_hand`: it deals only at an open, idle table, so a
-repeated or late task finds the hand already dealt and does nothing.
+So are :func:`start_next_hand` and :func:`deal_due_hands`: both deal through
+``services.hand_start_if_ready``, which deals only at an open, idle table past
+its pause, so a repeated or late task finds the hand already dealt.
 """
 
 from __future__ import annotations
@@ -42,11 +43,23 @@ def sweep_overdue_turns() -> int:
 
 
 @shared_task(ignore_result=True)
+def deal_due_hands() -> int:
+    """Deal at every ready table idle past its pause (its own task lost, say); how many."""
+    return services.hands_start_due(on_started=_announce)
+
+
+@shared_task(ignore_result=True)
+def expire_stale_connections() -> int:
+    """Forget websockets whose Daphne process stopped vouching for them; seats changed."""
+    return services.connections_expire_stale(on_changed=broadcast.table_changed)
+
+
+@shared_task(ignore_result=True)
 def start_next_hand(table_id: int) -> bool:
     """Deal the table's next hand if it is ready for one; whether a hand was dealt."""
     hand = services.hand_start_if_ready(table_id=table_id)
     if hand is not None:
-        broadcast.table_changed(table_id)
+        _announce(hand)
     return hand is not None
 
 
@@ -54,8 +67,8 @@ def next_hand_schedule(table_id: int) -> None:
     """Deal the next hand ``CARDROOM_NEXT_HAND_DELAY_SECONDS`` after this transaction commits.
 
     The pause lets players see the showdown. Without a broker
-    (``CARDROOM_TURN_TASKS`` off) the hand is dealt at once instead, and the
-    caller's own change notice covers it.
+    (``CARDROOM_TURN_TASKS`` off) there is no pause, and the hand is dealt at
+    once; the caller's own change notice covers it.
     """
     if not settings.CARDROOM_TURN_TASKS:
         services.hand_start_if_ready(table_id=table_id)
@@ -73,15 +86,15 @@ def _send_start_next_hand(table_id: int) -> None:
     try:
         start_next_hand.apply_async((table_id,), **options)
     except Exception:
-        # A table must not stall because the broker is down: deal now instead.
-        logger.exception("could not send start_next_hand for table %s; dealing now", table_id)
-        start_next_hand(table_id)
+        # The move is saved; beat's sweep (deal_due_hands) deals once a broker answers.
+        logger.exception("could not send start_next_hand for table %s", table_id)
 
 
 def _announce(hand: Hand) -> None:
     """Tell the table's viewers that the hand changed, once that is committed.
 
-    A hand a timeout has just ended also gets its successor scheduled.
+    A hand that has just ended (by a timeout, or on the antes as it was dealt)
+    also gets its successor scheduled.
     """
     if hand.is_finished:
         next_hand_schedule(hand.table_id)

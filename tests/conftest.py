@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import copy
 import gc
 import os
 import signal
 import subprocess
 from collections.abc import Iterator
 from urllib.parse import quote
+from uuid import uuid4
 
 import pytest
 from django.conf import settings
@@ -83,6 +85,21 @@ def in_memory_channel_layer(settings: Settings) -> None:
     tests of the real Redis layer build theirs from the project's settings.
     """
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+
+@pytest.fixture
+def redis_layer(settings: Settings, redis_url: str) -> None:
+    """The project's Redis channel layer instead, under a key prefix of this test's own.
+
+    For what the in-memory layer can't show: it hands messages over as they
+    are, while the Redis layer packs them with msgpack first.
+    """
+    import cardroom.settings as configured  # the module: `settings` is the in-memory one here
+
+    layer = copy.deepcopy(configured.CHANNEL_LAYERS["default"])
+    layer["CONFIG"]["hosts"] = [{**layer["CONFIG"]["hosts"][0], "address": redis_url}]
+    layer["CONFIG"]["prefix"] = f"test-{uuid4().hex}"
+    settings.CHANNEL_LAYERS = {"default": layer}
 
 
 def live_database_url() -> str:

@@ -14,6 +14,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -36,6 +37,7 @@ from cardroom.runner import RunnerError, Supervisor, free_port, redis_server_bin
 from tables.management.commands.seed_demo import BOT_TABLE
 from tables.models import RakeRule, Stakes, Table
 from tables.tasks import ping
+from tests.tables.conftest import wait_until
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -43,8 +45,13 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 # Websockets through the ASGI app (in-memory channel layer, from conftest.py).
 
 
-async def _lobby_greeting(origin: bytes) -> tuple[bool, Any]:
-    communicator = WebsocketCommunicator(application, "/ws/lobby/", headers=[(b"origin", origin)])
+async def _lobby_greeting(
+    origin: bytes | None, host: bytes | None = b"127.0.0.1:8000", scheme: str = "ws"
+) -> tuple[bool, Any]:
+    """Open ``ws/lobby/`` as a browser would from a page at ``origin``, with this ``Host``."""
+    headers = [(name, value) for name, value in ((b"host", host), (b"origin", origin)) if value]
+    communicator = WebsocketCommunicator(application, "/ws/lobby/", headers=headers)
+    communicator.scope["scheme"] = scheme  # what Daphne puts there: ws, or wss over TLS
     try:
         connected, _ = await communicator.connect()
         return connected, await communicator.receive_json_from() if connected else None
@@ -54,13 +61,49 @@ async def _lobby_greeting(origin: bytes) -> tuple[bool, Any]:
 
 @pytest.mark.django_db(transaction=True)
 def test_the_lobby_websocket_accepts_a_page_of_this_site() -> None:
-    connected, greeting = async_to_sync(_lobby_greeting)(b"http://localhost")
+    connected, greeting = async_to_sync(_lobby_greeting)(b"http://127.0.0.1:8000")
     assert connected and greeting == {"type": "lobby", "tables": [], "seq": 1}
 
 
-def test_a_websocket_from_another_site_is_refused() -> None:
-    connected, _ = asyncio.run(_lobby_greeting(b"https://evil.example"))
+@pytest.mark.parametrize(
+    ("origin", "host"),
+    [
+        pytest.param(b"https://evil.example", b"127.0.0.1:8000", id="another-site"),
+        pytest.param(b"http://localhost:9999", b"127.0.0.1:8000", id="another-allowed-host"),
+        pytest.param(b"http://127.0.0.1:9999", b"127.0.0.1:8000", id="another-port"),
+        pytest.param(b"https://127.0.0.1", b"127.0.0.1:8000", id="another-scheme"),
+        pytest.param(b"http://127.0.0.1", b"127.0.0.1:8000", id="the-default-port"),
+        pytest.param(b"null", b"127.0.0.1:8000", id="a-null-origin"),
+        pytest.param(None, b"127.0.0.1:8000", id="no-origin"),
+        pytest.param(b"http://127.0.0.1:8000", None, id="no-host"),
+        # DNS rebinding: the attacker's name pointed at this server, so the page
+        # and the socket agree on a host that is none of ours.
+        pytest.param(b"http://evil.example:8000", b"evil.example:8000", id="not-allowed-host"),
+    ],
+)
+def test_a_websocket_from_any_other_origin_is_refused(origin: bytes | None, host: bytes) -> None:
+    connected, _ = asyncio.run(_lobby_greeting(origin, host))
     assert connected is False
+
+
+@pytest.mark.django_db(transaction=True)
+def test_over_tls_the_sites_own_origin_is_https(settings: Any) -> None:
+    settings.ALLOWED_HOSTS = ["cardroom.example"]
+    greet = async_to_sync(_lobby_greeting)
+    assert greet(b"https://cardroom.example", b"cardroom.example", "wss")[0] is True
+    assert greet(b"http://cardroom.example", b"cardroom.example", "wss")[0] is False
+
+
+@pytest.mark.django_db(transaction=True)
+def test_behind_an_https_proxy_a_trusted_origin_gets_in(settings: Any) -> None:
+    """TLS ends at the proxy, so Daphne sees ws://; the page's origin is the trusted https one."""
+    settings.ALLOWED_HOSTS = ["cardroom.example", ".rooms.example"]
+    settings.CSRF_TRUSTED_ORIGINS = ["https://cardroom.example", "https://*.rooms.example"]
+    greet = async_to_sync(_lobby_greeting)
+    assert greet(b"https://cardroom.example", b"cardroom.example")[0] is True
+    assert greet(b"https://eu.rooms.example", b"eu.rooms.example")[0] is True
+    assert greet(b"https://cardroom.example:8443", b"cardroom.example")[0] is False
+    assert greet(b"https://evil.example", b"cardroom.example")[0] is False
 
 
 # The channel layer against the real Redis, configured as the project configures it.
@@ -194,21 +237,91 @@ def test_seed_demo_run_again_changes_nothing_and_keeps_the_password_secret() -> 
 # The runner behind `make run`.
 
 
-def test_the_supervisor_stops_everything_when_one_child_exits() -> None:
-    supervisor = Supervisor(env=dict(os.environ))
-    sleeper = supervisor.start("sleeper", [sys.executable, "-c", "import time; time.sleep(60)"])
-    supervisor.start("quitter", [sys.executable, "-c", "raise SystemExit(3)"])
+def _starts_then(tmp_path: Path, then: str) -> tuple[list[str], Path]:
+    """A child that notes each start in a file, then runs ``then``; and the file."""
+    starts = tmp_path / "starts"
+    code = f"open({str(starts)!r}, 'a').write('started\\n'); {then}"
+    return [sys.executable, "-c", code], starts
+
+
+def _started(starts: Path) -> int:
+    return len(starts.read_text().splitlines()) if starts.exists() else 0
+
+
+@contextlib.contextmanager
+def _watching(supervisor: Supervisor) -> Iterator[list[Any]]:
+    """Run ``supervisor.wait`` in a thread; its result lands in the list. Stops all after."""
+    outcome: list[Any] = []
+    watcher = threading.Thread(target=lambda: outcome.append(supervisor.wait(poll_seconds=0.02)))
+    watcher.start()
     try:
-        exited = supervisor.wait(poll_seconds=0.05)
+        yield outcome
+    finally:
+        supervisor.request_stop(signal.SIGTERM)
+        watcher.join(10)
+        supervisor.stop_all(timeout=5)
+
+
+def test_the_supervisor_restarts_a_child_that_is_killed(tmp_path: Path) -> None:
+    supervisor = Supervisor(env=dict(os.environ), restart_delay=0.05)
+    argv, starts = _starts_then(tmp_path, "import time; time.sleep(60)")
+    child = supervisor.start("worker", argv)
+    with _watching(supervisor) as outcome:
+        wait_until(lambda: _started(starts) == 1, "the first start")
+        first = child.process.pid
+        os.kill(first, signal.SIGKILL)
+        wait_until(lambda: _started(starts) == 2, "the restart", seconds=10)
+        assert child.process.pid != first and child.process.poll() is None
+        assert outcome == []  # still watching: nothing given up on
+    assert outcome == [None]  # stopped on request
+
+
+def test_the_supervisor_gives_up_on_a_child_that_keeps_crashing(tmp_path: Path) -> None:
+    supervisor = Supervisor(
+        env=dict(os.environ), restart_delay=0.01, crash_limit=3, crash_window=60
+    )
+    sleeper = supervisor.start("web", [sys.executable, "-c", "import time; time.sleep(60)"])
+    argv, starts = _starts_then(tmp_path, "raise SystemExit(3)")
+    supervisor.start("beat", argv)
+    try:
+        failed = supervisor.wait(poll_seconds=0.02)
     finally:
         supervisor.stop_all(timeout=5)
-    assert exited is not None
-    assert (exited.name, exited.process.returncode) == ("quitter", 3)
-    assert sleeper.process.returncode == -signal.SIGTERM
+    assert failed is not None
+    assert (failed.name, failed.process.returncode, _started(starts)) == ("beat", 3, 3)
+    assert sleeper.process.returncode == -signal.SIGTERM  # stopped with the rest
+
+
+def test_crashes_further_apart_than_the_window_are_always_restarted(tmp_path: Path) -> None:
+    supervisor = Supervisor(
+        env=dict(os.environ), restart_delay=0.01, crash_limit=2, crash_window=0.2
+    )
+    argv, starts = _starts_then(tmp_path, "import time; time.sleep(0.4); raise SystemExit(1)")
+    supervisor.start("worker", argv)
+    with _watching(supervisor) as outcome:
+        wait_until(lambda: _started(starts) >= 4, "three restarts", seconds=20)
+        assert outcome == []
+
+
+def test_the_restart_delay_doubles_with_each_crash_in_a_row(tmp_path: Path) -> None:
+    supervisor = Supervisor(
+        env=dict(os.environ), restart_delay=1, restart_delay_max=3, crash_limit=9
+    )
+    child = supervisor.start("worker", [sys.executable, "-c", "raise SystemExit(1)"])
+    child.process.wait()
+    try:
+        delays = []
+        for crash in range(4):
+            assert supervisor.check(child, now=100.0 + crash) is False
+            delays.append(child.restart_at - (100.0 + crash))
+            child.restart_at = None  # as if it had been restarted and crashed again
+    finally:
+        supervisor.stop_all(timeout=5)
+    assert delays == [1, 2, 3, 3]
 
 
 def test_the_supervisor_carries_on_when_a_child_that_is_not_essential_exits() -> None:
-    supervisor = Supervisor(env=dict(os.environ))
+    supervisor = Supervisor(env=dict(os.environ), crash_limit=1)
     supervisor.start("bots", [sys.executable, "-c", "raise SystemExit(2)"], essential=False)
     supervisor.start("quitter", [sys.executable, "-c", "import time; time.sleep(1)"])
     try:
@@ -256,6 +369,13 @@ def _descendants(pid: int) -> dict[int, str]:
         frontier = {child for child, parent in parents.items() if parent in frontier}
         found |= frontier
     return {child: _command_line(child) for child in found}
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except OSError:
+        return None
 
 
 def _command_line(pid: int) -> str:
@@ -340,6 +460,16 @@ def test_the_runner_serves_runs_tasks_and_leaves_nothing_behind_on_ctrl_c(
         # The demo bots sit down at their table and play: hands get dealt and finished.
         _wait_for(lambda: _finished_hands(database, BOT_TABLE) >= 1, "a bots' hand", log, 90)
         children = _descendants(runner.pid)
+        # A crashed worker is started again, and its pool processes don't linger.
+        (worker,) = [
+            pid
+            for pid, command in children.items()
+            if "celery -A cardroom worker" in command and _parent(pid) == runner.pid
+        ]
+        os.kill(worker, signal.SIGKILL)
+        _wait_for(lambda: "restarted worker" in log.read_text(), "the worker's restart", log)
+        assert _ping_through(embedded.group(1)) == "pong"
+        children |= _descendants(runner.pid)
         for started in ("redis-server", "celery -A cardroom worker", "beat", "runserver", "bots"):
             assert any(started in command for command in children.values()), started
         runner.send_signal(signal.SIGINT)

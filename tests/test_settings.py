@@ -7,14 +7,17 @@ import os
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import redis
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
-from django.db import connection
+from django.db import connection, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.test import Client
+from pytest_django import DjangoDbBlocker
 
 from cardroom.env import env_bool, env_database, env_list, env_redis_url, env_str
 
@@ -284,6 +287,19 @@ def test_settings_refuse_a_channel_layer_capacity_of_zero() -> None:
     assert "CHANNEL_LAYER_CAPACITY must be at least 1" in result.stderr
 
 
+def test_websocket_rate_limits_come_from_the_environment() -> None:
+    names = ["CARDROOM_WS_MESSAGE_LIMIT", "CARDROOM_WS_MESSAGE_WINDOW_SECONDS"]
+    names += ["CARDROOM_CHAT_LIMIT", "CARDROOM_CHAT_WINDOW_SECONDS"]
+    values = _settings_from(names, **dict(zip(names, ["40", "10", "3", "30"], strict=True)))
+    assert [values[name] for name in names] == [40, 10, 3, 30]
+
+
+def test_settings_refuse_a_chat_limit_of_zero() -> None:
+    result = _import_settings_with(CARDROOM_CHAT_LIMIT="0")
+    assert result.returncode != 0
+    assert "CARDROOM_CHAT_LIMIT must be at least 1" in result.stderr
+
+
 def test_database_connections_are_kept_for_the_configured_time() -> None:
     values = _settings_from(["DATABASES"], DATABASE_CONN_MAX_AGE="45")
     assert values["DATABASES"]["default"]["CONN_MAX_AGE"] == 45
@@ -296,21 +312,54 @@ def test_settings_refuse_a_connection_age_that_is_not_a_number() -> None:
     assert "DATABASE_CONN_MAX_AGE must be a whole number" in result.stderr
 
 
-@pytest.mark.django_db(transaction=True)
-def test_a_worker_keeps_its_database_connection_between_tasks_until_it_is_too_old() -> None:
+@pytest.fixture
+def file_connection(
+    tmp_path: Path, django_db_blocker: DjangoDbBlocker
+) -> Iterator[BaseDatabaseWrapper]:
+    """A second database connection, to a SQLite file, registered beside the test database's.
+
+    Django ignores closing a connection to an in-memory SQLite database, which
+    would destroy it, and that is the test database on a fresh clone (no
+    DATABASE_URL): there the default connection can never show a close.
+    """
+    alias = "worker_probe"
+    # No test database is involved, so no pytest-django database marker: it would
+    # forbid queries on a connection it doesn't know.
+    configured = connections.configure_settings(
+        {
+            "default": {},
+            alias: {
+                "ENGINE": "django.db.backends.sqlite3",
+                "NAME": str(tmp_path / "probe.sqlite3"),
+            },
+        }
+    )[alias]
+    connections.settings[alias] = configured
+    try:
+        with django_db_blocker.unblock():
+            yield connections[alias]
+    finally:
+        connections[alias].close()
+        del connections[alias]
+        del connections.settings[alias]
+
+
+def test_a_worker_keeps_its_database_connection_between_tasks_until_it_is_too_old(
+    file_connection: BaseDatabaseWrapper,
+) -> None:
     """Celery's own closing waits for many tasks; Django's age rule decides instead."""
     from celery.signals import task_postrun
 
     from cardroom.celery import app
 
     assert app.conf.get("CELERY_DB_REUSE_MAX") >= 1000
-    connection.ensure_connection()
-    connection.close_at = None  # as with no age limit: kept
+    file_connection.ensure_connection()
+    file_connection.close_at = None  # as with no age limit: kept
     task_postrun.send(sender=None)
-    assert connection.connection is not None
-    connection.close_at = 0.0  # long past
+    assert file_connection.connection is not None
+    file_connection.close_at = 0.0  # long past
     task_postrun.send(sender=None)
-    assert connection.connection is None
+    assert file_connection.connection is None
 
 
 def test_celery_speaks_only_json_and_has_time_limits() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -29,7 +30,7 @@ from tables import services
 from tables.models import Hand, HandResult, PlayerDay, RakeRule, Stakes, Table
 from tables.rules import HandState
 from tables.tasks import ping
-from tests.conftest import live_database_url
+from tests.conftest import live_database_url, stop_process_group
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
@@ -137,10 +138,11 @@ def bet_and_call(state: HandState) -> tuple[str, int | None]:
 
 @dataclass
 class Worker:
-    """A real Celery worker started for one test: its queue and its log."""
+    """A real Celery worker started for one test: its queue, its log and its process."""
 
     queue: str
     log: Path
+    process: subprocess.Popen[bytes]
 
     def results(self, task: str) -> list[str]:
         """What each finished ``task`` returned, in order, as the worker logged it."""
@@ -155,6 +157,11 @@ class Worker:
         """
         wait_until(lambda: len(self.results(task)) >= count, f"{count} results of {task}")
         return self.results(task)[:count]
+
+    def kill(self) -> None:
+        """SIGKILL the worker and everything it started (an embedded beat): a crash."""
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
 
 
 def wait_until(check: Callable[[], Any], what: str, seconds: float = 30) -> Any:
@@ -171,47 +178,50 @@ def start_worker(
 ) -> Iterator[Callable[..., Worker]]:
     """Start a Celery worker on a queue of its own, on the test database.
 
-    With ``beat`` it also runs beat, whose sweep goes to that queue. The test
+    With ``beat`` it also runs beat, whose sweeps go to that queue. The test
     process sends its turn tasks to the same queue, unless it is told to lose
-    them (``settings.CARDROOM_TURN_QUEUE`` changed after the start).
+    them (``settings.CARDROOM_TURN_QUEUE`` changed after the start). ``queue``
+    starts another worker on an earlier one's queue (after a crash, say), and
+    ``env`` adds settings the worker needs to share with the test.
     """
     if connection.vendor == "sqlite":
         assert not require_services, "REQUIRE_SERVICES=1 but the database is SQLite"
         pytest.skip("the worker is another process: it needs PostgreSQL (DATABASE_URL)")
-    started: list[subprocess.Popen[bytes]] = []
+    started: list[Worker] = []
 
-    def start(*, beat: bool = False) -> Worker:
-        worker = Worker(f"test-timers-{uuid4().hex}", tmp_path / "worker.log")
-        settings.CARDROOM_TURN_TASKS, settings.CARDROOM_TURN_QUEUE = True, worker.queue
-        env = {**os.environ, "REDIS_URL": redis_url, "DATABASE_URL": live_database_url()}
-        env.update(CARDROOM_TURN_TASKS="true", CARDROOM_TURN_QUEUE=worker.queue)
+    def start(
+        *, beat: bool = False, queue: str | None = None, env: dict[str, str] | None = None
+    ) -> Worker:
+        queue = queue or f"test-timers-{uuid4().hex}"
+        log = tmp_path / f"worker-{len(started) + 1}.log"
+        settings.CARDROOM_TURN_TASKS, settings.CARDROOM_TURN_QUEUE = True, queue
+        environment = {**os.environ, "REDIS_URL": redis_url, "DATABASE_URL": live_database_url()}
+        environment.update(CARDROOM_TURN_TASKS="true", CARDROOM_TURN_QUEUE=queue, **(env or {}))
         argv = [sys.executable, "-m", "celery", "-A", "cardroom", "worker", "--pool=solo"]
-        argv += ["-Q", worker.queue, "-n", f"{worker.queue}@%h", "-l", "INFO"]
+        argv += ["-Q", queue, "-n", f"{queue}-{len(started)}@%h", "-l", "INFO"]
         argv += ["--without-mingle", "--without-gossip"]
         if beat:
-            argv += ["--beat", "--schedule", str(tmp_path / "beat-schedule")]
-        with worker.log.open("wb") as output:
-            started.append(
-                subprocess.Popen(
-                    argv, cwd=PROJECT_ROOT, env=env, stdout=output, stderr=subprocess.STDOUT
-                )
+            argv += ["--beat", "--schedule", str(tmp_path / f"beat-schedule-{len(started)}")]
+        with log.open("wb") as output:
+            process = subprocess.Popen(
+                argv,
+                cwd=PROJECT_ROOT,
+                env=environment,
+                stdout=output,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,  # its own group: a kill reaches an embedded beat too
             )
+        started.append(Worker(queue, log, process))
         # Ready when it answers: the clock tests below must not race its start-up.
-        assert ping.apply_async(queue=worker.queue).get(timeout=60) == "pong"
-        return worker
+        assert ping.apply_async(queue=queue).get(timeout=60) == "pong"
+        return started[-1]
 
     try:
         yield start
     finally:
-        for process in started:
-            process.terminate()
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-        for log in tmp_path.glob("worker.log"):
-            print(log.read_text(errors="replace"))  # shown by pytest only when a test fails
+        for worker in started:
+            stop_process_group(worker.process)
+            print(worker.log.read_text(errors="replace"))  # shown by pytest only on failure
 
 
 # The activity report's summary of who played where and when (PlayerDay).

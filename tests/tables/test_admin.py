@@ -19,6 +19,7 @@ from cardroom.asgi import application
 from tables.models import Hand, HandAction, RakeEntry, Stakes, Table
 from tables.reports import RakeReport
 from tables.rules.cards import parse_cards
+from tests.tables.test_consumers import SAME_SITE
 
 RAKE_REPORT = reverse("rake_report")
 
@@ -359,7 +360,7 @@ def test_closing_a_table_tells_its_viewers(admin_client: Client, stud: Stakes) -
 
     async def scenario() -> None:
         communicator = WebsocketCommunicator(
-            application, f"/ws/tables/{table.pk}/", headers=[(b"origin", b"http://localhost")]
+            application, f"/ws/tables/{table.pk}/", headers=SAME_SITE
         )
         try:
             assert (await communicator.connect())[0]

@@ -15,7 +15,7 @@ import pytest
 from django.db import connection, transaction
 
 from accounts.models import User
-from tables import services
+from tables import services, tasks
 from tables.models import Hand, HandAction, Seat, Table
 from tests.tables.conftest import player_to_act
 
@@ -113,3 +113,21 @@ def test_two_players_taking_one_seat_at_once_get_one_seat(table: Table, alice: U
     loser = bob if seat.player_id == alice.pk else alice
     loser.refresh_from_db()
     assert loser.balance == loser.transfers.get().amount  # only the signup grant: no buy-in
+
+
+def test_the_task_and_the_sweep_dealing_at_once_deal_one_hand(
+    table: Table, alice: User, bob: User
+) -> None:
+    for number, player in enumerate((alice, bob), start=1):
+        services.seat_take(table_id=table.pk, player_id=player.pk, seat_number=number, buy_in=100)
+    dealt: dict[str, int] = {}
+
+    def task() -> None:
+        dealt["task"] = int(tasks.start_next_hand(table.pk))
+
+    def sweep() -> None:
+        dealt["sweep"] = services.hands_start_due()
+
+    assert at_once(table, task, sweep) == ["ok", "ok"]
+    assert dealt["task"] + dealt["sweep"] == 1
+    assert Hand.objects.filter(table=table).count() == 1

@@ -7,6 +7,8 @@ everyone may see. Every test disconnects every socket it opened.
 
 from __future__ import annotations
 
+import asyncio
+import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import timedelta
@@ -22,11 +24,12 @@ from django.test import Client
 from accounts.models import User
 from cardroom.asgi import application
 from tables import services
-from tables.models import Hand, Seat, Table
+from tables.models import Hand, Seat, Table, TableConnection
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-ORIGIN = (b"origin", b"http://localhost")
+# What a browser on a page of the site at http://localhost sends with a handshake.
+SAME_SITE = [(b"host", b"localhost"), (b"origin", b"http://localhost")]
 
 
 def session_of(user: User) -> str:
@@ -88,7 +91,7 @@ async def room() -> AsyncIterator[Join]:
     opened: list[WebsocketCommunicator] = []
 
     async def join(table_id: int, cookie: str | None = None) -> Socket:
-        headers = [ORIGIN]
+        headers = list(SAME_SITE)
         if cookie is not None:
             headers.append((b"cookie", f"sessionid={cookie}".encode()))
         communicator = WebsocketCommunicator(
@@ -210,7 +213,7 @@ def test_a_logged_in_viewer_is_told_who_they_are(table: Table, cookies: dict[str
 
 def test_an_unknown_table_closes_with_4404(db: None) -> None:
     async def scenario() -> None:
-        communicator = WebsocketCommunicator(application, "/ws/tables/999/", headers=[ORIGIN])
+        communicator = WebsocketCommunicator(application, "/ws/tables/999/", headers=SAME_SITE)
         try:
             connected, _ = await communicator.connect()
             assert connected
@@ -359,6 +362,142 @@ def test_chat_reaches_everyone_as_the_plain_text_sent(
     run(scenario)
 
 
+# ------------------------------------------- logging out and deactivation
+
+
+async def closed_with(socket: Socket) -> int:
+    """The close code the server ends the socket with; frames before it are kept."""
+    while (output := await socket.communicator.receive_output(timeout=3))["type"] != (
+        "websocket.close"
+    ):
+        socket.frames.append(json.loads(output["text"]))
+    return output["code"]
+
+
+@database_sync_to_async
+def deactivate_quietly(username: str) -> None:
+    """As a bulk update would: no signal, so only the socket's own check can notice."""
+    User.objects.filter(username=username).update(is_active=False)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [{"type": "chat", "text": "still here"}, {"type": "sit", "seat": 1, "buy_in": 200}],
+    ids=["chat", "sit"],
+)
+def test_a_deactivated_users_next_message_is_refused_and_their_socket_closed(
+    message: dict[str, Any], table: Table, cookies: dict[str, str]
+) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            alice, observer = await join(table.pk, cookies["alice"]), await join(table.pk)
+            await deactivate_quietly("alice")
+            await alice.send(message)
+            assert await closed_with(alice) == 4401
+            assert [(f["type"], f["code"]) for f in alice.frames[1:]] == [
+                ("error", "login_required")
+            ]
+            assert await observer.quiet()  # no chat, no seat
+            assert await seats_of(table) == []
+
+    run(scenario)
+
+
+def test_logging_out_closes_the_sockets_of_that_session(table: Table, alice: User) -> None:
+    browser = Client()
+    browser.force_login(alice)
+    elsewhere = session_of(alice)  # alice on another computer, still logged in
+
+    async def scenario() -> None:
+        async with room() as join:
+            here = await join(table.pk, browser.cookies["sessionid"].value)
+            there = await join(table.pk, elsewhere)
+            await database_sync_to_async(browser.logout)()
+            assert await closed_with(here) == 4401
+            assert here.frames[-1]["code"] == "login_required"
+            assert "logged out" in here.frames[-1]["message"]
+            assert await there.quiet()
+            await there.send({"type": "chat", "text": "still here"})
+            assert (await there.receive())["text"] == "still here"
+
+    run(scenario)
+
+
+def test_deactivating_a_user_closes_all_their_sockets(
+    table: Table, alice: User, cookies: dict[str, str]
+) -> None:
+    other_session = session_of(alice)
+
+    async def scenario() -> None:
+        async with room() as join:
+            sockets = [await join(table.pk, cookies["alice"]), await join(table.pk, other_session)]
+            alice.is_active = False
+            await database_sync_to_async(alice.save)()  # as the admin's change form saves
+            for socket in sockets:
+                assert await closed_with(socket) == 4401
+                assert "deactivated" in socket.frames[-1]["message"]
+
+    run(scenario)
+
+
+# --------------------------------------------------------------- rate limits
+
+
+def test_chat_past_its_limit_is_refused_line_by_line_and_never_broadcast(
+    table: Table, cookies: dict[str, str], settings: Any
+) -> None:
+    # A window of an hour: nothing refills while the test runs, however slow the machine.
+    settings.CARDROOM_CHAT_LIMIT, settings.CARDROOM_CHAT_WINDOW_SECONDS = 3, 3600
+
+    async def scenario() -> None:
+        async with room() as join:
+            alice, observer = await join(table.pk, cookies["alice"]), await join(table.pk)
+            for n in range(1, 6):
+                await alice.send({"type": "chat", "text": f"line {n}"})
+            heard = [(await observer.receive())["text"] for _ in range(3)]
+            assert heard == ["line 1", "line 2", "line 3"]
+            assert await observer.quiet()
+            frames = [await alice.receive() for _ in range(5)]
+            assert sorted(f["text"] for f in frames if f["type"] == "chat") == heard
+            errors = [f for f in frames if f["type"] == "error"]
+            assert [e["code"] for e in errors] == ["rate_limited", "rate_limited"]
+            assert "at most 3 every 3600 seconds" in errors[0]["message"]
+            assert await alice.quiet()
+
+    run(scenario)
+
+
+def test_every_message_past_the_connections_limit_gets_rate_limited(
+    table: Table, cookies: dict[str, str], settings: Any
+) -> None:
+    settings.CARDROOM_WS_MESSAGE_LIMIT, settings.CARDROOM_WS_MESSAGE_WINDOW_SECONDS = 4, 3600
+
+    async def scenario() -> None:
+        async with room() as join:
+            alice, observer = await join(table.pk, cookies["alice"]), await join(table.pk)
+            await alice.send({"type": "snapshot"})
+            await alice.receive_snapshot()
+            await alice.send({"type": "chat", "text": "hi"})
+            await alice.send({"type": "sit", "seat": 1, "buy_in": 200})
+            await alice.send({"type": "snapshot"})  # the fourth: the last one allowed
+            await alice.send({"type": "sit_out"})  # would have changed the seat
+            await alice.communicator.send_to(text_data="not even JSON")
+            await alice.send({"type": "chat", "text": "hi again"})
+            kinds = [(f["type"], f.get("code")) for f in [await alice.receive() for _ in range(6)]]
+            assert kinds.count(("error", "rate_limited")) == 3
+            assert ("chat", None) in kinds
+            assert kinds.count(("snapshot", None)) == 2
+            assert await alice.quiet()
+            assert [f["type"] for f in [await observer.receive() for _ in range(2)]] == [
+                "chat",
+                "snapshot",
+            ]
+            assert await observer.quiet()
+            assert await seats_of(table) == [(1, "alice", 200, "playing")]  # not sitting out
+
+    run(scenario)
+
+
 # --------------------------------------------------------------- bad messages
 
 
@@ -397,6 +536,52 @@ def test_a_bad_message_is_answered_with_bad_message_and_changes_nothing(
             assert error["message"]
             assert await alice.quiet() and await observer.quiet()
             assert await seats_of(table) == []
+
+    run(scenario)
+
+
+# Frames that once crashed the consumer (close 1011), which then marked the
+# player's seat disconnected.
+MALFORMED_FRAMES = [
+    pytest.param('{"type": "chat", "text": ' + "[" * 100_000 + "]" * 100_000 + "}", id="deep"),
+    pytest.param('{"type": "act", "action": ["fold"], "turn": 0}', id="action-a-list"),
+    pytest.param('{"type": "act", "action": {"k": 1}, "turn": 0}', id="action-an-object"),
+    pytest.param('{"type": "chat", "text": "\\ud800"}', id="lone-surrogate"),
+    pytest.param('{"type": "sit", "seat": 1, "buy_in": Infinity}', id="infinity"),
+]
+
+
+@pytest.mark.parametrize("raw", MALFORMED_FRAMES)
+def test_a_malformed_frame_is_a_bad_message_and_the_seat_stays_as_it_was(
+    raw: str, table: Table, cookies: dict[str, str]
+) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            alice, observer = await join(table.pk, cookies["alice"]), await join(table.pk)
+            await sit(alice, 2)
+            await observer.receive_snapshot()
+            await alice.communicator.send_to(text_data=raw)
+            error = await alice.receive()
+            assert (error["type"], error["code"]) == ("error", "bad_message"), error
+            assert await alice.quiet() and await observer.quiet()
+            await alice.send({"type": "snapshot"})  # still connected, still answered
+            assert (await alice.receive())["type"] == "snapshot"
+            assert await seats_of(table) == [(2, "alice", 200, "playing")]
+
+    run(scenario)
+
+
+def test_a_lone_surrogate_in_chat_is_refused_before_the_redis_layer_packs_it(
+    table: Table, cookies: dict[str, str], redis_layer: None
+) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            alice, observer = await join(table.pk, cookies["alice"]), await join(table.pk)
+            await alice.communicator.send_to(text_data='{"type": "chat", "text": "a\\ud800"}')
+            assert (await alice.receive())["code"] == "bad_message"
+            await alice.send({"type": "chat", "text": "a\U0001f600"})  # a real emoji is fine
+            for socket in (alice, observer):
+                assert (await socket.receive())["text"] == "a\U0001f600"
 
     run(scenario)
 
@@ -650,6 +835,53 @@ def test_a_dropped_player_shows_as_disconnected_and_back_as_playing(
             snapshot = await observer.receive_snapshot()
             states = {seat["number"]: seat["state"] for seat in snapshot["table"]["seats"]}
             assert states == {1: "playing", 2: "playing"}
+
+    run(scenario)
+
+
+def test_closing_one_of_two_tabs_leaves_the_seat_playing_until_the_last_closes(
+    table: Table, cookies: dict[str, str]
+) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            first, second = (
+                await join(table.pk, cookies["alice"]),
+                await join(table.pk, cookies["alice"]),
+            )
+            observer = await join(table.pk)
+            await sit(first, 1)
+            await second.receive_snapshot()
+            await observer.receive_snapshot()
+            await first.communicator.disconnect()
+            assert await observer.quiet() and await second.quiet()
+            assert await seats_of(table) == [(1, "alice", 200, "playing")]
+            await second.communicator.disconnect()
+            snapshot = await observer.receive_snapshot()
+            assert snapshot["table"]["seats"][0]["state"] == "disconnected"
+            assert await seats_of(table) == [(1, "alice", 200, "disconnected")]
+
+    run(scenario)
+
+
+def test_an_open_tab_keeps_vouching_for_its_connection(
+    table: Table, cookies: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its process's heartbeat refreshes the row, so only a dead process's rows go stale."""
+    monkeypatch.setattr(services, "CONNECTION_HEARTBEAT_SECONDS", 0.05)
+
+    @database_sync_to_async
+    def seen() -> Any:
+        return TableConnection.objects.get(table=table).seen_at
+
+    async def scenario() -> None:
+        async with room() as join:
+            await join(table.pk, cookies["alice"])
+            opened = await seen()
+            for _ in range(100):
+                if await seen() > opened:
+                    return
+                await asyncio.sleep(0.05)
+            raise AssertionError("the connection's row was never refreshed")
 
     run(scenario)
 

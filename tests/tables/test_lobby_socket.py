@@ -18,7 +18,7 @@ from cardroom.asgi import application
 from tables import broadcast, services
 from tables.lobby import lobby_rows
 from tables.models import Stakes, Table
-from tests.tables.test_consumers import ORIGIN, run
+from tests.tables.test_consumers import SAME_SITE, run
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -34,7 +34,7 @@ def razz_table(db: None) -> Table:
 
 @asynccontextmanager
 async def lobby() -> AsyncIterator[WebsocketCommunicator]:
-    communicator = WebsocketCommunicator(application, "/ws/lobby/", headers=[ORIGIN])
+    communicator = WebsocketCommunicator(application, "/ws/lobby/", headers=SAME_SITE)
     connected, _ = await communicator.connect()
     assert connected
     try:
@@ -98,6 +98,58 @@ def test_a_bad_message_gets_an_error_and_keeps_the_filters(
             assert error["message"]
             await socket.send_json_to({"type": "filter", "variant": "razz"})
             assert names(await socket.receive_json_from(timeout=3)) == ["Razz table"]
+
+    run(scenario)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        pytest.param(
+            '{"type": "filter", "variant": ' + "[" * 100_000 + "]" * 100_000 + "}", id="deep"
+        ),
+        pytest.param('{"type": "filter", "variant": ["razz"]}', id="variant-a-list"),
+        pytest.param('{"type": "filter", "stakes": {"k": 1}}', id="stakes-an-object"),
+        pytest.param('{"type": "filter", "stakes": Infinity}', id="stakes-infinity"),
+        pytest.param('{"type": "filter", "stakes": 1.0}', id="stakes-a-float"),
+        pytest.param('{"type": "filter", "variant": "\\ud800"}', id="lone-surrogate"),
+    ],
+)
+def test_a_malformed_frame_gets_bad_message_and_the_socket_carries_on(
+    raw: str, table: Table, razz_table: Table
+) -> None:
+    async def scenario() -> None:
+        async with lobby() as socket:
+            await socket.receive_json_from(timeout=3)
+            await socket.send_json_to({"type": "filter", "variant": "razz"})
+            await socket.receive_json_from(timeout=3)
+            await socket.send_to(text_data=raw)
+            error = await socket.receive_json_from(timeout=3)
+            assert (error["type"], error["code"]) == ("error", "bad_message"), error
+            await socket.send_json_to({"type": "filter"})  # the filters were kept till now
+            assert sorted(names(await socket.receive_json_from(timeout=3))) == [
+                "Razz table",
+                "Table 1",
+            ]
+
+    run(scenario)
+
+
+def test_messages_past_the_connections_limit_get_rate_limited(
+    table: Table, razz_table: Table, settings: Any
+) -> None:
+    settings.CARDROOM_WS_MESSAGE_LIMIT, settings.CARDROOM_WS_MESSAGE_WINDOW_SECONDS = 2, 3600
+
+    async def scenario() -> None:
+        async with lobby() as socket:
+            await socket.receive_json_from(timeout=3)
+            for variant in ("razz", "stud", "stud8", "razz"):
+                await socket.send_json_to({"type": "filter", "variant": variant})
+            frames = [await socket.receive_json_from(timeout=3) for _ in range(4)]
+            assert [f["type"] for f in frames] == ["lobby", "lobby", "error", "error"]
+            assert {f["code"] for f in frames[2:]} == {"rate_limited"}
+            assert names(frames[1]) == ["Table 1"]  # stud: the last filter that was taken
+            assert await socket.receive_nothing(timeout=0.2)
 
     run(scenario)
 

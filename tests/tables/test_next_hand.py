@@ -1,22 +1,24 @@
-"""The next hand is dealt a few seconds after one ends, by a Celery task.
+"""The next hand: dealt by a Celery task a few seconds after one ends, with beat's sweep behind it.
 
 Alice (seat 1) and bob (seat 2) play heads up; a hand ends when one of them
 folds. Most tests stand in for the broker by recording what would be sent and
-running the task by hand; one proves a real worker deals the next hand.
+running the task by hand; the last ones prove a real worker deals the next
+hand, and that beat deals it when a crash has lost the task.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
 
 from accounts.models import User
 from tables import consumers, services, tasks
-from tables.models import Hand, Table
-from tests.tables.conftest import Worker, engine, player_to_act
+from tables.models import Hand, Seat, Stakes, Table
+from tests.tables.conftest import Worker, engine, player_to_act, wait_until
 
 
 @pytest.fixture
@@ -62,6 +64,16 @@ def fold_to_bring_in(hand: Hand) -> None:
     assert engine(hand).finished
 
 
+def pause_over(table: Table) -> None:
+    """Let the pause after the table's last hand run out, as if its end were long ago."""
+    last = table.hands.order_by("-number").first()
+    Hand.objects.filter(pk=last.pk).update(ended_at=last.ended_at - timedelta(minutes=20))
+
+
+def running(table: Table) -> Hand | None:
+    return table.hands.filter(ended_at__isnull=True).first()
+
+
 def test_a_hand_ended_by_a_move_schedules_the_next_after_the_delay(
     seated: Table, sent: list, django_capture_on_commit_callbacks: Any
 ) -> None:
@@ -101,7 +113,7 @@ def test_without_a_broker_the_next_hand_is_dealt_at_once(seated: Table, settings
     assert seated.hands.filter(ended_at__isnull=True).get().number == hand.number + 1
 
 
-def test_a_broker_that_refuses_the_task_gets_the_hand_dealt_at_once(
+def test_a_broker_that_refuses_the_task_leaves_the_deal_to_the_sweep(
     seated: Table,
     sent: list,
     monkeypatch: pytest.MonkeyPatch,
@@ -113,20 +125,47 @@ def test_a_broker_that_refuses_the_task_gets_the_hand_dealt_at_once(
     monkeypatch.setattr(tasks.start_next_hand, "apply_async", broker_down)
     hand = services.hand_start(table_id=seated.pk)
     with django_capture_on_commit_callbacks(execute=True):
-        fold_to_bring_in(hand)
-    assert seated.hands.filter(ended_at__isnull=True).count() == 1
+        fold_to_bring_in(hand)  # the move is saved all the same
+    assert running(seated) is None  # the showdown stays on show for the pause
+    hand.refresh_from_db()
+    after_pause = hand.ended_at + timedelta(seconds=3)
+    assert services.hands_start_due(now=after_pause) == 1
+    assert running(seated).number == hand.number + 1
 
 
-def test_the_task_deals_the_next_hand(seated: Table, sent: list) -> None:
+def test_the_task_deals_the_next_hand_once_the_pause_is_over(seated: Table, sent: list) -> None:
     hand = services.hand_start(table_id=seated.pk)
     fold_to_bring_in(hand)
+    pause_over(seated)
     assert tasks.start_next_hand(seated.pk) is True
-    assert seated.hands.filter(ended_at__isnull=True).get().number == hand.number + 1
+    assert running(seated).number == hand.number + 1
+
+
+def test_a_task_that_arrives_before_the_pause_is_over_deals_nothing(
+    seated: Table, sent: list
+) -> None:
+    fold_to_bring_in(services.hand_start(table_id=seated.pk))
+    assert tasks.start_next_hand(seated.pk) is False
+    assert seated.hands.count() == 1
+
+
+def test_a_player_sitting_in_during_the_pause_is_dealt_in_after_it(
+    seated: Table, sent: list, bob: User
+) -> None:
+    hand = services.hand_start(table_id=seated.pk)
+    services.seat_sit_out(table_id=seated.pk, player_id=bob.pk)  # from the next hand
+    fold_to_bring_in(hand)
+    consumers.do_sit_in(seated.pk, bob.pk)  # the table is ready again, in the pause
+    assert running(seated) is None
+    pause_over(seated)
+    assert tasks.start_next_hand(seated.pk) is True
+    assert bob.pk in [entry["player"] for entry in running(seated).seating["players"]]
 
 
 def test_the_task_deals_nothing_at_a_closed_table(seated: Table, sent: list) -> None:
     fold_to_bring_in(services.hand_start(table_id=seated.pk))
     services.table_close(table_id=seated.pk)
+    pause_over(seated)
     assert tasks.start_next_hand(seated.pk) is False
     assert seated.hands.count() == 1
 
@@ -136,12 +175,14 @@ def test_the_task_deals_nothing_with_one_player_left_in(
 ) -> None:
     fold_to_bring_in(services.hand_start(table_id=seated.pk))
     services.seat_sit_out(table_id=seated.pk, player_id=bob.pk)
+    pause_over(seated)
     assert tasks.start_next_hand(seated.pk) is False
     assert seated.hands.count() == 1
 
 
 def test_a_repeated_task_deals_only_one_hand(seated: Table, sent: list) -> None:
     fold_to_bring_in(services.hand_start(table_id=seated.pk))
+    pause_over(seated)
     assert tasks.start_next_hand(seated.pk) is True
     assert tasks.start_next_hand(seated.pk) is False
     assert seated.hands.count() == 2
@@ -160,6 +201,64 @@ def test_the_first_hand_still_starts_when_the_second_player_sits(
     assert sent == []
 
 
+# ----------------------------------------------------------- beat's sweep
+
+
+def test_the_sweep_deals_at_a_table_idle_past_the_pause(seated: Table, sent: list) -> None:
+    """As after a crash: the hand ended, and the task sent for the next one was lost."""
+    fold_to_bring_in(services.hand_start(table_id=seated.pk))
+    dealt: list[Hand] = []
+    assert services.hands_start_due(on_started=dealt.append) == 0  # still in the pause
+    pause_over(seated)
+    assert services.hands_start_due(on_started=dealt.append) == 1
+    assert dealt == [running(seated)]
+    assert services.hands_start_due() == 0  # that hand is running now
+
+
+def test_the_sweep_deals_at_a_ready_table_that_never_had_a_hand(
+    table: Table, alice: User, bob: User, sent: list
+) -> None:
+    """As when the process died between a player sitting down and the deal."""
+    for seat_number, player in enumerate((alice, bob), start=1):
+        services.seat_take(
+            table_id=table.pk, player_id=player.pk, seat_number=seat_number, buy_in=200
+        )
+    assert services.hands_start_due() == 1
+    assert running(table).number == 1
+
+
+def test_the_sweep_passes_over_closed_tables_and_lone_players(
+    seated: Table, sent: list, stakes: Stakes, carol: User
+) -> None:
+    services.table_close(table_id=seated.pk)
+    alone = Table.objects.create(name="Table 2", stakes=stakes)
+    services.seat_take(table_id=alone.pk, player_id=carol.pk, seat_number=1, buy_in=200)
+    assert services.hands_start_due() == 0
+    assert not Hand.objects.exists()
+
+
+def test_the_sweep_task_deals_and_schedules_after_a_hand_that_ends_as_it_is_dealt(
+    table: Table, alice: User, bob: User, sent: list, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Both all in on the antes: the engine runs the board out, so the next hand is due too."""
+    for seat_number, player in enumerate((alice, bob), start=1):
+        services.seat_take(
+            table_id=table.pk, player_id=player.pk, seat_number=seat_number, buy_in=200
+        )
+    Seat.objects.filter(table=table).update(stack=1)  # one chip each: the ante
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tasks.deal_due_hands() == 1
+    assert table.hands.get().is_finished
+    assert [args for args, _ in sent] == [(table.pk,)]
+
+
+def test_beat_runs_the_sweep_with_the_turn_sweep(settings: Any) -> None:
+    entry = settings.CELERY_BEAT_SCHEDULE["deal-due-hands"]
+    turns = settings.CELERY_BEAT_SCHEDULE["sweep-overdue-turns"]
+    assert entry["task"] == "tables.tasks.deal_due_hands"
+    assert (entry["schedule"], entry["options"]) == (turns["schedule"], turns["options"])
+
+
 # ------------------------------------------------- a real worker and Redis
 
 
@@ -167,7 +266,7 @@ def test_the_first_hand_still_starts_when_the_second_player_sits(
 def test_a_real_worker_deals_the_next_hand_after_the_delay(
     start_worker: Callable[..., Worker], settings: Any, seated: Table
 ) -> None:
-    start_worker()
+    start_worker(env={"CARDROOM_NEXT_HAND_DELAY_SECONDS": "1"})  # the worker waits it out too
     settings.CARDROOM_NEXT_HAND_DELAY_SECONDS = 1
     hand = services.hand_start(table_id=seated.pk)  # commits: no transaction here
     ended = time.monotonic()  # just before: the task is sent as the fold commits
@@ -177,3 +276,26 @@ def test_a_real_worker_deals_the_next_hand_after_the_delay(
         assert time.monotonic() < deadline, "no next hand was dealt"
         time.sleep(0.1)
     assert time.monotonic() - ended >= 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_killed_holding_the_next_hands_task_is_restarted_and_beat_deals_it(
+    start_worker: Callable[..., Worker], seated: Table
+) -> None:
+    first = start_worker(beat=True)
+    hand = services.hand_start(table_id=seated.pk)
+    fold_to_bring_in(hand)  # sends start_next_hand, due after the 3-second pause
+    task = "tables.tasks.start_next_hand["
+    wait_until(lambda: task in first.log.read_text(), "the worker to take the task")
+    # It held the task, unacknowledged: Redis gives it to no worker for an hour.
+    first.kill()
+    assert running(seated) is None
+    second = start_worker(beat=True, queue=first.queue)
+    restarted = time.monotonic()
+    dealt = wait_until(lambda: running(seated), "the next hand after the restart")
+    assert dealt.number == hand.number + 1
+    assert time.monotonic() - restarted < 10  # the pause, and a sweep or two
+    # Beat's sweep dealt it, not the lost task.
+    sweep = "tables.tasks.deal_due_hands"
+    wait_until(lambda: "1" in second.results(sweep), "the sweep to report its deal")
+    assert task not in second.log.read_text()

@@ -127,8 +127,18 @@ def test_a_seat_dealt_in_has_missed_no_hands(three_seated: Table, alice: User) -
 # ------------------------------------------------------ disconnecting and back
 
 
+def drop(table: Table, player_id: int) -> bool:
+    """The player's only socket at the table closes; whether their seat changed."""
+    return services.connection_close(table_id=table.pk, player_id=player_id, channel_name="tab")
+
+
+def back(table: Table, player_id: int) -> bool:
+    """The player opens the table again; whether their seat changed."""
+    return services.connection_open(table_id=table.pk, player_id=player_id, channel_name="tab")
+
+
 def test_a_disconnected_player_is_still_dealt_in(three_seated: Table, alice: User) -> None:
-    assert services.seat_disconnect(table_id=three_seated.pk, player_id=alice.pk)
+    assert drop(three_seated, alice.pk)
     assert Seat.objects.get(player=alice).state == Seat.State.DISCONNECTED
     assert alice.pk in dealt_in(three_seated)
 
@@ -137,8 +147,8 @@ def test_a_player_sitting_out_stays_so_when_their_socket_closes(
     three_seated: Table, alice: User
 ) -> None:
     services.seat_sit_out(table_id=three_seated.pk, player_id=alice.pk)
-    assert not services.seat_disconnect(table_id=three_seated.pk, player_id=alice.pk)
-    assert not services.seat_reconnect(table_id=three_seated.pk, player_id=alice.pk)
+    assert not drop(three_seated, alice.pk)
+    assert not back(three_seated, alice.pk)
     assert Seat.objects.get(player=alice).state == Seat.State.SITTING_OUT
 
 
@@ -150,13 +160,13 @@ def test_reconnecting_on_your_turn_extends_it_once_per_hand(
     player = player_to_act(hand)
     expires = Hand.objects.get(pk=hand.pk).turn_expires_at
 
-    services.seat_disconnect(table_id=three_seated.pk, player_id=player)
-    assert services.seat_reconnect(table_id=three_seated.pk, player_id=player)
+    drop(three_seated, player)
+    assert back(three_seated, player)
     assert Hand.objects.get(pk=hand.pk).turn_expires_at == expires + timedelta(seconds=20)
     assert Seat.objects.get(player_id=player).state == Seat.State.PLAYING
 
-    services.seat_disconnect(table_id=three_seated.pk, player_id=player)
-    assert services.seat_reconnect(table_id=three_seated.pk, player_id=player)
+    drop(three_seated, player)
+    assert back(three_seated, player)
     assert Hand.objects.get(pk=hand.pk).turn_expires_at == expires + timedelta(seconds=20)
 
 
@@ -168,6 +178,6 @@ def test_reconnecting_when_it_is_not_your_turn_adds_no_time(three_seated: Table)
         if entry["player"] != player_to_act(hand)
     )
     expires = Hand.objects.get(pk=hand.pk).turn_expires_at
-    services.seat_disconnect(table_id=three_seated.pk, player_id=waiting)
-    assert services.seat_reconnect(table_id=three_seated.pk, player_id=waiting)
+    drop(three_seated, waiting)
+    assert back(three_seated, waiting)
     assert Hand.objects.get(pk=hand.pk).turn_expires_at == expires
