@@ -344,6 +344,26 @@ def test_bad_dates_give_the_page_with_a_message_not_a_csv(admin_client: Client, 
     assert "Enter a real date as YYYY-MM-DD" in response.content.decode()
 
 
+@pytest.mark.parametrize("url", [RAKE_REPORT, ACTIVITY, HAND_SEARCH])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"end": "9999-12-31"},  # the day after it is past the calendar's end
+        {"start": "9999-12-31"},
+        {"start": "0001-01-01"},  # its midnight in Paris is before year 1 in UTC
+        {"end": "9999-12-31", "format": "csv"},
+    ],
+)
+def test_a_day_out_of_range_gives_the_form_with_a_message(
+    admin_client: Client, db: None, url: str, params: dict[str, str]
+) -> None:
+    response = admin_client.get(url, params)
+
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/html")
+    assert "Enter a date from 2000-01-01 to 2099-12-31." in response.content.decode()
+
+
 def test_a_table_and_other_stakes_together_are_refused(
     admin_client: Client, table: Table, razz: Stakes
 ) -> None:
