@@ -24,7 +24,7 @@ test: $(STAMP)
 # Ctrl-C stops them all.
 run: $(STAMP)
 	$(BIN)/python manage.py migrate
-	$(BIN)/python manage.py seed_demo
+	$(BIN)/python manage.py seed_demo --site http://127.0.0.1:$(PORT)
 	$(BIN)/python -m cardroom.runner --port $(PORT) --bots $(BOTS)
 
 bench: $(STAMP)
