@@ -214,7 +214,11 @@ def put_rake(hand: Hand, amount: int, when: datetime.datetime) -> None:
 
 @pytest.fixture
 def rake(stud: Stakes, razz: Stakes, players: list[User]) -> None:
-    """Rake on 1 and 2 March: Alpha (stud) 3+2 then 1; Beta (stud) 3; Gamma (razz) 2."""
+    """Rake on 1 and 2 March: Alpha (stud) 3+2 then 1; Beta (stud) 3; Gamma (razz) 2.
+
+    Alpha also ends two hands without rake, as hands folded on 3rd street do:
+    one each day. Their ledger rows are of 0 chips.
+    """
     alpha, beta, gamma = (
         Table.objects.create(name=name, stakes=stakes)
         for name, stakes in (("Alpha", stud), ("Beta", stud), ("Gamma", razz))
@@ -226,10 +230,16 @@ def rake(stud: Stakes, razz: Stakes, players: list[User]) -> None:
     put_rake(make_hand(alpha, 3, players), 1, day2)
     put_rake(make_hand(beta, 1, players), 3, day2)
     put_rake(make_hand(gamma, 1, players), 2, day2)
+    put_rake(make_hand(alpha, 4, players), 0, day1)
+    put_rake(make_hand(alpha, 5, players), 0, day2)
 
 
-def rows(report: RakeReport, section: str, key: str) -> list[tuple[object, int, int]]:
-    return [(getattr(line, key), line.hands, line.rake) for line in getattr(report, section)]
+def rows(report: RakeReport, section: str, key: str) -> list[tuple[object, int, int, int]]:
+    """(key, hands, raked hands, rake) per line."""
+    return [
+        (getattr(line, key), line.hands, line.raked_hands, line.rake)
+        for line in getattr(report, section)
+    ]
 
 
 def test_the_rake_report_totals_per_day_stakes_and_table(admin_client: Client, rake: None) -> None:
@@ -237,15 +247,27 @@ def test_the_rake_report_totals_per_day_stakes_and_table(admin_client: Client, r
 
     report = response.context["report"]
     day1, day2 = datetime.date(2025, 3, 1), datetime.date(2025, 3, 2)
-    assert rows(report, "by_day", "key") == [(day1, 2, 5), (day2, 3, 6)]
-    assert rows(report, "by_stakes", "label") == [("Razz 2/4", 1, 2), ("Stud 5/10", 4, 9)]
+    assert rows(report, "by_day", "key") == [(day1, 3, 2, 5), (day2, 4, 3, 6)]
+    assert rows(report, "by_stakes", "label") == [("Razz 2/4", 1, 1, 2), ("Stud 5/10", 6, 4, 9)]
     assert rows(report, "by_table", "label") == [
-        ("Alpha", 3, 6),
-        ("Beta", 1, 3),
-        ("Gamma", 1, 2),
+        ("Alpha", 5, 3, 6),
+        ("Beta", 1, 1, 3),
+        ("Gamma", 1, 1, 2),
     ]
-    assert (report.total.rake, report.total.hands) == (11, 5)
-    assert "Total rake: <strong>11</strong> chips from 5 raked hands." in response.content.decode()
+    assert (report.total.rake, report.total.raked_hands, report.total.hands) == (11, 5, 7)
+
+
+def test_the_rake_report_counts_only_hands_with_rake_as_raked(
+    admin_client: Client, rake: None
+) -> None:
+    response = admin_client.get(RAKE_REPORT)
+
+    page = " ".join(response.content.decode().split())
+    assert (
+        "Total rake: <strong>11</strong> chips from 5 raked hands (hands with rake above 0), "
+        "of 7 hands played." in page
+    )
+    assert rows(response.context["report"], "by_week", "label") == [("2025-W09", 7, 5, 11)]
 
 
 @pytest.mark.parametrize(
@@ -267,8 +289,8 @@ def test_the_rake_report_keeps_to_the_dates_asked(
     response = admin_client.get(RAKE_REPORT, params)
 
     report = response.context["report"]
-    assert rows(report, "by_day", "key") == [(day, hands, chips)]
-    assert (report.total.rake, report.total.hands) == (chips, hands)
+    assert rows(report, "by_day", "key") == [(day, hands + 1, hands, chips)]
+    assert (report.total.rake, report.total.raked_hands) == (chips, hands)
 
 
 def test_the_rake_report_with_no_rake_says_so(admin_client: Client, db: None) -> None:
@@ -276,7 +298,7 @@ def test_the_rake_report_with_no_rake_says_so(admin_client: Client, db: None) ->
 
     total = response.context["report"].total
     assert (total.rake, total.hands) == (0, 0)
-    assert "No rake in this range." in response.content.decode()
+    assert "No hands ended in this range." in response.content.decode()
 
 
 @pytest.mark.parametrize(
