@@ -47,9 +47,17 @@ def ledger_post(
 
 
 @transaction.atomic
-def user_signup(*, username: str, password: str, display_name: str = "") -> User:
+def user_signup(
+    *,
+    username: str,
+    password: str,
+    display_name: str = "",
+    email: str = "",
+) -> User:
     """Create a player and give them the configured play-chip grant."""
-    user = User.objects.create_user(username=username, password=password, display_name=display_name)
+    user = User.objects.create_user(
+        username=username, password=password, display_name=display_name, email=email
+    )
     grant = settings.CARDROOM_SIGNUP_GRANT
     if grant:
         ledger_post(user_id=user.pk, kind=ChipTransfer.Kind.GRANT, amount=grant, note="welcome")

@@ -10,6 +10,8 @@ from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.debug import sensitive_post_parameters
 
 from accounts.forms import SignupForm
@@ -21,7 +23,7 @@ RECENT_TRANSFERS = 20
 @sensitive_post_parameters("password1", "password2")
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
-        return redirect("home")
+        return redirect(landing_page(request))
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -29,6 +31,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                 username=form.cleaned_data["username"],
                 password=form.cleaned_data["password1"],
                 display_name=form.cleaned_data["display_name"],
+                email=form.cleaned_data["email"],
             )
         except IntegrityError:
             # Someone took the name between the form's check and the insert.
@@ -36,8 +39,22 @@ def signup(request: HttpRequest) -> HttpResponse:
         else:
             login(request, user)
             messages.success(request, _welcome(user.shown_name))
-            return redirect("home")
-    return render(request, "accounts/signup.html", {"form": form})
+            return redirect(landing_page(request))
+    return render(request, "accounts/signup.html", {"form": form, "next": _next(request)})
+
+
+def landing_page(request: HttpRequest) -> str:
+    """Where a player goes once logged in: the page ``next`` names, if it is on
+    this site, else the lobby."""
+    target = _next(request)
+    safe = url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return target if safe else reverse("lobby")
+
+
+def _next(request: HttpRequest) -> str:
+    return request.POST.get("next") or request.GET.get("next", "")
 
 
 def _welcome(name: str) -> str:

@@ -117,6 +117,22 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 # Where `collectstatic` gathers files for a web server; never committed.
 STATIC_ROOT = BASE_DIR / "staticfiles"
 
+# Email, for password resets. With no EMAIL_HOST, emails are written to the
+# console (the terminal of `make run`) instead of being sent.
+EMAIL_HOST = env_str("EMAIL_HOST", default="")
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = env_int("EMAIL_PORT", default=587)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", default="")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", default="")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=True)  # STARTTLS on EMAIL_PORT
+EMAIL_TIMEOUT = 10
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", default="Cardroom <cardroom@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
 # Play chips every new player starts with.
 CARDROOM_SIGNUP_GRANT = env_int("CARDROOM_SIGNUP_GRANT", default=10_000)
 

@@ -49,13 +49,13 @@ def test_it_logs_the_new_player_in_and_says_how_many_chips(
     response = client.post(SIGNUP, signup_data())
 
     assert response.status_code == 302
-    assert response["Location"] == reverse("home")
+    assert response["Location"] == reverse("lobby")
     assert int(client.session["_auth_user_id"]) == User.objects.get(username="dana").pk
     notes = [str(message) for message in get_messages(response.wsgi_request)]
     assert notes == ["Welcome, Dana the Dealer! You have been granted 2,500 play chips."]
 
 
-def test_the_home_page_then_shows_the_message_name_and_balance(
+def test_the_lobby_then_shows_the_message_name_and_balance(
     client: Client, db: None, settings
 ) -> None:
     settings.CARDROOM_SIGNUP_GRANT = 2500
@@ -132,8 +132,32 @@ def test_it_refuses_a_username_with_spaces(client: Client, db: None) -> None:
     assert_nothing_created(client, users_before=0)
 
 
-def test_a_logged_in_player_is_sent_home(alice_client: Client) -> None:
+def test_a_logged_in_player_is_sent_to_the_lobby(alice_client: Client) -> None:
     response = alice_client.get(SIGNUP)
 
     assert response.status_code == 302
-    assert response["Location"] == reverse("home")
+    assert response["Location"] == reverse("lobby")
+
+
+def test_signup_goes_on_to_the_page_that_asked_for_it(client: Client, db: None) -> None:
+    page = client.get(SIGNUP, {"next": "/tables/7/"}).content.decode()
+    assert '<input type="hidden" name="next" value="/tables/7/">' in page
+
+    response = client.post(SIGNUP, signup_data(next="/tables/7/"))
+
+    assert response["Location"] == "/tables/7/"
+
+
+@pytest.mark.parametrize("target", ["https://evil.example/", "//evil.example/tables/"])
+def test_signup_goes_to_the_lobby_instead_of_another_site(
+    client: Client, db: None, target: str
+) -> None:
+    response = client.post(SIGNUP, signup_data(next=target))
+
+    assert response["Location"] == reverse("lobby")
+
+
+def test_the_email_given_at_signup_is_kept_for_password_resets(client: Client, db: None) -> None:
+    client.post(SIGNUP, signup_data(email="dana@example.com"))
+
+    assert User.objects.get(username="dana").email == "dana@example.com"
