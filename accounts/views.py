@@ -14,8 +14,9 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.debug import sensitive_post_parameters
 
+from accounts.addresses import client_address
 from accounts.forms import SignupForm
-from accounts.services import user_signup
+from accounts.services import MODEL_BACKEND, SignupLimited, user_signup
 
 RECENT_TRANSFERS = 20
 
@@ -25,6 +26,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect(landing_page(request))
     form = SignupForm(request.POST or None)
+    status = 200
     if request.method == "POST" and form.is_valid():
         try:
             user = user_signup(
@@ -32,15 +34,20 @@ def signup(request: HttpRequest) -> HttpResponse:
                 password=form.cleaned_data["password1"],
                 display_name=form.cleaned_data["display_name"],
                 email=form.cleaned_data["email"],
+                address=client_address(request),
             )
         except IntegrityError:
             # Someone took the name between the form's check and the insert.
             form.add_error("username", "That username was just taken; please choose another.")
+        except SignupLimited as refusal:
+            form.add_error(None, str(refusal))
+            status = 429
         else:
-            login(request, user)
+            login(request, user, backend=MODEL_BACKEND)
             messages.success(request, _welcome(user.shown_name))
             return redirect(landing_page(request))
-    return render(request, "accounts/signup.html", {"form": form, "next": _next(request)})
+    context = {"form": form, "next": _next(request)}
+    return render(request, "accounts/signup.html", context, status=status)
 
 
 def landing_page(request: HttpRequest) -> str:
@@ -62,6 +69,12 @@ def _welcome(name: str) -> str:
     if not grant:
         return f"Welcome, {name}!"
     return f"Welcome, {name}! You have been granted {grant:,} play chips."
+
+
+def locked_out(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+    """The page django-axes shows for a login refused after too many failures."""
+    context = {"minutes": settings.LOGIN_LOCKOUT_MINUTES, "limit": settings.LOGIN_FAILURE_LIMIT}
+    return render(request, "accounts/locked_out.html", context, status=429)
 
 
 class LogoutView(auth_views.LogoutView):

@@ -7,6 +7,7 @@ per-environment branches, so what CI tests is what runs.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 from cardroom.env import env_bool, env_database, env_int, env_list, env_redis_url, env_str
@@ -61,6 +62,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    # Counts failed logins and refuses more (AxesStandaloneBackend, AxesMiddleware).
+    "axes",
     "accounts",
     "tables",
 ]
@@ -76,6 +79,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a refused login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "cardroom.urls"
@@ -96,6 +101,32 @@ TEMPLATES = [
         },
     },
 ]
+
+# Axes' backend only refuses: while an account or an address is locked out it
+# stops authenticate() before the password is checked. ModelBackend checks it.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+
+# Reverse proxies in front of Daphne that add the address they were reached
+# from to X-Forwarded-For (accounts.addresses). 0: visitors connect directly.
+TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", default=0)
+
+# Logins, the admin's included: after LOGIN_FAILURE_LIMIT wrong passwords for
+# one account, or from one address, that account or address is refused, even
+# with the right password, until LOGIN_LOCKOUT_MINUTES have passed since its
+# last failed try. A success doesn't clear the count: clearing it for the
+# address would let one player's own logins hide guesses at someone else's.
+LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", default=5, minimum=1)
+LOGIN_LOCKOUT_MINUTES = env_int("LOGIN_LOCKOUT_MINUTES", default=15, minimum=1)
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_CLIENT_IP_CALLABLE = "accounts.addresses.client_address"
+AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
+# Failures are kept (AccessAttempt, in the admin); successful logins are not.
+AXES_DISABLE_ACCESS_LOG = True
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": f"django.contrib.auth.password_validation.{name}"}
@@ -135,6 +166,11 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # Play chips every new player starts with.
 CARDROOM_SIGNUP_GRANT = env_int("CARDROOM_SIGNUP_GRANT", default=10_000)
+# At most this many signups from one address (accounts.addresses) in a window
+# of CARDROOM_SIGNUP_WINDOW_HOURS from the first of them, so the grant can't be
+# collected over and over; 0: no limit.
+CARDROOM_SIGNUPS_PER_ADDRESS = env_int("CARDROOM_SIGNUPS_PER_ADDRESS", default=5)
+CARDROOM_SIGNUP_WINDOW_HOURS = env_int("CARDROOM_SIGNUP_WINDOW_HOURS", default=24, minimum=1)
 
 # Channels: websocket consumers in every Daphne process share this layer, so a
 # message sent to a group reaches players connected to any of them. The in-memory
