@@ -351,7 +351,7 @@ def test_the_runner_serves_runs_tasks_and_leaves_nothing_behind_on_ctrl_c(
     # What `make run` does with nothing configured, but on a throwaway database.
     database = tmp_path / "db.sqlite3"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}"}
-    env.update(REDIS_URL="", REQUIRE_SERVICES="")
+    env.update(REDIS_URL="", REQUIRE_SERVICES="", DEBUG="true")  # make run turns DEBUG on
     for command in (["migrate", "--verbosity", "0"], ["seed_demo"]):
         argv = [sys.executable, "manage.py", *command]
         subprocess.run(argv, cwd=PROJECT_ROOT, env=env, check=True, capture_output=True)
