@@ -11,6 +11,8 @@ import warnings
 from datetime import timedelta
 from pathlib import Path
 
+from csp.constants import NONE, SELF
+
 from cardroom.env import (
     env_bool,
     env_database,
@@ -99,6 +101,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    # Checks the Content-Security-Policy settings (the header is its middleware's).
+    "csp",
     # Counts failed logins and refuses more (AxesStandaloneBackend, AxesMiddleware).
     "axes",
     "accounts",
@@ -112,6 +116,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Static files, answered before the rest of the stack (after the HTTPS redirect).
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -206,6 +211,24 @@ WHITENOISE_USE_FINDERS = True
 # WhiteNoise also looks in STATIC_ROOT, and warns at start-up while it doesn't
 # exist, which it doesn't until `collectstatic` has run: expected, not a fault.
 warnings.filterwarnings("ignore", message="No directory at: ", category=UserWarning)
+
+# Content-Security-Policy: scripts, styles, images and connections (websockets
+# included: 'self' covers ws:// and wss:// to this host) from this site only,
+# and nothing inline, so injected markup can't run. No page may frame the site.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "connect-src": [SELF],
+        "font-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 # Email, for password resets. With no EMAIL_HOST, emails are written to the
 # console (the terminal of `make run`) instead of being sent.

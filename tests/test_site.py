@@ -1,4 +1,4 @@
-"""Site-wide behaviour: error pages, static files and the favicon.
+"""Site-wide behaviour: error pages, static files, the favicon and the CSP header.
 
 Tests run with DEBUG off (pytest-django turns it off), as a server does.
 """
@@ -6,6 +6,7 @@ Tests run with DEBUG off (pytest-django turns it off), as a server does.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -147,3 +148,60 @@ def test_favicon_ico_leads_to_the_icon(client: Client, db: None) -> None:
     response = client.get("/favicon.ico")
 
     assert (response.status_code, response["Location"]) == (301, "/static/favicon.svg")
+
+
+# --------------------------------------------------------- content security policy
+
+
+def csp_of(response: object) -> dict[str, str]:
+    header = response["Content-Security-Policy"]  # type: ignore[index]
+    return dict(part.strip().split(" ", 1) for part in header.split(";"))
+
+
+@pytest.mark.parametrize("url", ["/", "/tables/", "/accounts/login/", "/no-such-page/"])
+def test_pages_forbid_inline_and_foreign_script(client: Client, db: None, url: str) -> None:
+    policy = csp_of(client.get(url))
+
+    assert policy["script-src"] == "'self'"
+    assert policy["style-src"] == "'self'"
+    assert policy["default-src"] == "'self'"
+    assert policy["connect-src"] == "'self'"  # the websockets are this host's
+    assert policy["object-src"] == policy["base-uri"] == policy["frame-ancestors"] == "'none'"
+
+
+def test_the_admin_has_the_policy_too(admin_client: Client) -> None:
+    assert csp_of(admin_client.get("/admin/"))["script-src"] == "'self'"
+
+
+# Script or style written into a page, which the policy would block.
+INLINE = [
+    (re.compile(r"<script(?![^>]*\bsrc=)(?![^>]*application/json)[^>]*>", re.I), "inline script"),
+    (re.compile(r"<[^>]+\son[a-z]+\s*=", re.I), "event handler attribute"),
+    (re.compile(r"javascript:", re.I), "javascript: URL"),
+    (re.compile(r"<style\b", re.I), "style element"),
+    (re.compile(r"<[^>]+\sstyle\s*=", re.I), "style attribute"),
+]
+
+
+def test_no_template_has_inline_script_or_style() -> None:
+    found = [
+        f"{path.relative_to(PROJECT_ROOT)}: {what}"
+        for path in TEMPLATES.rglob("*.html")
+        for pattern, what in INLINE
+        if pattern.search(path.read_text())
+    ]
+
+    assert found == []
+
+
+def test_the_inline_check_finds_what_it_looks_for() -> None:
+    samples = [
+        "<script>alert(1)</script>",
+        '<button onclick="go()">',
+        '<a href="javascript:go()">',
+        "<style>p { color: red }</style>",
+        '<p style="color: red">',
+    ]
+    for sample, (pattern, what) in zip(samples, INLINE, strict=True):
+        assert pattern.search(sample), what
+    assert not any(p.search('<script src="/static/js/table.js" defer></script>') for p, _ in INLINE)
