@@ -161,8 +161,9 @@ LOGGING = {
     "formatters": {"plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"}},
     "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["stderr"], "level": "WARNING"},
-    # Instead of Django's default handlers, which print only while DEBUG is on.
-    "loggers": {"django": {"handlers": ["stderr"], "level": "WARNING", "propagate": False}},
+    # Instead of Django's default handlers, which print only while DEBUG is on;
+    # at INFO, as they were, for runserver's line per request under `make run`.
+    "loggers": {"django": {"handlers": ["stderr"], "level": "INFO", "propagate": False}},
 }
 
 # Reverse proxies in front of Daphne that add the address they were reached
