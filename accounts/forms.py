@@ -78,6 +78,18 @@ class SignupForm(forms.Form):
             self.add_error("password2", error)
 
 
+class EmailForm(forms.Form):
+    """The address password reset links go to; empty removes it."""
+
+    email = forms.EmailField(
+        required=False,
+        max_length=254,
+        label="Email",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+        help_text="Only to send you a link if you forget your password. Empty: none.",
+    )
+
+
 class ChipAdjustmentForm(forms.Form):
     """A signed number of chips and the reason, for the ledger."""
 

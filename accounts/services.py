@@ -55,6 +55,11 @@ def ledger_post(
     )
 
 
+def user_email_set(*, user_id: int, email: str) -> None:
+    """Set the address a player's password reset links go to ("" for none)."""
+    User.objects.filter(pk=user_id).update(email=email)
+
+
 class SignupLimited(ValueError):
     """Too many signups from one address for now; nothing was created."""
 

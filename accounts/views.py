@@ -15,8 +15,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.debug import sensitive_post_parameters
 
 from accounts.addresses import client_address
-from accounts.forms import SignupForm
-from accounts.services import MODEL_BACKEND, SignupLimited, user_signup
+from accounts.forms import EmailForm, SignupForm
+from accounts.services import MODEL_BACKEND, SignupLimited, user_email_set, user_signup
 
 RECENT_TRANSFERS = 20
 
@@ -90,5 +90,11 @@ class LogoutView(auth_views.LogoutView):
 
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
+    """The balance and recent chip movements; a POST sets the email for password resets."""
+    form = EmailForm(request.POST or None, initial={"email": request.user.email})
+    if request.method == "POST" and form.is_valid():
+        user_email_set(user_id=request.user.pk, email=form.cleaned_data["email"])
+        messages.success(request, "Your email address is saved.")
+        return redirect("accounts:profile")
     transfers = request.user.transfers.select_related("table")[:RECENT_TRANSFERS]
-    return render(request, "accounts/profile.html", {"transfers": transfers})
+    return render(request, "accounts/profile.html", {"transfers": transfers, "form": form})
