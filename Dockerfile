@@ -12,8 +12,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 COPY . .
+# collectstatic reads the settings, which need a SECRET_KEY once DEBUG is off;
+# it signs nothing, so a throwaway one does. Daphne serves the collected files
+# itself (WhiteNoise), so no web server is needed for them.
 RUN pip install . \
-    && python manage.py collectstatic --no-input \
+    && SECRET_KEY=collectstatic-only python manage.py collectstatic --no-input \
     && useradd --system --no-create-home --uid 10001 cardroom
 
 USER cardroom

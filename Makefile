@@ -21,10 +21,12 @@ test: $(STAMP)
 
 # Migrate, add the demo data (once), then start Redis (embedded, unless REDIS_URL
 # is set), a Celery worker, Celery beat and Daphne under one supervisor process;
-# Ctrl-C stops them all.
+# Ctrl-C stops them all. It serves this machine only, so it turns DEBUG on (and
+# with it the development SECRET_KEY and plain HTTP) unless DEBUG is set.
+run: export DEBUG := $(or $(DEBUG),true)
 run: $(STAMP)
 	$(BIN)/python manage.py migrate
-	$(BIN)/python manage.py seed_demo
+	$(BIN)/python manage.py seed_demo --site http://127.0.0.1:$(PORT)
 	$(BIN)/python -m cardroom.runner --port $(PORT) --bots $(BOTS)
 
 bench: $(STAMP)

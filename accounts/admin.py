@@ -55,7 +55,10 @@ class UserAdmin(DjangoUserAdmin):
 
     @admin.display(description="Ledger")
     def ledger(self, user: User) -> str:
-        url = reverse("admin:accounts_chiptransfer_changelist") + f"?user={user.pk}"
+        # By the user's id, not ``?user=``: Django checks an id lookup against the
+        # column's range, so an edited link with a huge number lists nothing
+        # instead of failing on SQLite.
+        url = reverse("admin:accounts_chiptransfer_changelist") + f"?user__id__exact={user.pk}"
         return format_html('<a href="{}">Every chip transfer of {}</a>', url, user.username)
 
     def has_adjust_chips_permission(self, request: HttpRequest) -> bool:

@@ -31,6 +31,12 @@ class SignupForm(forms.Form):
         required=False,
         help_text="The name other players see at the table. Empty: your username.",
     )
+    email = forms.EmailField(
+        required=False,
+        max_length=254,
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+        help_text="Only to send you a link if you forget your password. Nobody else sees it.",
+    )
     password1 = forms.CharField(
         label="Password",
         strip=False,
@@ -70,6 +76,18 @@ class SignupForm(forms.Form):
             password_validation.validate_password(password, candidate)
         except forms.ValidationError as error:
             self.add_error("password2", error)
+
+
+class EmailForm(forms.Form):
+    """The address password reset links go to; empty removes it."""
+
+    email = forms.EmailField(
+        required=False,
+        max_length=254,
+        label="Email",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+        help_text="Only to send you a link if you forget your password. Empty: none.",
+    )
 
 
 class ChipAdjustmentForm(forms.Form):

@@ -58,3 +58,20 @@ class ChipTransfer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.amount:+} for {self.user}"
+
+
+class SignupQuota(models.Model):
+    """The signups from one address in its current window.
+
+    ``accounts.services.signup_quota_claim`` takes one in the signup's own
+    transaction, with a conditional update, so two signups at once can't both
+    take the last one. The window starts at the first signup after the last
+    window ended.
+    """
+
+    address = models.CharField(max_length=45, unique=True)
+    window_started = models.DateTimeField()
+    signups = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.signups} signups from {self.address} since {self.window_started}"

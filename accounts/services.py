@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import datetime
+
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
 
-from accounts.models import ChipTransfer, User
+from accounts.models import ChipTransfer, SignupQuota, User
+
+# The authentication backend that checks passwords and loads users back from
+# their sessions; a player logged in without a password (just signed up, or a
+# bot) is logged in as if through it.
+MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
 class LedgerError(ValueError):
@@ -46,12 +55,59 @@ def ledger_post(
     )
 
 
+def user_email_set(*, user_id: int, email: str) -> None:
+    """Set the address a player's password reset links go to ("" for none)."""
+    User.objects.filter(pk=user_id).update(email=email)
+
+
+class SignupLimited(ValueError):
+    """Too many signups from one address for now; nothing was created."""
+
+
 @transaction.atomic
-def user_signup(*, username: str, password: str, display_name: str = "") -> User:
-    """Create a player and give them the configured play-chip grant."""
-    user = User.objects.create_user(username=username, password=password, display_name=display_name)
+def user_signup(
+    *,
+    username: str,
+    password: str,
+    display_name: str = "",
+    email: str = "",
+    address: str | None = None,
+) -> User:
+    """Create a player and give them the configured play-chip grant.
+
+    With ``address`` (a visitor's, from ``accounts.addresses``) it first takes
+    one of that address's signups, and raises ``SignupLimited`` if none is left.
+    """
+    if address is not None:
+        signup_quota_claim(address=address)
+    user = User.objects.create_user(
+        username=username, password=password, display_name=display_name, email=email
+    )
     grant = settings.CARDROOM_SIGNUP_GRANT
     if grant:
         ledger_post(user_id=user.pk, kind=ChipTransfer.Kind.GRANT, amount=grant, note="welcome")
     user.refresh_from_db()
     return user
+
+
+def signup_quota_claim(*, address: str, now: datetime.datetime | None = None) -> None:
+    """Take one of ``address``'s signups, or raise ``SignupLimited``.
+
+    Call it inside the signup's transaction: if the signup fails, the signup
+    taken is given back with it.
+    """
+    limit = settings.CARDROOM_SIGNUPS_PER_ADDRESS
+    if not limit:
+        return
+    now = now or timezone.now()
+    window = datetime.timedelta(hours=settings.CARDROOM_SIGNUP_WINDOW_HOURS)
+    quotas = SignupQuota.objects.filter(address=address)
+    SignupQuota.objects.bulk_create(
+        [SignupQuota(address=address, window_started=now)], ignore_conflicts=True
+    )
+    quotas.filter(window_started__lte=now - window).update(window_started=now, signups=0)
+    if not quotas.filter(signups__lt=limit).update(signups=F("signups") + 1):
+        raise SignupLimited(
+            f"Too many accounts have been made from your address: at most {limit} every "
+            f"{window.total_seconds() / 3600:g} hours. Please try again later."
+        )

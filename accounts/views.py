@@ -10,10 +10,13 @@ from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.debug import sensitive_post_parameters
 
-from accounts.forms import SignupForm
-from accounts.services import user_signup
+from accounts.addresses import client_address
+from accounts.forms import EmailForm, SignupForm
+from accounts.services import MODEL_BACKEND, SignupLimited, user_email_set, user_signup
 
 RECENT_TRANSFERS = 20
 
@@ -21,23 +24,44 @@ RECENT_TRANSFERS = 20
 @sensitive_post_parameters("password1", "password2")
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
-        return redirect("home")
+        return redirect(landing_page(request))
     form = SignupForm(request.POST or None)
+    status = 200
     if request.method == "POST" and form.is_valid():
         try:
             user = user_signup(
                 username=form.cleaned_data["username"],
                 password=form.cleaned_data["password1"],
                 display_name=form.cleaned_data["display_name"],
+                email=form.cleaned_data["email"],
+                address=client_address(request),
             )
         except IntegrityError:
             # Someone took the name between the form's check and the insert.
             form.add_error("username", "That username was just taken; please choose another.")
+        except SignupLimited as refusal:
+            form.add_error(None, str(refusal))
+            status = 429
         else:
-            login(request, user)
+            login(request, user, backend=MODEL_BACKEND)
             messages.success(request, _welcome(user.shown_name))
-            return redirect("home")
-    return render(request, "accounts/signup.html", {"form": form})
+            return redirect(landing_page(request))
+    context = {"form": form, "next": _next(request)}
+    return render(request, "accounts/signup.html", context, status=status)
+
+
+def landing_page(request: HttpRequest) -> str:
+    """Where a player goes once logged in: the page ``next`` names, if it is on
+    this site, else the lobby."""
+    target = _next(request)
+    safe = url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return target if safe else reverse("lobby")
+
+
+def _next(request: HttpRequest) -> str:
+    return request.POST.get("next") or request.GET.get("next", "")
 
 
 def _welcome(name: str) -> str:
@@ -45,6 +69,12 @@ def _welcome(name: str) -> str:
     if not grant:
         return f"Welcome, {name}!"
     return f"Welcome, {name}! You have been granted {grant:,} play chips."
+
+
+def locked_out(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+    """The page django-axes shows for a login refused after too many failures."""
+    context = {"minutes": settings.LOGIN_LOCKOUT_MINUTES, "limit": settings.LOGIN_FAILURE_LIMIT}
+    return render(request, "accounts/locked_out.html", context, status=429)
 
 
 class LogoutView(auth_views.LogoutView):
@@ -60,5 +90,11 @@ class LogoutView(auth_views.LogoutView):
 
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
+    """The balance and recent chip movements; a POST sets the email for password resets."""
+    form = EmailForm(request.POST or None, initial={"email": request.user.email})
+    if request.method == "POST" and form.is_valid():
+        user_email_set(user_id=request.user.pk, email=form.cleaned_data["email"])
+        messages.success(request, "Your email address is saved.")
+        return redirect("accounts:profile")
     transfers = request.user.transfers.select_related("table")[:RECENT_TRANSFERS]
-    return render(request, "accounts/profile.html", {"transfers": transfers})
+    return render(request, "accounts/profile.html", {"transfers": transfers, "form": form})

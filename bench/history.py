@@ -139,8 +139,10 @@ def configure(database_url: str) -> None:
             "DATABASE_URL": database_url,
             "DEBUG": "false",
             "SECRET_KEY": secrets.token_urlsafe(40),
-            # The test client's requests are addressed to "testserver".
+            # The test client's requests are addressed to "testserver", over plain
+            # HTTP: what is timed is the page, not a redirect to HTTPS.
             "ALLOWED_HOSTS": "testserver",
+            "HTTPS": "false",
             "DJANGO_SETTINGS_MODULE": os.environ.get("DJANGO_SETTINGS_MODULE", "cardroom.settings"),
         }
     )

@@ -8,6 +8,7 @@ deployment fails at start-up instead of surfacing later as odd behaviour.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from typing import Any
 from urllib.parse import SplitResult, parse_qsl, unquote, urlsplit
@@ -75,6 +76,38 @@ def env_list(name: str, default: Sequence[str] = ()) -> list[str]:
     if value is None:
         return list(default)
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def env_header(name: str) -> tuple[str, str] | None:
+    """A request header and the value it must have, written ``Header-Name: value``.
+
+    Returned as Django names request headers in ``request.META``, such as
+    ``("HTTP_X_FORWARDED_PROTO", "https")``; None when the variable is unset.
+    """
+    value = _raw(name)
+    if value is None:
+        return None
+    header, colon, expected = (part.strip() for part in value.partition(":"))
+    if not colon or not expected or not re.fullmatch(r"[A-Za-z0-9-]+", header):
+        raise ImproperlyConfigured(
+            f"{name} must be a header and its value, such as 'X-Forwarded-Proto: https'; "
+            f"got {value!r}."
+        )
+    return "HTTP_" + header.upper().replace("-", "_"), expected
+
+
+def env_url_path(name: str, default: str) -> str:
+    """A path under the site's root such as ``admin/`` or ``back/office/``.
+
+    Slashes around it are optional; it comes back with one at the end only.
+    """
+    value = (_raw(name) or default).strip("/")
+    if not re.fullmatch(r"[A-Za-z0-9._~-]+(/[A-Za-z0-9._~-]+)*", value):
+        raise ImproperlyConfigured(
+            f"{name} must be a path such as 'admin/', in letters, digits and . _ ~ - only; "
+            f"got {_raw(name)!r}."
+        )
+    return value + "/"
 
 
 def env_database(url: str) -> dict[str, Any]:

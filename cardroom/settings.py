@@ -7,14 +7,28 @@ per-environment branches, so what CI tests is what runs.
 
 from __future__ import annotations
 
+import warnings
+from datetime import timedelta
 from pathlib import Path
 
-from cardroom.env import env_bool, env_database, env_int, env_list, env_redis_url, env_str
+from csp.constants import NONE, SELF
+
+from cardroom.env import (
+    env_bool,
+    env_database,
+    env_header,
+    env_int,
+    env_list,
+    env_redis_url,
+    env_str,
+    env_url_path,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-# On by default until there is a deployment; set DEBUG=false anywhere public.
-DEBUG = env_bool("DEBUG", default=True)
+# Off unless asked for: with DEBUG on, error pages show settings and code, and a
+# 404 lists every URL. `make run`, which serves this machine only, asks for it.
+DEBUG = env_bool("DEBUG", default=False)
 
 # The fallback key exists so `make run` works out of the box. It is offered only
 # while DEBUG is on, so a server that forgets SECRET_KEY refuses to start.
@@ -23,6 +37,32 @@ SECRET_KEY = env_str("SECRET_KEY", default=_DEV_SECRET_KEY if DEBUG else None)
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+
+# HTTPS, through a proxy in front that terminates TLS. With HTTPS on (the
+# default once DEBUG is off) plain HTTP is redirected to HTTPS, cookies go over
+# HTTPS only, and HSTS tells browsers to use nothing else for a year. Each of
+# these has its own variable; HTTPS=false turns them all off, for a site served
+# over plain HTTP with DEBUG off.
+HTTPS = env_bool("HTTPS", default=not DEBUG)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=HTTPS)
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", default=HTTPS)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", default=HTTPS)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", default=365 * 24 * 3600 if HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+# Asks browsers to build HTTPS-only into their list for the domain: hard to undo,
+# so only on request. Without it `check --deploy` warns (security.W021) about
+# exactly that, so the warning is silenced until it is asked for.
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=False)
+SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
+# The header, and its value, by which the proxy says a request reached it over
+# HTTPS, such as "X-Forwarded-Proto: https". Without it behind a TLS proxy,
+# every request looks like plain HTTP and the redirect to HTTPS never ends. Set
+# it only if the proxy sets or removes that header on every request.
+SECURE_PROXY_SSL_HEADER = env_header("SECURE_PROXY_SSL_HEADER")
+
+# Where the operators' admin and reports are; a path nobody guesses sees fewer
+# password guesses.
+ADMIN_URL = env_url_path("ADMIN_URL", default="admin/")
 
 # CI and servers set this so that a missing DATABASE_URL or REDIS_URL is an error
 # instead of a quiet fall-back to SQLite or to no Redis at all.
@@ -61,6 +101,10 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    # Checks the Content-Security-Policy settings (the header is its middleware's).
+    "csp",
+    # Counts failed logins and refuses more (AxesStandaloneBackend, AxesMiddleware).
+    "axes",
     "accounts",
     "tables",
 ]
@@ -70,12 +114,17 @@ AUTH_USER_MODEL = "accounts.User"
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files, answered before the rest of the stack (after the HTTPS redirect).
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a refused login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "cardroom.urls"
@@ -97,6 +146,45 @@ TEMPLATES = [
     },
 ]
 
+# Axes' backend only refuses: while an account or an address is locked out it
+# stops authenticate() before the password is checked. ModelBackend checks it.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+
+# Warnings and errors go to standard error, a 500's traceback included, with
+# DEBUG on or off: Django's own default prints nothing once DEBUG is off.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"}},
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["stderr"], "level": "WARNING"},
+    # Instead of Django's default handlers, which print only while DEBUG is on;
+    # at INFO, as they were, for runserver's line per request under `make run`.
+    "loggers": {"django": {"handlers": ["stderr"], "level": "INFO", "propagate": False}},
+}
+
+# Reverse proxies in front of Daphne that add the address they were reached
+# from to X-Forwarded-For (accounts.addresses). 0: visitors connect directly.
+TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", default=0)
+
+# Logins, the admin's included: after LOGIN_FAILURE_LIMIT wrong passwords for
+# one account, or from one address, that account or address is refused, even
+# with the right password, until LOGIN_LOCKOUT_MINUTES have passed since its
+# last failed try. A success doesn't clear the count: clearing it for the
+# address would let one player's own logins hide guesses at someone else's.
+LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", default=5, minimum=1)
+LOGIN_LOCKOUT_MINUTES = env_int("LOGIN_LOCKOUT_MINUTES", default=15, minimum=1)
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_CLIENT_IP_CALLABLE = "accounts.addresses.client_address"
+AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
+# Failures are kept (AccessAttempt, in the admin); successful logins are not.
+AXES_DISABLE_ACCESS_LOG = True
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": f"django.contrib.auth.password_validation.{name}"}
     for name in (
@@ -116,9 +204,56 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 # Where `collectstatic` gathers files for a web server; never committed.
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# Daphne serves the static files itself, through WhiteNoise's middleware, with
+# DEBUG on or off, so neither `make run` nor the image needs a web server for
+# them. WhiteNoise finds them where they live, so nothing has to be collected
+# first; the image collects them anyway, and WhiteNoise serves those too.
+WHITENOISE_USE_FINDERS = True
+# WhiteNoise also looks in STATIC_ROOT, and warns at start-up while it doesn't
+# exist, which it doesn't until `collectstatic` has run: expected, not a fault.
+warnings.filterwarnings("ignore", message="No directory at: ", category=UserWarning)
+
+# Content-Security-Policy: scripts, styles, images and connections (websockets
+# included: 'self' covers ws:// and wss:// to this host) from this site only,
+# and nothing inline, so injected markup can't run. No page may frame the site.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "connect-src": [SELF],
+        "font-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+
+# Email, for password resets. With no EMAIL_HOST, emails are written to the
+# console (the terminal of `make run`) instead of being sent.
+EMAIL_HOST = env_str("EMAIL_HOST", default="")
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = env_int("EMAIL_PORT", default=587)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", default="")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", default="")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=True)  # STARTTLS on EMAIL_PORT
+EMAIL_TIMEOUT = 10
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", default="Cardroom <cardroom@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # Play chips every new player starts with.
 CARDROOM_SIGNUP_GRANT = env_int("CARDROOM_SIGNUP_GRANT", default=10_000)
+# At most this many signups from one address (accounts.addresses) in a window
+# of CARDROOM_SIGNUP_WINDOW_HOURS from the first of them, so the grant can't be
+# collected over and over; 0: no limit.
+CARDROOM_SIGNUPS_PER_ADDRESS = env_int("CARDROOM_SIGNUPS_PER_ADDRESS", default=5)
+CARDROOM_SIGNUP_WINDOW_HOURS = env_int("CARDROOM_SIGNUP_WINDOW_HOURS", default=24, minimum=1)
 
 # Channels: websocket consumers in every Daphne process share this layer, so a
 # message sent to a group reaches players connected to any of them. The in-memory

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
-from django.views.generic import TemplateView
+from django.views.generic import RedirectView, TemplateView
 
 from tables import report_views
+
+ADMIN = settings.ADMIN_URL
 
 urlpatterns = [
     # The home page has no behaviour yet, so a template view is all it needs.
@@ -16,8 +20,10 @@ urlpatterns = [
     path("hands/", include("tables.history_urls")),
     # The staff reports, before admin.site.urls so the admin's catch-all doesn't
     # answer them first.
-    path("admin/rake-report/", report_views.rake_report, name="rake_report"),
-    path("admin/activity-report/", report_views.activity_report, name="activity_report"),
-    path("admin/hand-search/", report_views.hand_search, name="hand_search"),
-    path("admin/", admin.site.urls),
+    path(f"{ADMIN}rake-report/", report_views.rake_report, name="rake_report"),
+    path(f"{ADMIN}activity-report/", report_views.activity_report, name="activity_report"),
+    path(f"{ADMIN}hand-search/", report_views.hand_search, name="hand_search"),
+    path(ADMIN, admin.site.urls),
+    # Browsers ask for it on pages that link no icon, such as the admin's.
+    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
 ]

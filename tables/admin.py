@@ -8,7 +8,9 @@ the admin refuses exactly what the model refuses. Tables open and close through
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
@@ -40,8 +42,22 @@ class RakeRuleAdmin(admin.ModelAdmin):
     search_fields = ("name",)
 
 
+class StakesForm(forms.ModelForm):
+    """The admin's stakes form: every problem is reported on the first submit."""
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        # A value its own field refused is unknown to Stakes.clean(), which then
+        # leaves it out, rather than comparing the others with the value it had.
+        for name in self.errors:
+            if name in self.fields:
+                setattr(self.instance, name, None)
+        return cleaned
+
+
 @admin.register(Stakes)
 class StakesAdmin(admin.ModelAdmin):
+    form = StakesForm
     list_display = ("name", "describe", "seats", "min_buy_in", "max_buy_in", "rake")
     list_filter = ("variant",)
     list_select_related = ("rake",)

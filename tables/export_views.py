@@ -18,16 +18,26 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 
 from tables import exports
-from tables.forms import DateRangeForm
+from tables.forms import MAX_ID, DateRangeForm
 from tables.history import hand_access
 from tables.models import Hand
 
-ID_ERRORS = {"invalid": "Enter a whole number.", "min_value": "Enter a positive whole number."}
+ID_ERRORS = {
+    "invalid": "Enter a whole number.",
+    "min_value": "Enter a positive whole number.",
+    "max_value": "No id is that large.",
+}
+
+
+def _id_field() -> forms.IntegerField:
+    return forms.IntegerField(
+        required=False, min_value=1, max_value=MAX_ID, error_messages=ID_ERRORS
+    )
 
 
 class HandRangeForm(DateRangeForm):
-    table = forms.IntegerField(required=False, min_value=1, error_messages=ID_ERRORS)
-    stakes = forms.IntegerField(required=False, min_value=1, error_messages=ID_ERRORS)
+    table = _id_field()
+    stakes = _id_field()
 
     def problems(self) -> str:
         """Every error on one line: ``start: Enter a real date ...``."""

@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from django import forms
+from django.core.validators import MaxValueValidator, MinValueValidator
 
+# The days a range may name. Pages add a day to the end of a range and take
+# midnight in the site's time zone, which overflows near the calendar's ends
+# (9999-12-31, 0001-01-01); no hand was played before Cardroom existed, and
+# the activity report works through every day of its range.
+FIRST_DAY = datetime.date(2000, 1, 1)
+LAST_DAY = datetime.date(2099, 12, 31)
+DAY_OUT_OF_RANGE = f"Enter a date from {FIRST_DAY} to {LAST_DAY}."
 DATE_ERRORS = {"invalid": "Enter a real date as YYYY-MM-DD, such as 2025-03-01."}
+
+# The largest id a database row can have (a signed 64-bit integer).
+MAX_ID = 2**63 - 1
 
 
 def date_field(label: str) -> forms.DateField:
@@ -15,7 +27,13 @@ def date_field(label: str) -> forms.DateField:
         required=False,
         label=label,
         error_messages=DATE_ERRORS,
-        widget=forms.DateInput(attrs={"type": "date"}),
+        validators=[
+            MinValueValidator(FIRST_DAY, message=DAY_OUT_OF_RANGE),
+            MaxValueValidator(LAST_DAY, message=DAY_OUT_OF_RANGE),
+        ],
+        widget=forms.DateInput(
+            attrs={"type": "date", "min": FIRST_DAY.isoformat(), "max": LAST_DAY.isoformat()}
+        ),
     )
 
 

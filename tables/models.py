@@ -6,12 +6,14 @@ and what happened, and only ``tables.services`` changes them.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from django.conf import settings
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
-from tables.rules import GameConfig, IllegalAction
+from tables.rules import GameConfig
 from tables.rules import RakeRule as EngineRake
 from tables.rules.variants import VARIANTS
 
@@ -43,17 +45,25 @@ class RakeRule(models.Model):
         )
 
 
+def _between(low: int, high: int) -> list[MinValueValidator | MaxValueValidator]:
+    return [MinValueValidator(low), MaxValueValidator(high)]
+
+
 class Stakes(models.Model):
     class Structure(models.TextChoices):
         FIXED = "fixed", "Fixed limit"
 
     class TimeoutPolicy(models.TextChoices):
-        CHECK_FOLD = "check_fold", "Check if free, otherwise fold"
-        ALL_IN = "all_in", "Treat as all in for the pot so far (seed 002)"
+        CHECK_FOLD = "check_fold", "Check if checking is free, otherwise fold"
+        ALL_IN = (
+            "all_in",
+            "Disconnect protection: a player with chips in the pot beyond the ante "
+            "goes all in for what they have put in; anyone else checks or folds",
+        )
 
     class TieBreak(models.TextChoices):
-        POSITION = "position", "Position (seeds 000, 001)"
-        SUIT = "suit", "Suit of the highest card (seed 003)"
+        POSITION = "position", "The player nearer the dealer's left"
+        SUIT = "suit", "The higher suit of the highest card (in razz, the lower suit)"
 
     class AllInOpener(models.TextChoices):
         NEXT_SEAT = "next_seat", "The next seat clockwise acts first, as if they had checked (WSOP)"
@@ -69,27 +79,57 @@ class Stakes(models.Model):
     name = models.CharField(max_length=60, unique=True)
     variant = models.CharField(max_length=8, choices=VARIANT_CHOICES, default="stud")
     structure = models.CharField(max_length=8, choices=Structure.choices, default="fixed")
-    ante = models.PositiveIntegerField(default=0)
-    bring_in = models.PositiveIntegerField(default=0, help_text="0: no bring-in.")
-    small_bet = models.PositiveIntegerField()
-    big_bet = models.PositiveIntegerField()
-    min_buy_in = models.PositiveIntegerField()
-    max_buy_in = models.PositiveIntegerField()
-    seats = models.PositiveSmallIntegerField(
-        default=8, validators=[MinValueValidator(2), MaxValueValidator(8)]
+    ante = models.PositiveIntegerField(
+        default=0, help_text="Below the bring-in, or below the small bet with no bring-in."
     )
-    action_seconds = models.PositiveSmallIntegerField(default=10)
-    time_bank_seconds = models.PositiveSmallIntegerField(default=20)
+    bring_in = models.PositiveIntegerField(
+        default=0, help_text="Below the small bet. 0: no bring-in; the best door card opens."
+    )
+    small_bet = models.PositiveIntegerField(
+        validators=[MinValueValidator(1)], help_text="The bet on 3rd and 4th street."
+    )
+    big_bet = models.PositiveIntegerField(
+        validators=[MinValueValidator(1)],
+        help_text="The bet from 5th street on; at least the small bet.",
+    )
+    min_buy_in = models.PositiveIntegerField(help_text="At least the big bet.")
+    max_buy_in = models.PositiveIntegerField(help_text="At least the minimum buy-in.")
+    seats = models.PositiveSmallIntegerField(
+        default=8, validators=_between(2, 8), help_text="2 to 8."
+    )
+    action_seconds = models.PositiveSmallIntegerField(
+        default=10,
+        validators=_between(5, 300),
+        verbose_name="action time",
+        help_text="Seconds a player has for each move before their time bank runs: 5 to 300.",
+    )
+    time_bank_seconds = models.PositiveSmallIntegerField(
+        default=20,
+        validators=_between(0, 600),
+        verbose_name="time bank",
+        help_text="Extra seconds each player has once the action time is up, spent across "
+        "hands and never refilled: 0 to 600.",
+    )
     timeout_policy = models.CharField(
-        max_length=12, choices=TimeoutPolicy.choices, default=TimeoutPolicy.CHECK_FOLD
+        max_length=12,
+        choices=TimeoutPolicy.choices,
+        default=TimeoutPolicy.CHECK_FOLD,
+        verbose_name="when time runs out",
+        help_text="What the server does for a player whose action time and time bank are up.",
     )
     sit_out_hands = models.PositiveSmallIntegerField(
         default=10,
-        validators=[MinValueValidator(1)],
+        validators=_between(1, 100),
         help_text="A player dealt out of this many hands in a row is stood up, "
-        "their chips back in their balance.",
+        "their chips back in their balance: 1 to 100.",
     )
-    tie_break = models.CharField(max_length=8, choices=TieBreak.choices, default="position")
+    tie_break = models.CharField(
+        max_length=8,
+        choices=TieBreak.choices,
+        default="position",
+        verbose_name="ties for first to act",
+        help_text="Who brings in or acts first when door cards or showing hands tie.",
+    )
     all_in_opener = models.CharField(
         max_length=20,
         choices=AllInOpener.choices,
@@ -98,12 +138,31 @@ class Stakes(models.Model):
         help_text="Who acts first when the low door card, or the best hand showing, is all in.",
     )
     open_pair_big_bet = models.BooleanField(
-        null=True, blank=True, help_text="Empty: the variant's default (on in stud)."
+        null=True,
+        blank=True,
+        help_text="Whether a pair showing on 4th street lets players bet the big bet. "
+        "The variant's default: on in stud, off in stud hi-lo; razz has none.",
     )
-    max_raises = models.PositiveSmallIntegerField(default=3)
-    heads_up_uncapped = models.BooleanField(default=False)
-    short_all_in = models.CharField(max_length=4, choices=ShortAllIn.choices, default="half")
-    auto_muck = models.BooleanField(default=True)
+    max_raises = models.PositiveSmallIntegerField(
+        default=3,
+        validators=_between(1, 10),
+        help_text="Raises allowed after the bet in a betting round (3: a bet and three "
+        "raises): 1 to 10.",
+    )
+    heads_up_uncapped = models.BooleanField(
+        default=False, help_text="No limit on raises when only two players start the round."
+    )
+    short_all_in = models.CharField(
+        max_length=4,
+        choices=ShortAllIn.choices,
+        default="half",
+        help_text="When an all-in raise for less than a full bet lets players raise again.",
+    )
+    auto_muck = models.BooleanField(
+        default=True,
+        help_text="Hands that can't win any pot are mucked unshown at the showdown; "
+        "off: every hand is shown.",
+    )
     rake = models.ForeignKey(
         RakeRule, null=True, blank=True, on_delete=models.PROTECT, related_name="stakes"
     )
@@ -140,24 +199,52 @@ class Stakes(models.Model):
         )
 
     def clean(self) -> None:
-        errors: dict[str, str] = {}
-        if None in (self.small_bet, self.big_bet, self.min_buy_in, self.max_buy_in):
-            return  # the field validators report the missing values
-        if self.bring_in and self.ante >= self.bring_in:
-            errors["ante"] = f"The ante ({self.ante}) must be below the bring-in ({self.bring_in})."
-        if self.max_buy_in < self.min_buy_in:
-            errors["max_buy_in"] = (
-                f"The maximum buy-in ({self.max_buy_in}) can't be below "
-                f"the minimum ({self.min_buy_in})."
-            )
-        if self.min_buy_in < self.big_bet:
-            errors["min_buy_in"] = f"The minimum buy-in must cover a big bet ({self.big_bet})."
-        try:
-            self.game_config()
-        except IllegalAction as exc:
-            errors[NON_FIELD_ERRORS] = str(exc)[:1].upper() + str(exc)[1:] + "."
+        """Every problem between fields at once, each on the field to change.
+
+        A value that is None is unknown (missing, or refused by its own field's
+        validation) and takes no part. With no problem found, the engine checks
+        the whole game as a last word.
+        """
+        errors: dict[str, list[str]] = {}
+        for field, message in self._problems():
+            errors.setdefault(field, []).append(message)
+        if not errors and _known(*(getattr(self, name) for name in ENGINE_FIELDS)):
+            try:
+                self.game_config()
+            except ValueError as exc:  # IllegalAction is one
+                errors[NON_FIELD_ERRORS] = [str(exc)[:1].upper() + str(exc)[1:] + "."]
         if errors:
             raise ValidationError(errors)
+
+    def _problems(self) -> Iterator[tuple[str, str]]:
+        ante, bring_in, small, big = self.ante, self.bring_in, self.small_bet, self.big_bet
+        low, high = self.min_buy_in, self.max_buy_in
+        if _known(bring_in, small) and bring_in >= small:
+            yield "bring_in", f"The bring-in ({bring_in}) must be below the small bet ({small})."
+        if _known(ante, bring_in) and bring_in and ante >= bring_in:
+            yield "ante", f"The ante ({ante}) must be below the bring-in ({bring_in})."
+        elif _known(ante, bring_in, small) and not bring_in and ante >= small:
+            yield "ante", f"The ante ({ante}) must be below the small bet ({small})."
+        if _known(small, big) and big < small:
+            yield "big_bet", f"The big bet ({big}) can't be below the small bet ({small})."
+        if _known(low, big) and low < big:
+            yield "min_buy_in", f"The minimum buy-in must cover a big bet ({big})."
+        if _known(low, high) and high < low:
+            yield "max_buy_in", f"The maximum buy-in ({high}) can't be below the minimum ({low})."
+        variant = VARIANTS.get(self.variant)
+        if self.open_pair_big_bet and variant is not None and not variant.open_pair_allowed:
+            yield "open_pair_big_bet", f"{variant.name} has no open-pair big bet."
+
+
+# What the engine's check of a game reads that can't be empty.
+ENGINE_FIELDS = (
+    "variant", "structure", "ante", "bring_in", "small_bet", "big_bet", "max_raises",
+    "tie_break", "all_in_opener", "short_all_in", "heads_up_uncapped", "auto_muck",
+)  # fmt: skip
+
+
+def _known(*values: object) -> bool:
+    return None not in values
 
 
 class Table(models.Model):

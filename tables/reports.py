@@ -20,7 +20,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from django.db.models import Count, Prefetch, QuerySet, Sum
+from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 from django.db.models.fields.json import KeyTransform
 from django.db.models.functions import ExtractHour, TruncDate, TruncWeek
 from django.utils import timezone
@@ -78,13 +78,18 @@ def week_label(monday: datetime.date) -> str:
 # ------------------------------------------------------------------ rake
 
 
+# What each line of the rake report adds up, in the order of its fields.
+SUMS = ("hands", "raked_hands", "rake")
+
+
 @dataclass(frozen=True)
 class Line:
     """One row of a report: a bucket (a day, a week, stakes, a table) and its sums."""
 
     key: Any  # what the bucket is: its date, its week's Monday, a stakes or table id
     label: str
-    hands: int
+    hands: int  # hands that ended: each has a ledger row, of 0 chips if it was not raked
+    raked_hands: int  # the hands among them with rake above 0
     rake: int
     note: str = ""  # shown beside the label on the page, such as a week's dates
 
@@ -115,7 +120,9 @@ def rake_report(scope: Scope) -> RakeReport:
         .annotate(day=TruncDate("created_at"))
         # Ids, not names: grouping by text makes PostgreSQL sort instead of hash.
         .values("day", "stakes_id", "table_id")
-        .annotate(hands=Count("id"), rake=Sum("amount"))
+        .annotate(
+            hands=Count("id"), raked_hands=Count("id", filter=Q(amount__gt=0)), rake=Sum("amount")
+        )
         .order_by()
     )
     stakes, tables = _names_of(Stakes, rows, "stakes_id"), _names_of(Table, rows, "table_id")
@@ -125,7 +132,7 @@ def rake_report(scope: Scope) -> RakeReport:
         by_week=_weeks(by_day),
         by_stakes=_by_name(_roll_up(rows, key=_get("stakes_id"), label=_name(stakes, "stakes_id"))),
         by_table=_by_name(_roll_up(rows, key=_get("table_id"), label=_name(tables, "table_id"))),
-        total=Line(None, "Total", sum(r["hands"] for r in rows), sum(r["rake"] for r in rows)),
+        total=Line(None, "Total", *(sum(r[sum_] for r in rows) for sum_ in SUMS)),
         chart=_rake_chart(by_day, scope),
     )
 
@@ -154,7 +161,7 @@ def _get(name: str) -> Callable[[dict[str, Any]], Any]:
 
 def _weeks(by_day: list[Line]) -> list[Line]:
     """The days rolled up into their ISO weeks, each noted with its dates."""
-    days = [{"week": week_of(d.key), "hands": d.hands, "rake": d.rake} for d in by_day]
+    days = [{"week": week_of(d.key), **{sum_: getattr(d, sum_) for sum_ in SUMS}} for d in by_day]
     weeks = _roll_up(days, key=_get("week"), label=lambda d: week_label(d["week"]))
     return [replace(week, note=week_dates(week.key)) for week in weeks]
 
@@ -171,12 +178,12 @@ def _roll_up(
     key: Callable[[dict[str, Any]], Hashable],
     label: Callable[[dict[str, Any]], str],
 ) -> list[Line]:
-    """Sum ``hands`` and ``rake`` of the rows sharing a key, in key order."""
+    """Add up the ``SUMS`` of the rows sharing a key, in key order."""
     sums: dict[Hashable, list[Any]] = {}
     for row in rows:
-        entry = sums.setdefault(key(row), [label(row), 0, 0])
-        entry[1] += row["hands"]
-        entry[2] += row["rake"]
+        entry = sums.setdefault(key(row), [label(row), *[0] * len(SUMS)])
+        for i, sum_ in enumerate(SUMS, start=1):
+            entry[i] += row[sum_]
     return [Line(k, *sums[k]) for k in sorted(sums)]
 
 
@@ -190,16 +197,16 @@ def _rake_chart(by_day: list[Line], scope: Scope) -> Chart | None:
         return None
     grain = chart_grain(*span)
     rake = {bucket: 0 for bucket in buckets(*span, grain)}
-    hands = dict.fromkeys(rake, 0)
+    raked = dict.fromkeys(rake, 0)
     for line in by_day:
         rake[bucket_of(line.key, grain)] += line.rake
-        hands[bucket_of(line.key, grain)] += line.hands
+        raked[bucket_of(line.key, grain)] += line.raked_hands
     bars = [
         Bar(
             label=axis_label(bucket, grain),
             value=rake[bucket],
             tooltip=f"{bucket_name(bucket, grain)}: {rake[bucket]} chips "
-            f"from {hands[bucket]} hand{'s' if hands[bucket] != 1 else ''}",
+            f"from {raked[bucket]} raked hand{'s' if raked[bucket] != 1 else ''}",
         )
         for bucket in rake
     ]
@@ -264,7 +271,7 @@ def bucket_name(bucket: datetime.date, grain: str) -> str:
 
 def rake_csv_rows(report: RakeReport) -> Iterator[list[object]]:
     """The report as CSV rows: each grouping's buckets, then the total."""
-    yield ["grouping", "bucket", "hands", "rake"]
+    yield ["grouping", "bucket", "hands", "raked_hands", "rake"]
     for grouping, lines in (
         ("day", report.by_day),
         ("week", report.by_week),
@@ -272,8 +279,8 @@ def rake_csv_rows(report: RakeReport) -> Iterator[list[object]]:
         ("table", report.by_table),
     ):
         for line in lines:
-            yield [grouping, spreadsheet_safe(line.label), line.hands, line.rake]
-    yield ["total", "", report.total.hands, report.total.rake]
+            yield [grouping, spreadsheet_safe(line.label), *(getattr(line, s) for s in SUMS)]
+    yield ["total", "", *(getattr(report.total, s) for s in SUMS)]
 
 
 def spreadsheet_safe(text: str) -> str:

@@ -194,7 +194,7 @@ def _seed() -> str:
 
 
 def _printed_password(output: str) -> str:
-    printed = re.search(r"with password (\S+) ", output)
+    printed = re.search(r"# +Password +(\S+) +#", output)
     assert printed is not None, output
     return printed.group(1)
 
@@ -222,6 +222,38 @@ def test_seed_demo_creates_an_admin_whose_printed_password_works() -> None:
     admin = User.objects.get(username="admin")
     assert admin.is_superuser and admin.is_staff
     assert admin.check_password(password)
+
+
+@pytest.mark.django_db
+def test_seed_demo_says_exactly_what_it_created_on_an_empty_database() -> None:
+    assert _seed().startswith("Demo data: created 1 rake rule, 4 stakes and 5 tables.\n")
+
+
+@pytest.mark.django_db
+def test_seed_demo_says_exactly_what_was_there_already() -> None:
+    _seed()
+    Table.objects.filter(name__startswith="Demo Stud").delete()
+
+    assert _seed().startswith(
+        "Demo data: created 2 tables; 1 rake rule, 4 stakes and 3 tables were already there.\n"
+    )
+    assert _seed().startswith(
+        "Demo data: nothing to create; 1 rake rule, 4 stakes and 5 tables were already there.\n"
+    )
+
+
+@pytest.mark.django_db
+def test_seed_demo_prints_the_admin_password_last_in_a_box_with_the_sign_in_address() -> None:
+    output = StringIO()
+    call_command("seed_demo", "--site", "http://127.0.0.1:8001/", stdout=output)
+
+    box = output.getvalue().rstrip().splitlines()[-7:]
+    assert box[0] == box[-1] == "#" * len(box[0])
+    assert all(line.startswith("# ") and line.endswith(" #") for line in box[1:-1])
+    assert len({len(line) for line in box}) == 1
+    assert "Sign in at  http://127.0.0.1:8001/admin/" in box[3]
+    assert "Username    admin" in box[4]
+    assert User.objects.get(username="admin").check_password(_printed_password("\n".join(box)))
 
 
 @pytest.mark.django_db
@@ -439,7 +471,7 @@ def test_the_runner_serves_runs_tasks_and_leaves_nothing_behind_on_ctrl_c(
     # What `make run` does with nothing configured, but on a throwaway database.
     database = tmp_path / "db.sqlite3"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}"}
-    env.update(REDIS_URL="", REQUIRE_SERVICES="")
+    env.update(REDIS_URL="", REQUIRE_SERVICES="", DEBUG="true")  # make run turns DEBUG on
     for command in (["migrate", "--verbosity", "0"], ["seed_demo"]):
         argv = [sys.executable, "manage.py", *command]
         subprocess.run(argv, cwd=PROJECT_ROOT, env=env, check=True, capture_output=True)

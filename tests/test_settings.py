@@ -19,7 +19,15 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.test import Client
 from pytest_django import DjangoDbBlocker
 
-from cardroom.env import env_bool, env_database, env_list, env_redis_url, env_str
+from cardroom.env import (
+    env_bool,
+    env_database,
+    env_header,
+    env_list,
+    env_redis_url,
+    env_str,
+    env_url_path,
+)
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -412,3 +420,186 @@ def test_admin_is_routed_and_asks_for_a_login(client: Client) -> None:
     response = client.get("/admin/")
     assert response.status_code == 302
     assert response["Location"].startswith("/admin/login/")
+
+
+# Production defaults: DEBUG off unless asked for, HTTPS behind a proxy, and a
+# `check --deploy` with nothing to say.
+
+# What a server's environment holds: a real key, its host name, its proxy's header.
+PRODUCTION = {
+    "DEBUG": "false",
+    "SECRET_KEY": "x7Q2-k9vR_w3LmZ8pT5yB1nC6dF0hJ4sG-aE2uI7oK3rW9qV5tY1zX8cM6nB4pL0",
+    "ALLOWED_HOSTS": "cardroom.example.com",
+    "SECURE_PROXY_SSL_HEADER": "X-Forwarded-Proto: https",
+}
+HTTPS_SETTINGS = [
+    "SECURE_SSL_REDIRECT",
+    "SESSION_COOKIE_SECURE",
+    "CSRF_COOKIE_SECURE",
+    "SECURE_HSTS_SECONDS",
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS",
+    "SECURE_PROXY_SSL_HEADER",
+]
+
+
+def _manage(*argv: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "manage.py", *argv],
+        cwd=PROJECT_ROOT,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_debug_is_off_unless_asked_for() -> None:
+    assert _settings_from(["DEBUG"], DEBUG="", SECRET_KEY=PRODUCTION["SECRET_KEY"]) == {
+        "DEBUG": False
+    }
+    assert _settings_from(["DEBUG"], DEBUG="true") == {"DEBUG": True}
+
+
+def test_check_deploy_has_nothing_to_say_in_production_settings() -> None:
+    result = _manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
+
+    assert (result.returncode, result.stderr) == (0, "")
+    # The one silenced check is security.W021: HSTS preload is asked for, never assumed.
+    assert result.stdout == "System check identified no issues (1 silenced).\n"
+
+
+def test_check_deploy_does_speak_up_with_debug_on() -> None:
+    result = _manage("check", "--deploy", "--fail-level", "WARNING", DEBUG="true")
+
+    assert result.returncode != 0
+    for warning in ("W004", "W008", "W009", "W012", "W016", "W018"):
+        assert f"security.{warning}" in result.stderr
+
+
+def test_with_debug_off_the_site_is_https_only_behind_its_proxy() -> None:
+    assert _settings_from(HTTPS_SETTINGS, **PRODUCTION) == {
+        "SECURE_SSL_REDIRECT": True,
+        "SESSION_COOKIE_SECURE": True,
+        "CSRF_COOKIE_SECURE": True,
+        "SECURE_HSTS_SECONDS": 31_536_000,
+        "SECURE_HSTS_INCLUDE_SUBDOMAINS": True,
+        "SECURE_PROXY_SSL_HEADER": ["HTTP_X_FORWARDED_PROTO", "https"],
+    }
+
+
+def test_https_false_turns_the_https_settings_off_together() -> None:
+    values = _settings_from(HTTPS_SETTINGS, **{**PRODUCTION, "HTTPS": "false"})
+
+    assert values["SECURE_SSL_REDIRECT"] is values["SESSION_COOKIE_SECURE"] is False
+    assert values["CSRF_COOKIE_SECURE"] is False
+    assert values["SECURE_HSTS_SECONDS"] == 0
+
+
+def test_each_https_setting_has_its_own_variable() -> None:
+    env = {**PRODUCTION, "SECURE_SSL_REDIRECT": "false", "SECURE_HSTS_SECONDS": "3600"}
+
+    values = _settings_from(HTTPS_SETTINGS, **env)
+
+    assert (values["SECURE_SSL_REDIRECT"], values["SECURE_HSTS_SECONDS"]) == (False, 3600)
+    assert values["SESSION_COOKIE_SECURE"] is True
+
+
+def test_hsts_preload_is_asked_for_and_then_checked() -> None:
+    env = {**PRODUCTION, "SECURE_HSTS_PRELOAD": "true"}
+
+    values = _settings_from(["SECURE_HSTS_PRELOAD", "SILENCED_SYSTEM_CHECKS"], **env)
+
+    assert values == {"SECURE_HSTS_PRELOAD": True, "SILENCED_SYSTEM_CHECKS": []}
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("X-Forwarded-Proto: https", ("HTTP_X_FORWARDED_PROTO", "https")),
+        ("x-forwarded-ssl:on", ("HTTP_X_FORWARDED_SSL", "on")),
+    ],
+)
+def test_env_header_reads_a_header_and_its_value(
+    monkeypatch: pytest.MonkeyPatch, raw: str, expected: tuple[str, str]
+) -> None:
+    monkeypatch.setenv("CARDROOM_HEADER", raw)
+    assert env_header("CARDROOM_HEADER") == expected
+    monkeypatch.delenv("CARDROOM_HEADER")
+    assert env_header("CARDROOM_HEADER") is None
+
+
+@pytest.mark.parametrize("raw", ["X-Forwarded-Proto", "X-Forwarded-Proto:", "X Forwarded: https"])
+def test_env_header_refuses_what_is_not_a_header_and_value(
+    monkeypatch: pytest.MonkeyPatch, raw: str
+) -> None:
+    monkeypatch.setenv("CARDROOM_HEADER", raw)
+    with pytest.raises(
+        ImproperlyConfigured, match="CARDROOM_HEADER must be a header and its value"
+    ):
+        env_header("CARDROOM_HEADER")
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [("", "admin/"), ("back-office", "back-office/"), ("/staff/room/", "staff/room/")],
+)
+def test_env_url_path_reads_a_path_with_one_slash_at_its_end(
+    monkeypatch: pytest.MonkeyPatch, raw: str, expected: str
+) -> None:
+    monkeypatch.setenv("CARDROOM_PATH", raw)
+    assert env_url_path("CARDROOM_PATH", default="admin/") == expected
+
+
+@pytest.mark.parametrize("raw", ["/", "back office/", "staff//room", "a?b"])
+def test_env_url_path_refuses_what_is_not_a_plain_path(
+    monkeypatch: pytest.MonkeyPatch, raw: str
+) -> None:
+    monkeypatch.setenv("CARDROOM_PATH", raw)
+    with pytest.raises(ImproperlyConfigured, match="CARDROOM_PATH must be a path"):
+        env_url_path("CARDROOM_PATH", default="admin/")
+
+
+def test_admin_url_moves_the_admin_and_its_reports() -> None:
+    code = (
+        "import django; django.setup(); from django.urls import reverse; "
+        "print(reverse('admin:index'), reverse('admin:login'), reverse('rake_report'))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=PROJECT_ROOT,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "cardroom.settings", "ADMIN_URL": "back"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert result.stdout.split() == ["/back/", "/back/login/", "/back/rake-report/"]
+
+
+def test_email_is_printed_to_the_console_until_a_server_is_named() -> None:
+    assert _settings_from(["EMAIL_BACKEND"], EMAIL_HOST="") == {
+        "EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"
+    }
+    values = _settings_from(
+        ["EMAIL_BACKEND", "EMAIL_HOST", "EMAIL_PORT"], EMAIL_HOST="smtp.example.com"
+    )
+    assert values == {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": "smtp.example.com",
+        "EMAIL_PORT": 587,
+    }
+
+
+def test_a_500_is_logged_to_stderr_with_debug_off() -> None:
+    code = (
+        "import django, logging; django.setup(); "
+        "logging.getLogger('django.request').error('Internal Server Error: /boom/')"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=PROJECT_ROOT,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "cardroom.settings", **PRODUCTION},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "ERROR django.request: Internal Server Error: /boom/" in result.stderr

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import html
+import re
+
 import pytest
 from django.contrib.messages import get_messages
 from django.test import Client
@@ -201,3 +204,21 @@ def test_a_player_gets_no_admin_page(alice_client: Client, url: str) -> None:
 
     assert response.status_code == 302
     assert response["Location"].startswith(reverse("admin:login"))
+
+
+def test_the_ledger_link_lists_that_players_transfers_only(
+    admin_client: Client, alice: User, bob: User
+) -> None:
+    page = admin_client.get(reverse("admin:accounts_user_change", args=[alice.pk]))
+    link = re.search(r'href="([^"]+)">Every chip transfer of alice', page.content.decode())
+
+    listed = admin_client.get(html.unescape(link[1]))
+
+    assert list(listed.context["cl"].result_list) == list(alice.transfers.all())
+
+
+def test_a_ledger_link_with_an_id_past_the_database_lists_nothing(admin_client: Client) -> None:
+    response = admin_client.get(LEDGER, {"user__id__exact": "9" * 25})
+
+    assert response.status_code == 200
+    assert list(response.context["cl"].result_list) == []

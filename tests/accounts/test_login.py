@@ -9,13 +9,14 @@ from accounts.models import User
 from tests.accounts.conftest import ALICE_PASSWORD
 
 LOGIN, LOGOUT, HOME = reverse("accounts:login"), reverse("accounts:logout"), reverse("home")
+LOBBY = reverse("lobby")
 
 
-def test_a_player_logs_in_and_lands_home(client: Client, alice: User) -> None:
+def test_a_player_logs_in_and_lands_in_the_lobby(client: Client, alice: User) -> None:
     response = client.post(LOGIN, {"username": "alice", "password": ALICE_PASSWORD})
 
     assert response.status_code == 302
-    assert response["Location"] == HOME
+    assert response["Location"] == LOBBY
     assert int(client.session["_auth_user_id"]) == alice.pk
 
 
@@ -27,6 +28,20 @@ def test_login_goes_on_to_the_page_that_asked_for_it(client: Client, alice: User
     )
 
     assert response["Location"] == profile
+
+
+def test_login_goes_to_the_lobby_instead_of_another_site(client: Client, alice: User) -> None:
+    response = client.post(
+        LOGIN, {"username": "alice", "password": ALICE_PASSWORD, "next": "https://evil.example/"}
+    )
+
+    assert response["Location"] == LOBBY
+
+
+def test_the_login_page_passes_next_on_to_the_signup_link(client: Client, db: None) -> None:
+    page = client.get(LOGIN, {"next": "/tables/7/"}).content.decode()
+
+    assert f'href="{reverse("accounts:signup")}?next=/tables/7/"' in page
 
 
 def test_a_wrong_password_is_refused_with_a_message(client: Client, alice: User) -> None:

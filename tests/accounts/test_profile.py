@@ -33,3 +33,31 @@ def test_it_shows_the_balance_and_the_players_own_rows(
     assert "-250" in page
     assert "bob&#x27;s correction" not in page
     assert [t.user_id for t in response.context["transfers"]] == [alice.pk, alice.pk]
+
+
+def test_a_player_sets_the_email_for_password_resets(alice_client: Client, alice: User) -> None:
+    response = alice_client.post(PROFILE, {"email": "alice@example.com"}, follow=True)
+
+    assert response.redirect_chain == [(PROFILE, 302)]
+    assert "Your email address is saved." in response.content.decode()
+    assert 'value="alice@example.com"' in response.content.decode()
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com"
+
+
+def test_an_empty_email_removes_it(alice_client: Client, alice: User) -> None:
+    User.objects.filter(pk=alice.pk).update(email="alice@example.com")
+
+    alice_client.post(PROFILE, {"email": ""})
+
+    alice.refresh_from_db()
+    assert alice.email == ""
+
+
+def test_a_bad_email_is_refused_and_changes_nothing(alice_client: Client, alice: User) -> None:
+    response = alice_client.post(PROFILE, {"email": "not an address"})
+
+    assert response.status_code == 200
+    assert "Enter a valid email address." in response.content.decode()
+    alice.refresh_from_db()
+    assert alice.email == ""

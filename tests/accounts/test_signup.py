@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import datetime
+from typing import Any
+
 import pytest
 from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
 
-from accounts.models import ChipTransfer, User
+from accounts.models import ChipTransfer, SignupQuota, User
 
 SIGNUP = reverse("accounts:signup")
 
@@ -49,13 +52,13 @@ def test_it_logs_the_new_player_in_and_says_how_many_chips(
     response = client.post(SIGNUP, signup_data())
 
     assert response.status_code == 302
-    assert response["Location"] == reverse("home")
+    assert response["Location"] == reverse("lobby")
     assert int(client.session["_auth_user_id"]) == User.objects.get(username="dana").pk
     notes = [str(message) for message in get_messages(response.wsgi_request)]
     assert notes == ["Welcome, Dana the Dealer! You have been granted 2,500 play chips."]
 
 
-def test_the_home_page_then_shows_the_message_name_and_balance(
+def test_the_lobby_then_shows_the_message_name_and_balance(
     client: Client, db: None, settings
 ) -> None:
     settings.CARDROOM_SIGNUP_GRANT = 2500
@@ -132,8 +135,110 @@ def test_it_refuses_a_username_with_spaces(client: Client, db: None) -> None:
     assert_nothing_created(client, users_before=0)
 
 
-def test_a_logged_in_player_is_sent_home(alice_client: Client) -> None:
+def test_a_logged_in_player_is_sent_to_the_lobby(alice_client: Client) -> None:
     response = alice_client.get(SIGNUP)
 
     assert response.status_code == 302
-    assert response["Location"] == reverse("home")
+    assert response["Location"] == reverse("lobby")
+
+
+def test_signup_goes_on_to_the_page_that_asked_for_it(client: Client, db: None) -> None:
+    page = client.get(SIGNUP, {"next": "/tables/7/"}).content.decode()
+    assert '<input type="hidden" name="next" value="/tables/7/">' in page
+
+    response = client.post(SIGNUP, signup_data(next="/tables/7/"))
+
+    assert response["Location"] == "/tables/7/"
+
+
+@pytest.mark.parametrize("target", ["https://evil.example/", "//evil.example/tables/"])
+def test_signup_goes_to_the_lobby_instead_of_another_site(
+    client: Client, db: None, target: str
+) -> None:
+    response = client.post(SIGNUP, signup_data(next=target))
+
+    assert response["Location"] == reverse("lobby")
+
+
+# ------------------------------------------------------------- the limit per address
+
+
+def sign_up_many(count: int, address: str = "198.51.100.7") -> list[Any]:
+    """``count`` signups from ``address``, each from a browser of its own (a new client)."""
+    return [
+        Client().post(
+            SIGNUP,
+            signup_data(
+                username=f"farmer{n}", password1=f"f-{n}-chips-77", password2=f"f-{n}-chips-77"
+            ),
+            REMOTE_ADDR=address,
+        )
+        for n in range(count)
+    ]
+
+
+def test_signups_past_the_limit_for_an_address_are_refused_and_grant_nothing(
+    client: Client, db: None, settings
+) -> None:
+    limit = settings.CARDROOM_SIGNUPS_PER_ADDRESS
+    assert limit == 5  # the production default
+
+    responses = sign_up_many(limit + 1)
+
+    assert [r.status_code for r in responses] == [302] * limit + [429]
+    refused = responses[-1]
+    assert refused.context["form"].non_field_errors() == [
+        "Too many accounts have been made from your address: at most 5 every 24 hours. "
+        "Please try again later."
+    ]
+    assert "Too many accounts have been made from your address" in refused.content.decode()
+    assert not User.objects.filter(username=f"farmer{limit}").exists()
+    assert ChipTransfer.objects.filter(kind="grant").count() == limit
+
+
+def test_the_limit_is_per_address(client: Client, db: None, settings) -> None:
+    settings.CARDROOM_SIGNUPS_PER_ADDRESS = 1
+    sign_up_many(1, address="198.51.100.7")
+
+    response = client.post(SIGNUP, signup_data(), REMOTE_ADDR="203.0.113.9")
+
+    assert response.status_code == 302
+    assert User.objects.filter(username="dana").exists()
+
+
+def test_a_refused_form_does_not_use_up_the_addresss_signups(
+    client: Client, db: None, settings
+) -> None:
+    settings.CARDROOM_SIGNUPS_PER_ADDRESS = 1
+    client.post(SIGNUP, signup_data(password2="a-typo-here-99"))
+
+    response = client.post(SIGNUP, signup_data())
+
+    assert response.status_code == 302
+
+
+def test_the_address_may_sign_up_again_once_its_window_is_over(
+    client: Client, db: None, settings
+) -> None:
+    settings.CARDROOM_SIGNUPS_PER_ADDRESS = 1
+    sign_up_many(1)
+    quota = SignupQuota.objects.get(address="198.51.100.7")
+    SignupQuota.objects.filter(pk=quota.pk).update(
+        window_started=quota.window_started - datetime.timedelta(hours=24)
+    )
+
+    response = client.post(SIGNUP, signup_data(), REMOTE_ADDR="198.51.100.7")
+
+    assert response.status_code == 302
+
+
+def test_no_limit_when_the_setting_is_zero(db: None, settings) -> None:
+    settings.CARDROOM_SIGNUPS_PER_ADDRESS = 0
+
+    assert [r.status_code for r in sign_up_many(7)] == [302] * 7
+
+
+def test_the_email_given_at_signup_is_kept_for_password_resets(client: Client, db: None) -> None:
+    client.post(SIGNUP, signup_data(email="dana@example.com"))
+
+    assert User.objects.get(username="dana").email == "dana@example.com"

@@ -4,6 +4,7 @@ services, hands read only with every card, and the rake report."""
 from __future__ import annotations
 
 import datetime
+from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -101,6 +102,101 @@ def test_every_problem_with_the_stakes_is_reported_at_once(admin_client: Client,
 
     assert escape("The bring-in (5) must be below the small bet (5).") in page
     assert escape("The maximum buy-in (100) can't be below the minimum (200).") in page
+
+
+def form_errors(response: Any) -> dict[str, list[str]]:
+    """The admin form's messages per field, as plain text."""
+    return {
+        field: list(messages)
+        for field, messages in response.context["adminform"].form.errors.items()
+    }
+
+
+def test_one_bad_submit_reports_all_its_errors_on_their_fields(
+    admin_client: Client, db: None
+) -> None:
+    form = stakes_form(
+        action_seconds=0,
+        time_bank_seconds=3600,
+        seats=9,
+        sit_out_hands=0,
+        max_raises=0,
+        ante=4,
+        bring_in=4,
+        small_bet=4,
+        big_bet=2,
+        min_buy_in=1,
+        max_buy_in=0,
+        variant="razz",
+        open_pair_big_bet="true",
+    )
+
+    response = admin_client.post(reverse("admin:tables_stakes_add"), form)
+
+    assert response.status_code == 200
+    assert form_errors(response) == {
+        "action_seconds": ["Ensure this value is greater than or equal to 5."],
+        "time_bank_seconds": ["Ensure this value is less than or equal to 600."],
+        "seats": ["Ensure this value is less than or equal to 8."],
+        "sit_out_hands": ["Ensure this value is greater than or equal to 1."],
+        "max_raises": ["Ensure this value is greater than or equal to 1."],
+        "bring_in": ["The bring-in (4) must be below the small bet (4)."],
+        "ante": ["The ante (4) must be below the bring-in (4)."],
+        "big_bet": ["The big bet (2) can't be below the small bet (4)."],
+        "min_buy_in": ["The minimum buy-in must cover a big bet (2)."],
+        "max_buy_in": ["The maximum buy-in (0) can't be below the minimum (1)."],
+        "open_pair_big_bet": ["Razz has no open-pair big bet."],
+    }
+    assert not Stakes.objects.exists()
+
+
+def test_a_value_its_field_refuses_is_not_compared_with_the_others(
+    admin_client: Client, db: None
+) -> None:
+    response = admin_client.post(
+        reverse("admin:tables_stakes_add"), stakes_form(small_bet="two", max_buy_in="")
+    )
+
+    assert form_errors(response) == {
+        "small_bet": ["Enter a whole number."],
+        "max_buy_in": ["This field is required."],
+    }
+
+
+def test_changing_stakes_compares_with_the_values_submitted_not_the_stored_ones(
+    admin_client: Client, db: None
+) -> None:
+    admin_client.post(reverse("admin:tables_stakes_add"), stakes_form())
+    stakes = Stakes.objects.get()
+
+    response = admin_client.post(
+        reverse("admin:tables_stakes_change", args=[stakes.pk]),
+        stakes_form(small_bet="x", bring_in=3, big_bet=1),
+    )
+
+    assert form_errors(response) == {"small_bet": ["Enter a whole number."]}
+    stakes.refresh_from_db()
+    assert (stakes.small_bet, stakes.bring_in, stakes.big_bet) == (2, 1, 4)
+
+
+def test_without_a_bring_in_the_ante_must_be_below_the_small_bet(
+    admin_client: Client, db: None
+) -> None:
+    response = admin_client.post(
+        reverse("admin:tables_stakes_add"), stakes_form(bring_in=0, ante=2, small_bet=2)
+    )
+
+    assert form_errors(response) == {"ante": ["The ante (2) must be below the small bet (2)."]}
+
+
+def test_the_stakes_options_speak_of_the_game_not_of_the_seeds(
+    admin_client: Client, db: None
+) -> None:
+    page = admin_client.get(reverse("admin:tables_stakes_add")).content.decode()
+
+    assert "seed" not in page.lower()
+    assert escape("The player nearer the dealer's left") in page
+    assert "Disconnect protection" in page
 
 
 def test_the_open_pair_option_offers_the_variants_default(admin_client: Client, db: None) -> None:
@@ -215,7 +311,11 @@ def put_rake(hand: Hand, amount: int, when: datetime.datetime) -> None:
 
 @pytest.fixture
 def rake(stud: Stakes, razz: Stakes, players: list[User]) -> None:
-    """Rake on 1 and 2 March: Alpha (stud) 3+2 then 1; Beta (stud) 3; Gamma (razz) 2."""
+    """Rake on 1 and 2 March: Alpha (stud) 3+2 then 1; Beta (stud) 3; Gamma (razz) 2.
+
+    Alpha also ends two hands without rake, as hands folded on 3rd street do:
+    one each day. Their ledger rows are of 0 chips.
+    """
     alpha, beta, gamma = (
         Table.objects.create(name=name, stakes=stakes)
         for name, stakes in (("Alpha", stud), ("Beta", stud), ("Gamma", razz))
@@ -227,10 +327,16 @@ def rake(stud: Stakes, razz: Stakes, players: list[User]) -> None:
     put_rake(make_hand(alpha, 3, players), 1, day2)
     put_rake(make_hand(beta, 1, players), 3, day2)
     put_rake(make_hand(gamma, 1, players), 2, day2)
+    put_rake(make_hand(alpha, 4, players), 0, day1)
+    put_rake(make_hand(alpha, 5, players), 0, day2)
 
 
-def rows(report: RakeReport, section: str, key: str) -> list[tuple[object, int, int]]:
-    return [(getattr(line, key), line.hands, line.rake) for line in getattr(report, section)]
+def rows(report: RakeReport, section: str, key: str) -> list[tuple[object, int, int, int]]:
+    """(key, hands, raked hands, rake) per line."""
+    return [
+        (getattr(line, key), line.hands, line.raked_hands, line.rake)
+        for line in getattr(report, section)
+    ]
 
 
 def test_the_rake_report_totals_per_day_stakes_and_table(admin_client: Client, rake: None) -> None:
@@ -238,15 +344,27 @@ def test_the_rake_report_totals_per_day_stakes_and_table(admin_client: Client, r
 
     report = response.context["report"]
     day1, day2 = datetime.date(2025, 3, 1), datetime.date(2025, 3, 2)
-    assert rows(report, "by_day", "key") == [(day1, 2, 5), (day2, 3, 6)]
-    assert rows(report, "by_stakes", "label") == [("Razz 2/4", 1, 2), ("Stud 5/10", 4, 9)]
+    assert rows(report, "by_day", "key") == [(day1, 3, 2, 5), (day2, 4, 3, 6)]
+    assert rows(report, "by_stakes", "label") == [("Razz 2/4", 1, 1, 2), ("Stud 5/10", 6, 4, 9)]
     assert rows(report, "by_table", "label") == [
-        ("Alpha", 3, 6),
-        ("Beta", 1, 3),
-        ("Gamma", 1, 2),
+        ("Alpha", 5, 3, 6),
+        ("Beta", 1, 1, 3),
+        ("Gamma", 1, 1, 2),
     ]
-    assert (report.total.rake, report.total.hands) == (11, 5)
-    assert "Total rake: <strong>11</strong> chips from 5 raked hands." in response.content.decode()
+    assert (report.total.rake, report.total.raked_hands, report.total.hands) == (11, 5, 7)
+
+
+def test_the_rake_report_counts_only_hands_with_rake_as_raked(
+    admin_client: Client, rake: None
+) -> None:
+    response = admin_client.get(RAKE_REPORT)
+
+    page = " ".join(response.content.decode().split())
+    assert (
+        "Total rake: <strong>11</strong> chips from 5 raked hands (hands with rake above 0), "
+        "of 7 hands played." in page
+    )
+    assert rows(response.context["report"], "by_week", "label") == [("2025-W09", 7, 5, 11)]
 
 
 @pytest.mark.parametrize(
@@ -268,8 +386,8 @@ def test_the_rake_report_keeps_to_the_dates_asked(
     response = admin_client.get(RAKE_REPORT, params)
 
     report = response.context["report"]
-    assert rows(report, "by_day", "key") == [(day, hands, chips)]
-    assert (report.total.rake, report.total.hands) == (chips, hands)
+    assert rows(report, "by_day", "key") == [(day, hands + 1, hands, chips)]
+    assert (report.total.rake, report.total.raked_hands) == (chips, hands)
 
 
 def test_the_rake_report_with_no_rake_says_so(admin_client: Client, db: None) -> None:
@@ -277,7 +395,7 @@ def test_the_rake_report_with_no_rake_says_so(admin_client: Client, db: None) ->
 
     total = response.context["report"].total
     assert (total.rake, total.hands) == (0, 0)
-    assert "No rake in this range." in response.content.decode()
+    assert "No hands ended in this range." in response.content.decode()
 
 
 @pytest.mark.parametrize(

@@ -440,6 +440,11 @@ def test_table_and_stakes_narrow_the_range(client, hands, variant_tables, alice,
         ({"start": "2026-11-23", "end": "2026-11-01"}, "The range ends (2026-11-01) before"),
         ({"table": "x"}, "table: Enter a whole number."),
         ({"stakes": "0"}, "stakes: Enter a positive whole number."),
+        # Past the calendar's end once a day is added, and past the database's ids.
+        ({"end": "9999-12-31"}, "end: Enter a date from 2000-01-01 to 2099-12-31."),
+        ({"start": "0001-01-01"}, "start: Enter a date from 2000-01-01 to 2099-12-31."),
+        ({"table": "9999999999999999999999999"}, "table: No id is that large."),
+        ({"stakes": str(2**63)}, "stakes: No id is that large."),
     ],
 )
 def test_a_bad_range_is_a_400_that_says_what_is_wrong(client, alice, params, message):

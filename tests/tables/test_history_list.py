@@ -165,6 +165,9 @@ def test_it_filters_by_whole_days_both_included(two_tables, alice):
     ("query", "message"),
     [
         ("?start=2026-02-30", "From: Enter a real date as YYYY-MM-DD, such as 2025-03-01."),
+        ("?end=9999-12-31", "To: Enter a date from 2000-01-01 to 2099-12-31."),
+        ("?start=0001-01-01", "From: Enter a date from 2000-01-01 to 2099-12-31."),
+        ("?table=9999999999999999999999999", "Table: Select a valid choice."),
         ("?table=999999", "Table: Select a valid choice."),
         ("?stakes=abc", "Stakes: Select a valid choice."),
         ("?variant=poker", "Game: Select a valid choice. poker is not one of"),

@@ -120,7 +120,9 @@ def paris_day(entry: RakeEntry) -> datetime.date:
 
 
 def as_dict(lines: Iterable[reports.Line]) -> dict[Any, tuple[int, int]]:
-    return {line.label: (line.hands, line.rake) for line in lines}
+    """(raked hands, rake) per label; every hand here is raked, so hands are the same."""
+    assert all(line.hands == line.raked_hands for line in lines)
+    return {line.label: (line.raked_hands, line.rake) for line in lines}
 
 
 def ledger_total() -> int:
@@ -139,8 +141,8 @@ def test_each_grouping_sums_to_the_rake_ledger(played: list[Hand]) -> None:
     total = ledger_total()
     for lines in (report.by_day, report.by_week, report.by_stakes, report.by_table):
         assert sum(line.rake for line in lines) == total
-        assert sum(line.hands for line in lines) == 6
-    assert (report.total.hands, report.total.rake) == (6, total)
+        assert sum(line.raked_hands for line in lines) == 6
+    assert (report.total.raked_hands, report.total.rake) == (6, total)
 
 
 def test_days_and_weeks_are_the_site_time_zones(played: list[Hand]) -> None:
@@ -179,7 +181,7 @@ def test_a_date_range_keeps_to_paris_days(played: list[Hand]) -> None:
     report = reports.rake_report(reports.Scope(start=day("2025-03-03"), end=day("2025-03-09")))
 
     expected = ledger_by(lambda e: day("2025-03-03") <= paris_day(e) <= day("2025-03-09"))[True]
-    assert (report.total.hands, report.total.rake) == expected
+    assert (report.total.raked_hands, report.total.rake) == expected
     assert [line.label for line in report.by_day] == ["2025-03-03", "2025-03-09"]
 
 
@@ -190,8 +192,8 @@ def test_the_stakes_and_table_filters_keep_to_their_rake(
     by_table = reports.rake_report(reports.Scope(table=table))
 
     ledger = ledger_by(lambda e: e.table.name)
-    assert (by_stakes.total.hands, by_stakes.total.rake) == ledger["Razz table"]
-    assert (by_table.total.hands, by_table.total.rake) == ledger["Table 1"]
+    assert (by_stakes.total.raked_hands, by_stakes.total.rake) == ledger["Razz table"]
+    assert (by_table.total.raked_hands, by_table.total.rake) == ledger["Table 1"]
     assert [line.label for line in by_stakes.by_stakes] == ["Razz 2/4"]
 
 
@@ -242,7 +244,7 @@ def test_the_page_shows_the_totals_and_embeds_the_chart(
 
     page = response.content.decode()
     total = ledger_total()
-    assert f"Total rake: <strong>{total}</strong> chips from 6 raked hands." in page
+    assert f"Total rake: <strong>{total}</strong> chips from 6 raked hands" in page
     bars = embedded_svg(page, "rake-chart").findall(f".//{SVG}rect[@class='bar']")
     assert len(bars) == 10
 
@@ -257,7 +259,7 @@ def test_the_chart_is_well_formed_svg_with_a_title(played: list[Hand]) -> None:
     assert svg.find(f"{SVG}title").text == "Rake per day, 2025-03-01 to 2025-03-10"
     bars = svg.findall(f".//{SVG}rect[@class='bar']")
     assert [bar.find(f"{SVG}title").text for bar in bars][1] == (
-        f"2025-03-02: {chart.bars[1].value} chips from 1 hand"
+        f"2025-03-02: {chart.bars[1].value} chips from 1 raked hand"
     )
     axis_labels = [t.text for t in svg.iter(f"{SVG}text") if t.get("class") == "axis-label"]
     assert axis_labels == ["Rake (chips)", "Day"]
@@ -308,7 +310,7 @@ def test_the_csv_is_an_attachment_with_every_grouping(
         'attachment; filename="rake-2025-03-01-to-2025-03-10.csv"'
     )
     rows = read_csv(response)
-    assert rows[0] == ["grouping", "bucket", "hands", "rake"]
+    assert rows[0] == ["grouping", "bucket", "hands", "raked_hands", "rake"]
     assert Counter(row[0] for row in rows[1:]) == {
         "day": 5, "week": 3, "stakes": 2, "table": 2, "total": 1,
     }  # fmt: skip
@@ -319,10 +321,10 @@ def test_each_csv_grouping_sums_to_the_ledger(admin_client: Client, played: list
 
     total = ledger_total()
     for grouping in ("day", "week", "stakes", "table"):
-        assert sum(int(row[3]) for row in rows if row[0] == grouping) == total, grouping
-        assert sum(int(row[2]) for row in rows if row[0] == grouping) == 6, grouping
-    assert rows[-1] == ["total", "", "6", str(total)]
-    days = {row[1]: (int(row[2]), int(row[3])) for row in rows if row[0] == "day"}
+        assert sum(int(row[4]) for row in rows if row[0] == grouping) == total, grouping
+        assert sum(int(row[3]) for row in rows if row[0] == grouping) == 6, grouping
+    assert rows[-1] == ["total", "", "6", "6", str(total)]
+    days = {row[1]: (int(row[3]), int(row[4])) for row in rows if row[0] == "day"}
     assert days == ledger_by(lambda e: paris_day(e).isoformat())
 
 
@@ -342,6 +344,26 @@ def test_bad_dates_give_the_page_with_a_message_not_a_csv(admin_client: Client, 
 
     assert response["Content-Type"].startswith("text/html")
     assert "Enter a real date as YYYY-MM-DD" in response.content.decode()
+
+
+@pytest.mark.parametrize("url", [RAKE_REPORT, ACTIVITY, HAND_SEARCH])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"end": "9999-12-31"},  # the day after it is past the calendar's end
+        {"start": "9999-12-31"},
+        {"start": "0001-01-01"},  # its midnight in Paris is before year 1 in UTC
+        {"end": "9999-12-31", "format": "csv"},
+    ],
+)
+def test_a_day_out_of_range_gives_the_form_with_a_message(
+    admin_client: Client, db: None, url: str, params: dict[str, str]
+) -> None:
+    response = admin_client.get(url, params)
+
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/html")
+    assert "Enter a date from 2000-01-01 to 2099-12-31." in response.content.decode()
 
 
 def test_a_table_and_other_stakes_together_are_refused(

@@ -23,7 +23,7 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.core.management.base import BaseCommand, CommandError
 
 from accounts.models import User
-from accounts.services import user_signup
+from accounts.services import MODEL_BACKEND, user_signup
 from tables.bots import Bot, ThinkTime, run_bots
 from tables.management.commands.seed_demo import BOT_TABLE
 from tables.models import Table
@@ -94,7 +94,9 @@ def session_cookie(user: User) -> str:
     """A ``Cookie`` header holding a new logged-in session for ``user``, as login() makes."""
     session = import_module(settings.SESSION_ENGINE).SessionStore()
     session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+    # The backend that loads the user back from the session (django-axes's,
+    # listed first, only refuses logins).
+    session[BACKEND_SESSION_KEY] = MODEL_BACKEND
     session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session.create()
     return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"

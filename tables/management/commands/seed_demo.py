@@ -4,7 +4,9 @@ One of the tables is for the demo bots that `make run` starts (``BOT_TABLE``).
 
 Safe to run again and again (`make run` does, every time): it creates only what
 is missing, matching rows by name, and leaves existing rows as they are. The
-admin's generated password is printed once, when the admin is created.
+admin's generated password is printed once, when the admin is created, last and
+in a box with the address to sign in at (``--site``, the address `make run`
+serves), so it stands out from the output around it.
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ import secrets
 from decimal import Decimal
 from typing import Any, TypeVar
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 from django.db import models, transaction
+from django.urls import reverse
 
 from accounts.models import User
 from tables.models import RakeRule, Stakes, Table
@@ -52,6 +55,13 @@ DEMO_TABLES = {
 class Command(BaseCommand):
     help = "Create demo stakes (stud, razz, stud hi-lo), open tables and an admin user."
 
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--site",
+            default="http://127.0.0.1:8000",
+            help="the site's address, for the admin's sign-in link (http://127.0.0.1:8000)",
+        )
+
     @transaction.atomic
     def handle(self, *args: Any, **options: Any) -> None:
         rake, rake_created = _get_or_create(RakeRule, DEMO_RAKE)
@@ -64,25 +74,55 @@ class Command(BaseCommand):
             _get_or_create(Table, {"name": name, "stakes": stakes[stakes_name]})[1]
             for name, stakes_name in DEMO_TABLES.items()
         )
-        self.stdout.write(
-            f"Demo data: created {int(rake_created)} rake rule, {created_stakes} stakes "
-            f"and {created_tables} tables (the rest already existed)."
-        )
-        self._seed_admin()
+        self.stdout.write(demo_summary(int(rake_created), created_stakes, created_tables))
+        self._seed_admin(options["site"].rstrip("/") + reverse("admin:index"))
 
-    def _seed_admin(self) -> None:
+    def _seed_admin(self, sign_in_url: str) -> None:
         if User.objects.filter(username=ADMIN_USERNAME).exists():
             self.stdout.write(
                 f"The admin user {ADMIN_USERNAME!r} already exists; its password was "
-                "printed when it was created."
+                f"printed when it was created. Sign in at {sign_in_url}"
             )
             return
         password = secrets.token_urlsafe(12)
         User.objects.create_superuser(username=ADMIN_USERNAME, email="", password=password)
         self.stdout.write(
-            f"Created the admin user {ADMIN_USERNAME!r} with password {password} "
-            "(shown only this once). Sign in at /admin/."
+            boxed(
+                "Created the admin user. Note its password now: it is shown only this once.",
+                "",
+                f"  Sign in at  {sign_in_url}",
+                f"  Username    {ADMIN_USERNAME}",
+                f"  Password    {password}",
+            )
         )
+
+
+def demo_summary(rake_rules: int, stakes: int, tables: int) -> str:
+    """What this run created, and what was there already, counted exactly."""
+    wanted = {"rake_rules": 1, "stakes": len(DEMO_STAKES) + 1, "tables": len(DEMO_TABLES)}
+    created = {"rake_rules": rake_rules, "stakes": stakes, "tables": tables}
+    existing = {kind: wanted[kind] - count for kind, count in created.items()}
+    if not any(existing.values()):
+        return f"Demo data: created {_counts(created)}."
+    if not any(created.values()):
+        return f"Demo data: nothing to create; {_counts(existing)} were already there."
+    return f"Demo data: created {_counts(created)}; {_counts(existing)} were already there."
+
+
+def _counts(counts: dict[str, int]) -> str:
+    """``1 rake rule, 4 stakes and 5 tables``, leaving out kinds counted 0."""
+    names = {"rake_rules": ("rake rule", "rake rules"), "stakes": ("stakes", "stakes")}
+    names["tables"] = ("table", "tables")
+    parts = [f"{n} {names[kind][n != 1]}" for kind, n in counts.items() if n]
+    return ", ".join(parts[:-1]) + f" and {parts[-1]}" if len(parts) > 1 else parts[0]
+
+
+def boxed(*lines: str) -> str:
+    """``lines`` framed in a box of ``#``, with blank lines around it."""
+    width = max(len(line) for line in lines)
+    rule = "#" * (width + 4)
+    body = "\n".join(f"# {line.ljust(width)} #" for line in lines)
+    return f"\n{rule}\n{body}\n{rule}\n"
 
 
 def _get_or_create(model: type[M], fields: dict[str, Any]) -> tuple[M, bool]:
