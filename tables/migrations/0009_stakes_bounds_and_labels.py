@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0007_all_in_opener'),
+        ('tables', '0008_table_connection'),
     ]
 
     operations = [
