@@ -21,10 +21,13 @@ test: $(STAMP)
 
 # Migrate, add the demo data (once), then start Redis (embedded, unless REDIS_URL
 # is set), a Celery worker, Celery beat and Daphne under one supervisor process;
-# Ctrl-C stops them all. It serves this machine only, so it turns DEBUG on (and
-# with it the development SECRET_KEY and plain HTTP) unless DEBUG is set.
-run: export DEBUG := $(or $(DEBUG),true)
-run: $(STAMP)
+# Ctrl-C stops them all. DEBUG stays off, as on a server. The site is served
+# over plain HTTP on this machine (HTTPS=false, unless set), and Django's
+# signing key is made once and kept in .secret_key, unless SECRET_KEY is set.
+SECRET_KEY_FILE := .secret_key
+run: export HTTPS := $(or $(HTTPS),false)
+run: export SECRET_KEY = $(or $(SECRET_KEY),$(file < $(SECRET_KEY_FILE)))
+run: $(STAMP) $(SECRET_KEY_FILE)
 	$(BIN)/python manage.py migrate
 	$(BIN)/python manage.py seed_demo --site http://127.0.0.1:$(PORT)
 	$(BIN)/python -m cardroom.runner --port $(PORT) --bots $(BOTS)
@@ -35,6 +38,9 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV)
+
+$(SECRET_KEY_FILE):
+	umask 077 && $(PYTHON) -c "import secrets; print(secrets.token_urlsafe(50))" > $@
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)

@@ -52,6 +52,7 @@ CRASH_LIMIT = 5  # crashes of one child within CRASH_WINDOW seconds: give up
 CRASH_WINDOW = 60.0
 REDIS_START_TIMEOUT = 10.0
 DEMO_BOT_THINK_SECONDS = 1.5  # slow enough for a newcomer to follow the play
+CELERY_LOG_LEVEL = "WARNING"  # the worker's and beat's, unless CELERY_LOG_LEVEL is set
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
 
@@ -241,12 +242,15 @@ def server_commands(host: str, port: int, workdir: Path) -> list[tuple[str, list
     """What to start once Redis is up, as (name, argv) pairs, in start order."""
     celery = [sys.executable, "-m", "celery", "-A", "cardroom"]
     schedule = str(workdir / "celerybeat-schedule")  # beat's state; nothing to keep
+    # At INFO the worker logs every task, several lines a second at a busy table.
+    level = os.environ.get("CELERY_LOG_LEVEL") or CELERY_LOG_LEVEL
     return [
-        ("worker", [*celery, "worker", "--loglevel", "INFO", "--concurrency", "2"]),
-        ("beat", [*celery, "beat", "--loglevel", "INFO", "--schedule", schedule]),
-        # With daphne installed, runserver is Daphne: HTTP and websockets, plus static
-        # files while DEBUG is on. No autoreloader: it would hide the server process.
-        ("web", [sys.executable, "manage.py", "runserver", "--noreload", f"{host}:{port}"]),
+        ("worker", [*celery, "worker", "--loglevel", level, "--concurrency", "2"]),
+        ("beat", [*celery, "beat", "--loglevel", level, "--schedule", schedule]),
+        # With daphne installed, runserver is Daphne: HTTP and websockets. Static
+        # files come from WhiteNoise, DEBUG on or off (--nostatic: not from
+        # runserver's own handler). No autoreloader: it would hide the server process.
+        ("web", [sys.executable, "manage.py", "runserver", "--noreload", "--nostatic", f"{host}:{port}"]),
     ]
 
 

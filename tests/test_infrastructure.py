@@ -471,7 +471,8 @@ def test_the_runner_serves_runs_tasks_and_leaves_nothing_behind_on_ctrl_c(
     # What `make run` does with nothing configured, but on a throwaway database.
     database = tmp_path / "db.sqlite3"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}"}
-    env.update(REDIS_URL="", REQUIRE_SERVICES="", DEBUG="true")  # make run turns DEBUG on
+    # make run keeps DEBUG off, serves plain HTTP and passes its own SECRET_KEY.
+    env.update(REDIS_URL="", REQUIRE_SERVICES="", DEBUG="false", HTTPS="false", SECRET_KEY="t" * 50)
     for command in (["migrate", "--verbosity", "0"], ["seed_demo"]):
         argv = [sys.executable, "manage.py", *command]
         subprocess.run(argv, cwd=PROJECT_ROOT, env=env, check=True, capture_output=True)
