@@ -244,13 +244,14 @@ def server_commands(host: str, port: int, workdir: Path) -> list[tuple[str, list
     schedule = str(workdir / "celerybeat-schedule")  # beat's state; nothing to keep
     # At INFO the worker logs every task, several lines a second at a busy table.
     level = os.environ.get("CELERY_LOG_LEVEL") or CELERY_LOG_LEVEL
+    address = f"{host}:{port}"
     return [
         ("worker", [*celery, "worker", "--loglevel", level, "--concurrency", "2"]),
         ("beat", [*celery, "beat", "--loglevel", level, "--schedule", schedule]),
         # With daphne installed, runserver is Daphne: HTTP and websockets. Static
         # files come from WhiteNoise, DEBUG on or off (--nostatic: not from
         # runserver's own handler). No autoreloader: it would hide the server process.
-        ("web", [sys.executable, "manage.py", "runserver", "--noreload", "--nostatic", f"{host}:{port}"]),
+        ("web", [sys.executable, "manage.py", "runserver", "--noreload", "--nostatic", address]),
     ]
 
 
