@@ -100,6 +100,8 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    # intcomma: chip counts are written 10,000 on every page, as the table's script does.
+    "django.contrib.humanize",
     "channels",
     # Checks the Content-Security-Policy settings (the header is its middleware's).
     "csp",

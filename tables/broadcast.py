@@ -8,6 +8,8 @@ the channel layer to another, and no down card ever enters a group message.
 
 from __future__ import annotations
 
+from typing import Any
+
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
@@ -70,8 +72,11 @@ async def announce_changed(table_id: int) -> None:
         await layer.group_send(LOBBY_GROUP, {"type": LOBBY_CHANGED})
 
 
-async def announce_chat(table_id: int, sender: str, text: str) -> None:
-    """Pass one chat line to everyone at the table, as the plain text it was sent as."""
+async def announce_chat(table_id: int, line: dict[str, Any]) -> None:
+    """Pass one kept chat line (``services.chat_post``) to everyone at the table.
+
+    Its text is exactly what was sent; clients show it as text.
+    """
     layer = get_channel_layer()
     if layer is not None:
-        await layer.group_send(table_group(table_id), {"type": CHAT, "from": sender, "text": text})
+        await layer.group_send(table_group(table_id), {"type": CHAT, "line": line})

@@ -316,6 +316,10 @@ def do_leave(table_id: int, player_id: int) -> None:
     services.seat_leave(table_id=table_id, player_id=player_id)
 
 
+def do_stay(table_id: int, player_id: int) -> None:
+    services.seat_stay(table_id=table_id, player_id=player_id)
+
+
 def do_sit_out(table_id: int, player_id: int) -> None:
     services.seat_sit_out(table_id=table_id, player_id=player_id)
 
@@ -432,7 +436,7 @@ def build_snapshot(
     events = list(earlier or []) if with_events else []
     payload = {
         "type": "snapshot",
-        "table": _table_payload(table, seats),
+        "table": _table_payload(table, seats, hand),
         "hand": None,
         "hand_info": None,
         "you": None,
@@ -462,22 +466,35 @@ def _engine_player(hand: Hand, player_id: int | None) -> int | None:
     return next((i for i, entry in enumerate(players) if entry["player"] == player_id), None)
 
 
-def _table_payload(table: Table, seats: list[Seat]) -> dict[str, Any]:
+def _table_payload(table: Table, seats: list[Seat], hand: Hand | None) -> dict[str, Any]:
     return {
         "id": table.pk,
         "name": table.name,
         "stakes": table.stakes.describe(),
         "is_open": table.is_open,
+        "waiting": _waiting(table, seats, hand),
         "seats": [
             {
                 "number": seat.number,
                 "player": seat.player.username,
                 "stack": seat.stack,
                 "state": seat.state,
+                "sat_out_for": seat.sat_out_for or None,
+                "leaving": seat.leaving,
             }
             for seat in seats
         ],
     }
+
+
+def _waiting(table: Table, seats: list[Seat], hand: Hand | None) -> str | None:
+    """Why no hand is being played, when none is and none is about to be dealt."""
+    if hand is not None and not hand.is_finished:
+        return None
+    if not table.is_open:
+        return "closed"
+    ready = [s for s in seats if s.state in services.DEALT_IN_STATES and s.stack > 0]
+    return "players" if len(ready) < 2 else None
 
 
 def _hand_info(hand: Hand, to_act: int | None) -> dict[str, Any]:
@@ -576,13 +593,14 @@ MESSAGES: dict[str, tuple[Checker, SyncAction | None]] = {
     "sit": (_check_sit, do_sit),
     "act": (_check_act, do_act),
     "leave": (_check_bare, do_leave),
+    "stay": (_check_bare, do_stay),
     "sit_out": (_check_bare, do_sit_out),
     "sit_in": (_check_bare, do_sit_in),
     "chat": (_check_chat, None),
     "snapshot": (_check_bare, None),
 }
 # Anyone may watch; only these need a logged-in player.
-NEEDS_LOGIN = frozenset({"sit", "act", "leave", "sit_out", "sit_in", "chat"})
+NEEDS_LOGIN = frozenset({"sit", "act", "leave", "stay", "sit_out", "sit_in", "chat"})
 SERVICE_ERRORS: tuple[tuple[type[Exception], str], ...] = (
     (services.StaleMove, "stale"),
     (services.IllegalMove, "illegal"),
@@ -624,7 +642,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         for group in self.groups:
             await self.channel_layer.group_add(group, self.channel_name)
         back = self.player_id is not None and await self.count_connection()
-        await self.send_snapshot(with_events=False)
+        # The page picks up where the table is: its recent chat, then the
+        # latest hand's log from its first event, then the snapshot.
+        for line in await in_db_thread(services.chat_recent)(table_id=self.table_id):
+            await self.send_message({"type": "chat", **line})
+        await self.send_snapshot(with_events=True)
         if back:  # the seat is no longer shown as disconnected, and the clock may have moved
             await broadcast.announce_changed(self.table_id)
 
@@ -705,7 +727,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if not self.chats.allow():
             await self.send_error("rate_limited", too_many("chat messages", self.chats))
             return
-        await broadcast.announce_chat(self.table_id, self.username, text)
+        try:
+            line = await in_db_thread(services.chat_post)(
+                table_id=self.table_id, player_id=self.player_id, text=text
+            )
+        except services.ServiceError as exc:
+            await self.send_error("refused", str(exc))
+            return
+        await broadcast.announce_chat(self.table_id, line)
 
     async def run_service(self, action: SyncAction, fields: dict[str, Any]) -> None:
         try:
@@ -723,7 +752,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.send_snapshot(with_events=True)
 
     async def table_chat(self, message: dict[str, Any]) -> None:
-        await self.send_message({"type": "chat", "from": message["from"], "text": message["text"]})
+        await self.send_message({"type": "chat", **message["line"]})
 
     async def user_revoked(self, message: dict[str, Any]) -> None:
         """The user logged out (of this socket's session, if one is named) or was deactivated."""

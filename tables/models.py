@@ -270,6 +270,10 @@ class Seat(models.Model):
         SITTING_OUT = "sitting_out", "Sitting out"
         DISCONNECTED = "disconnected", "Disconnected"
 
+    class SatOutFor(models.TextChoices):
+        CHOICE = "", "Their own choice"
+        TIMEOUTS = "timeouts", "Two turns timed out"
+
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_set")
     number = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
     player = models.ForeignKey(
@@ -285,6 +289,15 @@ class Seat(models.Model):
     )
     # Two in a row sit the player out; any move of their own resets it.
     timeouts_in_a_row = models.PositiveSmallIntegerField(default=0)
+    sat_out_for = models.CharField(
+        max_length=12,
+        choices=SatOutFor.choices,
+        blank=True,
+        help_text="Why the seat is sitting out, when the server sat it out.",
+    )
+    leaving = models.BooleanField(
+        default=False, help_text="The player leaves, cashing out, when the hand in play ends."
+    )
     # Hands dealt at the table without this seat since it last played one; at
     # the stakes' ``sit_out_hands`` the player is stood up.
     hands_missed = models.PositiveSmallIntegerField(default=0)
@@ -400,6 +413,24 @@ class HandAction(models.Model):
     def __str__(self) -> str:
         amount = f" {self.amount}" if self.amount is not None else ""
         return f"{self.hand} #{self.seq}: seat {self.seat_number} {self.kind}{amount}"
+
+
+class ChatLine(models.Model):
+    """One line of a table's chat, kept so a page opened later shows the recent talk."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat_lines")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="chat_lines"
+    )
+    text = models.CharField(max_length=300)
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "pk"]
+        indexes = [models.Index(fields=["table", "-id"])]
+
+    def __str__(self) -> str:
+        return f"{self.table} #{self.pk}: {self.text[:40]}"
 
 
 class HandResult(models.Model):

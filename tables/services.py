@@ -40,6 +40,7 @@ from django.utils import timezone
 from accounts.models import ChipTransfer, User
 from accounts.services import LedgerError, ledger_post
 from tables.models import (
+    ChatLine,
     Hand,
     HandAction,
     HandResult,
@@ -161,27 +162,47 @@ def _check_can_sit(table: Table, player_id: int, seat_number: int) -> None:
     if type(seat_number) is not int or not 1 <= seat_number <= seats:
         raise ServiceError(f"seat number must be 1 to {seats}, not {seat_number!r}")
     if Seat.objects.filter(table=table, player_id=player_id).exists():
-        raise ServiceError(f"player #{player_id} already has a seat at {table.name}")
+        raise ServiceError(f"you already have a seat at {table.name}")
     if Seat.objects.filter(table=table, number=seat_number).exists():
         raise ServiceError(f"seat {seat_number} at {table.name} is taken")
 
 
 @transaction.atomic
-def seat_leave(*, table_id: int, player_id: int) -> int:
+def seat_leave(*, table_id: int, player_id: int) -> int | None:
     """Stand a player up and cash their stack out to their balance.
 
-    Refused while the player was dealt into the hand in progress, even after
-    folding, so every hand's players keep their seats until its results are
-    written. Returns the chips cashed out.
+    A player dealt into the hand in progress, even one who has folded, keeps
+    the seat until that hand ends, so every hand's players keep their seats
+    until its results are written: the seat is marked ``leaving`` and stood up
+    when the hand ends. Returns the chips cashed out, or None when leaving
+    waits for the hand.
     """
     table = _lock_table(table_id)
-    seat = Seat.objects.filter(table=table, player_id=player_id).first()
-    if seat is None:
-        raise ServiceError(f"player #{player_id} has no seat at {table.name}")
+    seat = _seat_at(table, player_id)
     hand = _unfinished_hand(table)
     if hand is not None and _engine_index(hand, player_id) is not None:
-        raise ServiceError(f"player #{player_id} can't leave during hand #{hand.number}")
+        if not seat.leaving:
+            seat.leaving = True
+            seat.save(update_fields=["leaving"])
+        return None
     return _seat_stand_up(table, seat)
+
+
+@transaction.atomic
+def seat_stay(*, table_id: int, player_id: int) -> Seat:
+    """Take back a leave that was waiting for the hand to end."""
+    seat = _seat_for_update(table_id, player_id)
+    if seat.leaving:
+        seat.leaving = False
+        seat.save(update_fields=["leaving"])
+    return seat
+
+
+def _seats_leave_after_hand(hand: Hand) -> None:
+    """Stand up the players of an ended hand who asked to leave during it."""
+    numbers = [entry["seat"] for entry in hand.seating["players"]]
+    for seat in Seat.objects.filter(table=hand.table, number__in=numbers, leaving=True):
+        _seat_stand_up(hand.table, seat)
 
 
 def _seat_stand_up(table: Table, seat: Seat) -> int:
@@ -203,9 +224,9 @@ def _seat_stand_up(table: Table, seat: Seat) -> int:
 def seat_sit_out(*, table_id: int, player_id: int) -> Seat:
     """Deal the player out of hands from the next one on; a hand they are in plays on."""
     seat = _seat_for_update(table_id, player_id)
-    if seat.state != Seat.State.SITTING_OUT:
-        seat.state = Seat.State.SITTING_OUT
-        seat.save(update_fields=["state"])
+    if seat.state != Seat.State.SITTING_OUT or seat.sat_out_for:
+        seat.state, seat.sat_out_for = Seat.State.SITTING_OUT, Seat.SatOutFor.CHOICE
+        seat.save(update_fields=["state", "sat_out_for"])
     return seat
 
 
@@ -214,7 +235,8 @@ def seat_sit_in(*, table_id: int, player_id: int) -> Seat:
     """Deal the player in again from the next hand, their timeouts forgiven."""
     seat = _seat_for_update(table_id, player_id)
     seat.state, seat.timeouts_in_a_row, seat.hands_missed = Seat.State.PLAYING, 0, 0
-    seat.save(update_fields=["state", "timeouts_in_a_row", "hands_missed"])
+    seat.sat_out_for = Seat.SatOutFor.CHOICE
+    seat.save(update_fields=["state", "timeouts_in_a_row", "hands_missed", "sat_out_for"])
     return seat
 
 
@@ -331,11 +353,44 @@ def _connections_expire(table_id: int, player_id: int, now: datetime) -> bool:
 
 
 def _seat_for_update(table_id: int, player_id: int) -> Seat:
-    table = _lock_table(table_id)
+    return _seat_at(_lock_table(table_id), player_id)
+
+
+def _seat_at(table: Table, player_id: int) -> Seat:
     seat = Seat.objects.filter(table=table, player_id=player_id).first()
     if seat is None:
-        raise ServiceError(f"player #{player_id} has no seat at {table.name}")
+        raise ServiceError(f"you have no seat at {table.name}")
     return seat
+
+
+# --------------------------------------------------------------------- chat
+
+# The chat lines a page gets when it opens, so it picks up the talk.
+CHAT_RECENT_LINES = 50
+
+
+def chat_post(*, table_id: int, player_id: int, text: str) -> dict[str, Any]:
+    """Keep one chat line; the line as everyone at the table is sent it."""
+    table = Table.objects.filter(pk=table_id).only("pk").first()
+    if table is None:
+        raise ServiceError(f"there is no table #{table_id}")
+    line = ChatLine.objects.create(table=table, player_id=player_id, text=text)
+    username = User.objects.filter(pk=player_id).values_list("username", flat=True).get()
+    return _chat_message(line.pk, username, text, line.sent_at)
+
+
+def chat_recent(*, table_id: int, limit: int = CHAT_RECENT_LINES) -> list[dict[str, Any]]:
+    """The table's last ``limit`` chat lines, oldest first."""
+    lines = (
+        ChatLine.objects.filter(table_id=table_id)
+        .order_by("-pk")
+        .values_list("pk", "player__username", "text", "sent_at")[:limit]
+    )
+    return [_chat_message(*line) for line in reversed(lines)]
+
+
+def _chat_message(line_id: int, username: str, text: str, sent_at: datetime) -> dict[str, Any]:
+    return {"id": line_id, "from": username, "text": text, "at": sent_at.isoformat()}
 
 
 # -------------------------------------------------------------------- hands
@@ -554,7 +609,7 @@ def hand_act(
         )
     player = _engine_index(hand, player_id)
     if player is None:
-        raise ServiceError(f"player #{player_id} is not in hand #{hand.number}")
+        raise ServiceError(f"you are not dealt into hand #{hand.number}")
     now = now or timezone.now()
     seats = HandSeats.load(hand)
     state = HandState.from_dict(hand.state)
@@ -649,7 +704,7 @@ def _hand_apply(
         if kind == PROTECT and timed_out:
             state.protect(player)  # the engine's own door: act() refuses it to players
         else:
-            state.act(player, kind, amount)
+            state.act(player, kind, amount, timed_out=timed_out)
     except IllegalAction as exc:
         raise IllegalMove(str(exc)) from None
     # Every applied move is one action and one version, so the next seq is known.
@@ -673,6 +728,7 @@ def _hand_store(hand: Hand, state: HandState, seats: HandSeats, now: datetime) -
     seats.save()
     if state.finished:
         _hand_results_write(hand, state)
+        _seats_leave_after_hand(hand)
 
 
 def _hand_clock_or_end(hand: Hand, state: HandState, seats: HandSeats, now: datetime) -> None:
@@ -814,7 +870,7 @@ def _seat_timed_out(seats: HandSeats, player: int) -> None:
     timeouts = seats[player].timeouts_in_a_row + 1
     seats.set(player, time_bank_ms=0, timeouts_in_a_row=timeouts)
     if timeouts >= TIMEOUTS_TO_SIT_OUT:
-        seats.set(player, state=Seat.State.SITTING_OUT)
+        seats.set(player, state=Seat.State.SITTING_OUT, sat_out_for=Seat.SatOutFor.TIMEOUTS)
 
 
 def hands_expire_overdue(

@@ -22,6 +22,7 @@
   var RED = { d: true, h: true };
   // One key per kind of move: fold, the passive move, the aggressive one.
   var KEYS = { fold: "F", check: "C", call: "C", bring_in: "C", complete: "B", bet: "B", raise: "R" };
+  var SAT_OUT_FOR_TIMEOUTS = "sat out: two turns timed out";
   var VERBS = {
     fold: "Fold", check: "Check", call: "Call", bring_in: "Bring in",
     complete: "Complete to", bet: "Bet", raise: "Raise to",
@@ -37,6 +38,12 @@
   var timerFrame = null;
   var lastHand = null; // the summary of the last finished hand, kept until the next one ends
   var sitting = null; // the seat the buy-in dialog is waiting to see us in
+  // A new connection is sent the latest hand's log from its first event, and
+  // the recent chat: what this page already shows of them is skipped.
+  var eventsSeen = {}; // hand id -> events of it logged
+  var replaying = {}; // hand id -> events of it received on this connection
+  var lastChatId = 0;
+  var bannerTimer = null;
 
   function $(id) { return document.getElementById(id); }
 
@@ -54,6 +61,7 @@
     socket = new WebSocket(scheme + location.host + "/ws/tables/" + tableId + "/");
     lastSeq = 0;
     pending = [];
+    replaying = {};
     setConn("Connecting…");
     socket.onopen = function () { backoff = 500; setConn(""); };
     socket.onmessage = function (e) { receive(JSON.parse(e.data)); };
@@ -79,7 +87,7 @@
     if (msg.type === "snapshot") takeSnapshot(msg);
     else if (msg.type === "event") pending.push(msg);
     else if (msg.type === "timer") takeTimer(msg);
-    else if (msg.type === "chat") addChat(msg.from, msg.text);
+    else if (msg.type === "chat") takeChat(msg);
     else if (msg.type === "error") takeError(msg);
   }
 
@@ -91,14 +99,17 @@
     pending = [];
     var before = snap;
     var shownId = before && before.hand_info ? before.hand_info.id : null;
-    if (before) events.filter(function (m) { return m.hand_id === shownId; }).forEach(logEvent);
+    var endResult = msg.hand_info && msg.hand ? { id: msg.hand_info.id, result: msg.hand.result } : null;
+    var log = function (m) { logEvent(m, endResult); };
+    if (before) events.filter(function (m) { return m.hand_id === shownId; }).forEach(log);
     if (before && msg.hand_info && msg.hand_info.id !== shownId && shownId !== null) {
       // The hand we showed is over, perhaps without our seeing its last snapshot.
       var summary = summarize(before, events);
       if (summary && (!lastHand || lastHand.id !== summary.id || !lastHand.words)) lastHand = summary;
     }
     snap = msg;
-    events.filter(function (m) { return m.hand_id !== shownId; }).forEach(logEvent);
+    events.filter(function (m) { return m.hand_id !== shownId; }).forEach(log);
+    if (before) logSeatChanges(before, msg);
     if (snap.hand && snap.hand.result) lastHand = summarize(snap, []);
     timer = snap.hand_info ? snap.hand_info.timer || null : null;
     if (sitting !== null && mySeat() === sitting) closeBuyIn();
@@ -130,9 +141,12 @@
     if (msg.code === "stale" || msg.code === "illegal") send({ type: "snapshot" });
   }
 
+  // An error stays up long enough to read, then goes; the close button hides it sooner.
   function showError(text) {
     $("banner-text").textContent = text;
     $("banner").hidden = false;
+    clearTimeout(bannerTimer);
+    bannerTimer = setTimeout(function () { $("banner").hidden = true; }, 8000);
   }
   $("banner-close").addEventListener("click", function () { $("banner").hidden = true; });
 
@@ -154,6 +168,9 @@
     if (code) node.classList.add("card-hole");
     return node;
   }
+
+  // Every chip count on the page is written one way: 10,000.
+  function chips(n) { return Number(n).toLocaleString("en-US"); }
 
   function cardText(code) {
     if (!code) return "??";
@@ -187,7 +204,7 @@
   function renderBalance() {
     var shown = document.querySelector(".site-header .balance");
     if (shown && snap.you && typeof snap.you.balance === "number") {
-      shown.textContent = snap.you.balance + " chips";
+      shown.textContent = chips(snap.you.balance) + " chips";
     }
   }
 
@@ -223,15 +240,17 @@
     head.appendChild(el("span", "seat-no", "#" + seat.number));
     box.appendChild(head);
     var stack = hp && !snap.hand_info.finished ? hp.stack : seat.stack;
-    box.appendChild(el("div", "seat-stack", stack + " chips"));
+    box.appendChild(el("div", "seat-stack", chips(stack) + " chips"));
     var tags = [];
-    if (seat.state !== "playing") tags.push(seat.state.replace("_", " "));
+    if (seat.state === "sitting_out" && seat.sat_out_for === "timeouts") tags.push(SAT_OUT_FOR_TIMEOUTS);
+    else if (seat.state !== "playing") tags.push(seat.state.replace("_", " "));
     // Sat down during a hand: dealt in from the next one.
     else if (!hp && snap.hand_info && !snap.hand_info.finished) tags.push("next hand");
     if (hp && hp.folded) tags.push("folded");
     // A protected player (timed out) plays on as if all in, without risking more.
     if (hp && hp.protected) tags.push("all in, protected");
     else if (hp && hp.all_in) tags.push("all in");
+    if (seat.leaving) tags.push("leaving after this hand");
     if (snap.hand_info && snap.hand_info.dealer === seat.number) tags.push("dealer");
     if (winners[seat.number]) tags.push(winners[seat.number]);
     if (tags.length) box.appendChild(el("div", "seat-tags", tags.join(" · ")));
@@ -241,7 +260,7 @@
       hp.up.forEach(function (c) { cards.appendChild(card(c)); });
       hp.down.slice(2).forEach(function (c) { cards.appendChild(downCard(c)); });
       box.appendChild(cards);
-      if (hp.bet) box.appendChild(el("div", "seat-bet", "bet " + hp.bet));
+      if (hp.bet) box.appendChild(el("div", "seat-bet", "bet " + chips(hp.bet)));
       var words = handWords(p);
       if (words) box.appendChild(el("div", "seat-hand", words));
     }
@@ -339,17 +358,45 @@
     var out = {};
     var r = result();
     if (!r) return out;
-    r.pots.forEach(function (pot, i) {
-      pot.shares.forEach(function (share) {
-        var seat = seatOf(share[0]);
-        var text = "wins " + share[1] + (r.pots.length > 1 ? " (" + potName(i) + ")" : "");
-        out[seat] = out[seat] ? out[seat] + ", " + text : text;
-      });
+    winnings(r).forEach(function (win) {
+      var seat = seatOf(win.player);
+      out[seat] = out[seat] ? out[seat] + ", " + win.text : win.text;
     });
     return out;
   }
 
-  function potName(i) { return i === 0 ? "main pot" : "side pot " + i; }
+  // One {player, text} per share of a pot: "wins 12 (side pot 1, low)". Which
+  // pot is named when there are several; which half, in a split game.
+  function winnings(r) {
+    var wins = [];
+    r.pots.forEach(function (pot, i) {
+      pot.shares.forEach(function (share) {
+        var where = [];
+        if (r.pots.length > 1) where.push(potName(i, r.pots.length));
+        var half = halfWon(r, pot, share[0]);
+        if (half) where.push(half);
+        var text = "wins " + chips(share[1]) + (where.length ? " (" + where.join(", ") + ")" : "");
+        wins.push({ player: share[0], text: text });
+      });
+    });
+    return wins;
+  }
+
+  // "high", "low" or "high and low" in a hi-lo showdown, where a shown hand is
+  // named both ways; "" otherwise.
+  function halfWon(r, pot, player) {
+    if (r.uncontested || !pot.high_winners || !pot.low_winners) return "";
+    var split = Object.keys(r.hands).some(function (p) { return "high" in r.hands[p] && "low" in r.hands[p]; });
+    if (!split) return "";
+    var high = pot.high_winners.indexOf(player) >= 0;
+    var low = pot.low_winners.indexOf(player) >= 0;
+    return high && low ? "high and low" : high ? "high" : low ? "low" : "";
+  }
+
+  function potName(i, count) {
+    if (count === 1) return "pot";
+    return i === 0 ? "main pot" : "side pot " + i;
+  }
 
   // ------------------------------------------------------- the last hand
 
@@ -393,13 +440,15 @@
       r.pots.forEach(function (pot, i) {
         var shares = pot.shares.map(function (share) {
           var seat = info.seats[share[0]];
-          return (names[seat] || "Seat " + seat) + " " + share[1];
+          var half = halfWon(r, pot, share[0]);
+          return (names[seat] || "Seat " + seat) + " " + chips(share[1]) + (half ? " (" + half + ")" : "");
         });
-        pots.push(potName(i) + " " + pot.amount + ": " + shares.join(", "));
+        var name = potName(i, r.pots.length);
+        pots.push(name.charAt(0).toUpperCase() + name.slice(1) + " " + chips(pot.amount) + ": " + shares.join(", "));
       });
     }
-    var you = s.you ? s.you.seat : null;
-    var review = allHands || info.seats.indexOf(you) >= 0;
+    // Dealt in: still true once the player has left the table.
+    var review = allHands || dealtIn(s);
     return {
       id: info.id, number: info.number, words: Boolean(r), rows: rows, pots: pots,
       rake: r ? r.rake : 0, review: review,
@@ -425,7 +474,7 @@
         line.appendChild(cards);
       }
       if (row.words) line.appendChild(el("span", "last-words", row.words));
-      if (row.won) line.appendChild(el("span", "last-won", "wins " + row.won));
+      if (row.won) line.appendChild(el("span", "last-won", "wins " + chips(row.won)));
       list.appendChild(line);
     });
     lastHand.pots.forEach(function (text) { list.appendChild(el("li", "last-pot", text)); });
@@ -436,15 +485,23 @@
   // Whether this viewer may open the hand in the history: they were dealt in.
   function mayReview(handId) {
     if (allHands) return true;
-    var info = snap.hand_info;
-    return Boolean(info && info.id === handId && mySeat() && info.seats.indexOf(mySeat()) >= 0);
+    return Boolean(snap.hand_info && snap.hand_info.id === handId && dealtIn(snap));
+  }
+
+  // Whether the snapshot's viewer was dealt into its hand (the view names them).
+  function dealtIn(s) {
+    return Boolean(s.hand && s.hand.viewer !== null && s.hand.viewer !== undefined);
   }
 
   function renderCentre() {
     var hand = snap.hand;
     var stage = "";
     if (hand) stage = hand.phase !== "over" ? hand.street : hand.result && !hand.result.uncontested ? "showdown" : "over";
-    $("street").textContent = hand ? "Hand #" + snap.hand_info.number + " · " + stage : "Waiting for players";
+    var waiting = snap.table.waiting;
+    var heading = hand ? "Hand #" + snap.hand_info.number + " · " + stage : "";
+    if (waiting === "players") heading = "Waiting for players: a hand needs two with chips";
+    else if (waiting === "closed") heading = "The table is closed";
+    $("street").textContent = heading;
     var community = $("community");
     community.textContent = "";
     if (hand) hand.community.forEach(function (c) { community.appendChild(card(c)); });
@@ -452,9 +509,10 @@
     pots.textContent = "";
     if (!hand) return;
     hand.pots.forEach(function (pot, i) {
-      if (pot.amount) pots.appendChild(el("div", "pot", (i ? "Side pot " + i : "Pot") + ": " + pot.amount));
+      var name = potName(i, hand.pots.length);
+      if (pot.amount) pots.appendChild(el("div", "pot", name.charAt(0).toUpperCase() + name.slice(1) + ": " + chips(pot.amount)));
     });
-    if (hand.current_bet && hand.phase !== "over") pots.appendChild(el("div", "pot", "Bet to match: " + hand.current_bet));
+    if (hand.current_bet && hand.phase !== "over") pots.appendChild(el("div", "pot", "Bet to match: " + chips(hand.current_bet)));
     var turn = "";
     if (hand.phase !== "over" && hand.to_act !== null) {
       var seat = seatOf(hand.to_act);
@@ -472,8 +530,8 @@
       var amounts = option.amounts && option.amounts.length ? option.amounts : [null];
       amounts.forEach(function (amount, i) {
         var label = VERBS[option.kind] || option.kind;
-        if (option.kind === "call" || option.kind === "bring_in") label += " " + option.min;
-        else if (amount !== null) label += " " + amount;
+        if (option.kind === "call" || option.kind === "bring_in") label += " " + chips(option.min);
+        else if (amount !== null) label += " " + chips(amount);
         var b = el("button", "button action action-" + option.kind);
         b.type = "button";
         b.appendChild(el("span", "action-label", label));
@@ -503,6 +561,8 @@
     if (buyIn && buyIn.open) return;
     var key = e.key.toUpperCase();
     var button = $("actions").querySelector('[data-key="' + key + '"]');
+    // With checking free there is nothing to fold: F checks, as check/fold would.
+    if (!button && key === "F") button = $("actions").querySelector(".action-check");
     if (button) { e.preventDefault(); button.click(); }
   });
 
@@ -519,7 +579,17 @@
       ? button("Sit out", { type: "sit_out" })
       : button("Sit in", { type: "sit_in" });
     box.appendChild(toggle);
-    box.appendChild(button("Leave", { type: "leave" }));
+    if (mine.state === "sitting_out" && mine.sat_out_for === "timeouts") {
+      box.appendChild(el("p", "help", "You were sat out: two turns timed out. Sit in to be dealt in again."));
+    }
+    var info = snap.hand_info;
+    var inHand = Boolean(info && !info.finished && info.seats.indexOf(mine.number) >= 0);
+    if (mine.leaving) {
+      box.appendChild(el("p", "help", "You’ll leave the table, with your chips, when this hand ends."));
+      box.appendChild(button("Stay", { type: "stay" }));
+    } else {
+      box.appendChild(button(inHand ? "Leave after this hand" : "Leave", { type: "leave" }));
+    }
   }
 
   function button(label, message) {
@@ -598,41 +668,77 @@
     return "Seat " + number + (seat ? " (" + seat.player + ")" : "");
   }
 
-  function describe(e) {
+  // The chips each player has put in on this street, to say what a call costs.
+  var streetBets = {};
+  var betStreet = null;
+
+  function putIn(e) {
+    if (typeof e.street === "number" && e.street !== betStreet) {
+      betStreet = e.street;
+      streetBets = {};
+    }
+    if (e.type === "return") streetBets[e.player] = (streetBets[e.player] || 0) - e.amount;
+    if (typeof e.total !== "number") return null;
+    var chipsIn = e.total - (streetBets[e.player] || 0);
+    streetBets[e.player] = e.total;
+    return chipsIn;
+  }
+
+  function describe(e, r) {
+    var chipsIn = putIn(e);
+    var text = tell(e, chipsIn, r);
+    return text && e.timed_out ? text + " (out of time)" : text;
+  }
+
+  function tell(e, chipsIn, r) {
+    var allIn = e.all_in ? ", all in" : "";
     switch (e.type) {
-      case "ante": return who(e.player) + " antes " + e.amount;
-      case "bring_in": return who(e.player) + " brings in " + e.total;
-      case "complete": return who(e.player) + " completes to " + e.total + (e.all_in ? ", all in" : "");
-      case "bet": return who(e.player) + " bets " + e.total + (e.all_in ? ", all in" : "");
-      case "raise": return who(e.player) + " raises to " + e.total + (e.all_in ? ", all in" : "");
-      case "call": return who(e.player) + " calls" + (e.all_in ? ", all in" : "");
+      case "ante": return who(e.player) + " antes " + chips(e.amount);
+      case "bring_in": return who(e.player) + " brings in " + chips(e.total) + allIn;
+      case "complete": return who(e.player) + " completes to " + chips(e.total) + allIn;
+      case "bet": return who(e.player) + " bets " + chips(e.total) + allIn;
+      case "raise": return who(e.player) + " raises to " + chips(e.total) + allIn;
+      case "call": return who(e.player) + " calls " + chips(chipsIn) + allIn;
       case "check": return who(e.player) + " checks";
       case "fold": return who(e.player) + " folds";
       case "protect":
         return who(e.player) + " ran out of time: all in for the " + e.put_in + " put in so far";
       case "deal": return e.up ? who(e.player) + " is dealt " + cardText(e.card) : null;
       case "board": return "Community card: " + cardText(e.card);
-      case "return": return who(e.player) + " takes back " + e.amount + " uncalled";
+      case "return": return who(e.player) + " takes back " + chips(e.amount) + " uncalled";
       case "show": return who(e.player) + " shows " + e.cards.map(cardText).join(" ");
       case "muck": return who(e.player) + " mucks";
       case "result":
         var won = [];
-        e.payouts.forEach(function (chips, p) { if (chips) won.push(who(p) + " wins " + chips); });
-        return won.join(", ") + (e.rake ? " (rake " + e.rake + ")" : "");
+        if (r) {
+          winnings(r).forEach(function (win) { won.push(who(win.player) + " " + win.text); });
+        } else {
+          e.payouts.forEach(function (n, p) { if (n) won.push(who(p) + " wins " + chips(n)); });
+        }
+        return won.join(", ") + (e.rake ? " (rake " + chips(e.rake) + ")" : "");
       default: return null;
     }
   }
 
   var loggedHand = null;
 
-  function logEvent(message) {
+  // One event into the log, unless this page logged it before a reconnect.
+  // ``ended`` is the hand's result from the snapshot that follows, when it has one.
+  function logEvent(message, ended) {
     var e = message.event;
-    if (message.hand_id !== loggedHand) {
-      loggedHand = message.hand_id;
-      var number = snap.hand_info && snap.hand_info.id === message.hand_id ? " #" + snap.hand_info.number : "";
+    var id = message.hand_id;
+    replaying[id] = (replaying[id] || 0) + 1;
+    if (replaying[id] <= (eventsSeen[id] || 0)) return;
+    eventsSeen[id] = replaying[id];
+    if (id !== loggedHand) {
+      loggedHand = id;
+      streetBets = {};
+      betStreet = null;
+      var number = snap.hand_info && snap.hand_info.id === id ? " #" + snap.hand_info.number : "";
       addLine($("log"), el("li", "log-hand", "Hand" + number));
     }
-    var text = describe(e);
+    var r = ended && ended.id === id ? ended.result : null;
+    var text = describe(e, r);
     if (!text) return;
     var line = el("li", "log-" + e.type, text);
     if (e.type === "result" && mayReview(message.hand_id)) {
@@ -642,6 +748,36 @@
       line.appendChild(link);
     }
     addLine($("log"), line);
+  }
+
+  // What changed at the seats between two snapshots that no hand event tells.
+  function logSeatChanges(before, after) {
+    var old = {};
+    before.table.seats.forEach(function (s) { old[s.number] = s; });
+    var now = {};
+    after.table.seats.forEach(function (s) {
+      now[s.number] = s;
+      var was = old[s.number];
+      if (!was || was.player !== s.player) {
+        addLine($("log"), el("li", "log-seat", s.player + " sits down in seat " + s.number));
+      } else if (s.sat_out_for === "timeouts" && was.sat_out_for !== "timeouts") {
+        addLine($("log"), el("li", "log-seat", s.player + " " + SAT_OUT_FOR_TIMEOUTS));
+      }
+    });
+    before.table.seats.forEach(function (s) {
+      var still = now[s.number];
+      if (!still || still.player !== s.player) {
+        addLine($("log"), el("li", "log-seat", s.player + " leaves the table"));
+      }
+    });
+  }
+
+  function takeChat(msg) {
+    if (typeof msg.id === "number") {
+      if (msg.id <= lastChatId) return; // shown before this connection
+      lastChatId = msg.id;
+    }
+    addChat(msg.from, msg.text);
   }
 
   function addChat(from, text) {

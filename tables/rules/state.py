@@ -207,22 +207,29 @@ class HandState:
         kind: str,
         amount: int | None = None,
         cards: Sequence[int] | None = None,
+        *,
+        timed_out: bool = False,
     ) -> None:
         """Apply one player action after checking it against the rules.
 
         Raises :class:`IllegalAction` (and changes nothing) if it isn't legal.
+        ``timed_out`` says the turn clock made the move for the player: its
+        event is marked so, for the log.
         """
         self._check_actor(player)
         if kind == PROTECT:
             raise IllegalAction(
                 f"player {player} can't choose {PROTECT!r}; only a timeout protects a player"
             )
+        first_event = len(self.events)
         if self.phase == SHOWDOWN:
             self._showdown_act(player, kind, cards)
         else:
             if cards is not None:
                 raise IllegalAction(f"{kind!r} takes no cards")
             self._bet_act(player, kind, amount)
+        if timed_out:
+            self.events[first_event] = {**self.events[first_event], "timed_out": True}
 
     def can_protect(self) -> bool:
         """Whether the player to act, if their time runs out, is protected (seed 002).

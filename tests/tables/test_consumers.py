@@ -101,7 +101,9 @@ async def room() -> AsyncIterator[Join]:
         connected, _ = await communicator.connect()
         assert connected
         socket = Socket(communicator)
-        assert (await socket.receive())["type"] == "snapshot"
+        # The table's recent chat and the latest hand's log come before the snapshot.
+        while (frame := await socket.receive())["type"] != "snapshot":
+            assert frame["type"] in ("chat", "event"), frame
         return socket
 
     try:
@@ -191,6 +193,7 @@ def test_an_observer_gets_a_public_snapshot_with_no_you(table: Table) -> None:
                 "name": "Table 1",
                 "stakes": "Seven-card stud 5/10, ante 1, bring-in 2",
                 "is_open": True,
+                "waiting": "players",
                 "seats": [],
             }
 
@@ -353,13 +356,55 @@ def test_chat_reaches_everyone_as_the_plain_text_sent(
             alice, observer = await join(table.pk, cookies["alice"]), await join(table.pk)
             text = '<b>nice hand</b> & "gl"'
             await alice.send({"type": "chat", "text": text})
+            ids = set()
             for socket in (alice, observer):
                 frame = await socket.receive()
                 assert (frame["type"], frame["from"], frame["text"]) == ("chat", "alice", text)
                 assert frame["seq"] == 2
+                ids.add(frame["id"])
                 assert await socket.quiet()
+            assert len(ids) == 1  # one kept line, the same for everyone
 
     run(scenario)
+
+
+def test_a_page_opened_later_gets_the_recent_chat_then_the_hands_log(
+    table: Table, cookies: dict[str, str]
+) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            alice, bob, observer = await heads_up(join, table, cookies)
+            for line in ("gl", "you too"):
+                await alice.send({"type": "chat", "text": line})
+            for socket in (alice, bob):
+                await observer_frames_until_quiet(socket)
+            mover = alice if to_act(alice.last_snapshot) == 1 else bob
+            await mover.send(first_move(mover.last_snapshot))
+            await mover.receive_snapshot()
+            await observer_frames_until_quiet(observer)
+            had = [f for f in observer.frames if f["type"] == "event"]
+
+            late = await join(table.pk)  # a reload: a new socket for the same page
+            chat = [(f["from"], f["text"]) for f in late.frames if f["type"] == "chat"]
+            assert chat == [("alice", "gl"), ("alice", "you too")]
+            events = [f["event"] for f in late.frames if f["type"] == "event"]
+            # The whole hand so far, as this watcher may see it: the antes, the
+            # deal with every down card hidden, the move just made.
+            assert events == [f["event"] for f in had]
+            assert [e["type"] for e in events][:2] == ["ante", "ante"]
+            assert all(e["card"] is None for e in events if e["type"] == "deal" and not e["up"])
+            kinds = [f["type"] for f in late.frames]
+            assert kinds.index("snapshot") == len(kinds) - 1 or kinds[-1] == "timer"
+
+    run(scenario)
+
+
+async def observer_frames_until_quiet(socket: Socket) -> list[dict[str, Any]]:
+    """Frames that arrive until 0.3 s pass with nothing new."""
+    start = len(socket.frames)
+    while not await socket.communicator.receive_nothing(timeout=0.3):
+        await socket.receive_any()
+    return socket.frames[start:]
 
 
 # ------------------------------------------- logging out and deactivation
@@ -769,13 +814,65 @@ def test_a_player_not_in_the_hand_is_refused(table: Table, cookies: dict[str, st
     run(scenario)
 
 
-def test_leaving_during_your_hand_is_refused(table: Table, cookies: dict[str, str]) -> None:
+def test_leaving_during_your_hand_waits_for_it_and_staying_takes_it_back(
+    table: Table, cookies: dict[str, str]
+) -> None:
     async def scenario() -> None:
         async with room() as join:
-            alice, *_ = await heads_up(join, table, cookies)
+            alice, bob, observer = await heads_up(join, table, cookies)
             await alice.send({"type": "leave"})
-            assert (await alice.receive())["code"] == "refused"
+            for socket in (alice, bob, observer):
+                seats = (await socket.receive_snapshot())["table"]["seats"]
+                assert [(s["player"], s["leaving"]) for s in seats] == [
+                    ("alice", True),
+                    ("bob", False),
+                ]
             assert len(await seats_of(table)) == 2
+            await alice.send({"type": "stay"})
+            seats = (await alice.receive_snapshot())["table"]["seats"]
+            assert [s["leaving"] for s in seats] == [False, False]
+
+            await alice.send({"type": "leave"})
+            for socket in (alice, bob):
+                await observer_frames_until_quiet(socket)
+            # Whoever can folds, which soon ends the hand: alice is stood up with her chips.
+            while (await current_hand(table)) is not None:
+                mover = alice if alice.last_snapshot["hand"]["legal_actions"] else bob
+                await mover.send(fold_or_first(mover.last_snapshot))
+                for socket in (alice, bob):
+                    await socket.receive_snapshot()
+            await observer_frames_until_quiet(observer)
+            seats = observer.last_snapshot["table"]["seats"]
+            assert [s["player"] for s in seats] == ["bob"]
+            assert [s[1] for s in await seats_of(table)] == ["bob"]
+
+    run(scenario)
+
+
+def fold_or_first(snapshot: dict[str, Any]) -> dict[str, Any]:
+    """A fold when one is allowed, else the viewer's first legal move."""
+    kinds = [option["kind"] for option in snapshot["hand"]["legal_actions"]]
+    if "fold" in kinds:
+        return {"type": "act", "action": "fold", "turn": snapshot["hand"]["turn"]}
+    return first_move(snapshot)
+
+
+def test_a_table_short_of_players_says_it_waits_for_them(
+    table: Table, cookies: dict[str, str]
+) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            alice, observer = await join(table.pk, cookies["alice"]), await join(table.pk)
+            assert observer.last_snapshot["table"]["waiting"] == "players"
+            await sit(alice, 1)
+            assert (await observer.receive_snapshot())["table"]["waiting"] == "players"
+            bob = await join(table.pk, cookies["bob"])
+            await sit(bob, 2)  # a hand starts
+            assert (await observer.receive_snapshot())["table"]["waiting"] is None
+            await alice.receive_snapshot()
+            await alice.send({"type": "sit_out"})  # she is dealt out of the next hand
+            await alice.receive_snapshot()
+            assert alice.last_snapshot["table"]["waiting"] is None  # this hand plays on
 
     run(scenario)
 
@@ -905,7 +1002,7 @@ def test_a_reconnected_player_gets_the_hand_as_stored_and_one_extension(
             hand = await current_hand(table)
             assert hand.turn_expires_at == before.turn_expires_at + timedelta(seconds=20)
 
-            mine = sockets[seat].frames[0]
+            mine = next(frame for frame in sockets[seat].frames if frame["type"] == "snapshot")
             user = await database_sync_to_async(User.objects.get)(username=names[seat])
             stored = await database_sync_to_async(services.hand_view)(
                 hand_id=hand.pk, player_id=user.pk

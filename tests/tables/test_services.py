@@ -222,7 +222,7 @@ def test_it_refuses_a_taken_seat(table, alice, bob, grant):
 
 def test_it_refuses_a_second_seat_for_one_player(table, alice, grant):
     services.seat_take(table_id=table.pk, player_id=alice.pk, seat_number=1, buy_in=100)
-    with pytest.raises(ServiceError, match="already has a seat at Table 1"):
+    with pytest.raises(ServiceError, match="you already have a seat at Table 1"):
         services.seat_take(table_id=table.pk, player_id=alice.pk, seat_number=2, buy_in=100)
     assert balance(alice) == grant - 100 and Seat.objects.count() == 1
 
@@ -252,11 +252,12 @@ def test_it_refuses_an_unknown_table_or_player(table, alice):
         services.seat_take(table_id=table.pk, player_id=0, seat_number=1, buy_in=100)
 
 
-def test_it_refuses_leaving_during_a_hand_even_after_folding(table, seated, grant):
+def test_leaving_during_a_hand_waits_for_its_end_even_after_folding(table, seated, grant):
     hand = services.hand_start(table_id=table.pk)
     alice = seated[0]
-    with pytest.raises(ServiceError, match=f"#{alice.pk} can't leave during hand #1"):
-        services.seat_leave(table_id=table.pk, player_id=alice.pk)
+    assert services.seat_leave(table_id=table.pk, player_id=alice.pk) is None
+    seat = Seat.objects.get(table=table, player=alice)
+    assert seat.leaving and seat.stack == BUY_IN - 1  # the ante is in the pot
     while not engine(hand).folded[hand.seating["players"].index({"seat": 1, "player": alice.pk})]:
         state, actor = engine(hand), player_to_act(hand)
         # alice never bets, so someone else does and she has a bet to fold to.
@@ -265,9 +266,40 @@ def test_it_refuses_leaving_during_a_hand_even_after_folding(table, seated, gran
             hand_id=hand.pk, player_id=actor, kind=kind, amount=amount, version=hand.version
         )
     assert not engine(hand).finished
-    with pytest.raises(ServiceError, match="can't leave during hand #1"):
-        services.seat_leave(table_id=table.pk, player_id=alice.pk)
-    assert balance(alice) == grant - BUY_IN
+    # Asking again changes nothing: she still goes when the hand ends.
+    assert services.seat_leave(table_id=table.pk, player_id=alice.pk) is None
+    assert Seat.objects.filter(table=table, player=alice, leaving=True).exists()
+    kept = Seat.objects.get(table=table, player=alice).stack
+    play_out(hand, bet_and_call)
+    hand.refresh_from_db()
+    assert hand.is_finished
+    assert not Seat.objects.filter(table=table, player=alice).exists()
+    assert balance(alice) == grant - BUY_IN + kept
+    # The others play on in their seats, and her result is written.
+    assert Seat.objects.filter(table=table).count() == 2
+    assert HandResult.objects.filter(hand=hand, player=alice).exists()
+
+
+def test_a_player_who_stays_keeps_the_seat_after_the_hand(table, seated, grant):
+    hand = services.hand_start(table_id=table.pk)
+    bob = seated[1]
+    services.seat_leave(table_id=table.pk, player_id=bob.pk)
+    assert services.seat_stay(table_id=table.pk, player_id=bob.pk).leaving is False
+    play_out(hand, bet_and_call)
+    seat = Seat.objects.get(table=table, player=bob)
+    assert not seat.leaving and balance(bob) == grant - BUY_IN
+
+
+def test_a_hand_ended_by_the_clock_lets_the_leaver_go(table, seated, grant):
+    hand = services.hand_start(table_id=table.pk)
+    leaver = User.objects.get(pk=player_to_act(hand))
+    services.seat_leave(table_id=table.pk, player_id=leaver.pk)
+    while not hand.is_finished:  # every turn left to the clock: checks and folds
+        services.hand_timeout(hand_id=hand.pk, turn=hand.version, now=hand.turn_expires_at)
+        hand.refresh_from_db()
+    assert not Seat.objects.filter(table=table, player=leaver).exists()
+    final = {r.player_id: r.final_stack for r in HandResult.objects.filter(hand=hand)}
+    assert balance(leaver) == grant - BUY_IN + final[leaver.pk]
 
 
 def test_a_player_not_in_the_hand_may_leave_during_it(table, seated, alice, grant):
@@ -279,7 +311,7 @@ def test_a_player_not_in_the_hand_may_leave_during_it(table, seated, alice, gran
 
 
 def test_it_refuses_leaving_a_seat_not_held(table, alice):
-    with pytest.raises(ServiceError, match=f"player #{alice.pk} has no seat at Table 1"):
+    with pytest.raises(ServiceError, match="you have no seat at Table 1"):
         services.seat_leave(table_id=table.pk, player_id=alice.pk)
 
 
@@ -386,7 +418,7 @@ def test_a_player_not_dealt_in_may_not_act(table, seated):
     dave = user_signup(username="dave", password="dave-pw-1234")
     hand = services.hand_start(table_id=table.pk)
     services.seat_take(table_id=table.pk, player_id=dave.pk, seat_number=5, buy_in=100)
-    with pytest.raises(ServiceError, match=f"player #{dave.pk} is not in hand #1"):
+    with pytest.raises(ServiceError, match="you are not dealt into hand #1"):
         services.hand_act(hand_id=hand.pk, player_id=dave.pk, kind="bring_in", version=0)
     with pytest.raises(ServiceError, match="there is no hand #0"):
         services.hand_act(hand_id=0, player_id=dave.pk, kind="bring_in", version=0)

@@ -78,7 +78,7 @@ def test_no_hand_starts_when_too_few_are_sitting_in(
 
 @pytest.mark.parametrize("service", [services.seat_sit_out, services.seat_sit_in])
 def test_a_player_without_a_seat_is_refused(service, table: Table, alice: User) -> None:
-    with pytest.raises(services.ServiceError, match="has no seat"):
+    with pytest.raises(services.ServiceError, match="you have no seat at Table 1"):
         service(table_id=table.pk, player_id=alice.pk)
 
 
