@@ -135,8 +135,7 @@ class Stakes(models.Model):
         default=5,
         validators=_between(1, 100),
         verbose_name="hands per refill",
-        help_text="With a time bank: the hands a player is dealt into between refills: "
-        "1 to 100.",
+        help_text="With a time bank: the hands a player is dealt into between refills: 1 to 100.",
     )
     timeout_policy = models.CharField(
         max_length=12,
