@@ -68,7 +68,17 @@ class StakesAdmin(admin.ModelAdmin):
         ("Seats and buy-in", {"fields": ("seats", "min_buy_in", "max_buy_in", "rake")}),
         (
             "Clock",
-            {"fields": ("action_seconds", "time_bank_seconds", "timeout_policy", "sit_out_hands")},
+            {
+                "fields": (
+                    "action_seconds",
+                    "clock",
+                    "time_bank_seconds",
+                    "bank_refill_seconds",
+                    "bank_refill_hands",
+                    "timeout_policy",
+                    "sit_out_hands",
+                )
+            },
         ),
         (
             "Rule options",

@@ -45,7 +45,9 @@ MAX_CHIPS = 10**12
 CLOSE_NO_SUCH_TABLE = 4404
 CLOSE_LOGGED_OUT = 4401  # the user logged out or was deactivated; reconnect as who you are now
 LOBBY_REFRESH_SECONDS = 1.0
-NO_TIMER: dict[str, Any] = dict.fromkeys(("seat", "deadline", "expires_at", "time_bank_ms"))
+NO_TIMER: dict[str, Any] = dict.fromkeys(
+    ("seat", "deadline", "expires_at", "time_bank_ms", "clock")
+)
 
 logger = logging.getLogger(__name__)
 
@@ -511,15 +513,17 @@ def _hand_info(hand: Hand, to_act: int | None) -> dict[str, Any]:
 
 
 def _timer(hand: Hand, to_act: int | None) -> dict[str, Any] | None:
-    """The running turn's clock: action time to ``deadline``, then the bank to ``expires_at``."""
+    """The running turn's clock: action time to ``deadline``, then the extra time to
+    ``expires_at``; ``clock`` says whether that is a countdown or a time bank."""
     if to_act is None or hand.turn_deadline is None or hand.turn_expires_at is None:
         return None
-    bank = hand.turn_expires_at - hand.turn_deadline
+    extra = hand.turn_expires_at - hand.turn_deadline
     return {
         "seat": hand.seating["players"][to_act]["seat"],
         "deadline": hand.turn_deadline.isoformat(),
         "expires_at": hand.turn_expires_at.isoformat(),
-        "time_bank_ms": bank // timedelta(milliseconds=1),
+        "time_bank_ms": extra // timedelta(milliseconds=1),
+        "clock": hand.table.stakes.clock,  # the table's, read with it: no query
     }
 
 

@@ -61,6 +61,10 @@ class Stakes(models.Model):
             "goes all in for what they have put in; anyone else checks or folds",
         )
 
+    class Clock(models.TextChoices):
+        PER_TURN = "per_turn", "A fresh countdown every turn"
+        TIME_BANK = "time_bank", "A time bank spent across hands, refilled every few hands"
+
     class TieBreak(models.TextChoices):
         POSITION = "position", "The player nearer the dealer's left"
         SUIT = "suit", "The higher suit of the highest card (in razz, the lower suit)"
@@ -101,21 +105,44 @@ class Stakes(models.Model):
         default=10,
         validators=_between(5, 300),
         verbose_name="action time",
-        help_text="Seconds a player has for each move before their time bank runs: 5 to 300.",
+        help_text="Seconds a player has for each move before the countdown or their time "
+        "bank runs: 5 to 300.",
     )
+    clock = models.CharField(
+        max_length=12,
+        choices=Clock.choices,
+        default=Clock.PER_TURN,
+        verbose_name="extra time",
+        help_text="What a player gets once the action time is up.",
+    )
+    # The column keeps its old name: it was the time bank before the countdown
+    # became the default.
     time_bank_seconds = models.PositiveSmallIntegerField(
         default=20,
         validators=_between(0, 600),
-        verbose_name="time bank",
-        help_text="Extra seconds each player has once the action time is up, spent across "
-        "hands and never refilled: 0 to 600.",
+        verbose_name="countdown or time bank",
+        help_text="Seconds of the countdown each turn; with a time bank, the seconds each "
+        "player starts with and the most the bank can hold: 0 to 600.",
+    )
+    bank_refill_seconds = models.PositiveSmallIntegerField(
+        default=5,
+        validators=_between(0, 600),
+        verbose_name="time bank refill",
+        help_text="With a time bank: seconds added to a player's bank every few hands they "
+        "are dealt into, up to its size. 0: never refilled. 0 to 600.",
+    )
+    bank_refill_hands = models.PositiveSmallIntegerField(
+        default=5,
+        validators=_between(1, 100),
+        verbose_name="hands per refill",
+        help_text="With a time bank: the hands a player is dealt into between refills: 1 to 100.",
     )
     timeout_policy = models.CharField(
         max_length=12,
         choices=TimeoutPolicy.choices,
         default=TimeoutPolicy.CHECK_FOLD,
         verbose_name="when time runs out",
-        help_text="What the server does for a player whose action time and time bank are up.",
+        help_text="What the server does for a player whose action time and extra time are up.",
     )
     sit_out_hands = models.PositiveSmallIntegerField(
         default=10,
@@ -282,10 +309,16 @@ class Seat(models.Model):
     stack = models.BigIntegerField(default=0)
     state = models.CharField(max_length=12, choices=State.choices, default=State.PLAYING)
     joined_at = models.DateTimeField(auto_now_add=True)
+    # Only with the stakes' time bank clock (``Stakes.Clock.TIME_BANK``); the
+    # countdown of the default clock is whole every turn and stored nowhere.
     # Empty until the player first dips into it: the stakes' whole time bank.
-    # It is spent across hands and not refilled.
+    # It is spent across hands and refilled every ``bank_refill_hands`` hands
+    # the player is dealt into, counted by ``hands_since_refill``.
     time_bank_ms = models.PositiveIntegerField(
         null=True, blank=True, help_text="Time bank left, in milliseconds. Empty: all of it."
+    )
+    hands_since_refill = models.PositiveSmallIntegerField(
+        default=0, help_text="Hands dealt to this player since their time bank was last refilled."
     )
     # Two in a row sit the player out; any move of their own resets it.
     timeouts_in_a_row = models.PositiveSmallIntegerField(default=0)

@@ -12,8 +12,11 @@ table as a :class:`RakeEntry`.
 
 The turn clock: whenever a player is to act, the hand's ``turn_deadline`` is
 the end of their action time (``Stakes.action_seconds`` from the moment the
-turn began) and ``turn_expires_at`` adds their remaining time bank. A move made
-after the deadline spends the time it took out of the seat's bank. Each turn's
+turn began) and ``turn_expires_at`` adds their extra time. By default
+(``Stakes.Clock.PER_TURN``) that is a whole countdown every turn, whatever
+earlier turns took. With ``Stakes.Clock.TIME_BANK`` it is what is left of the
+seat's time bank: a move made after the deadline spends the time it took out
+of the bank, and the bank is refilled as the player is dealt hands. Each turn's
 timeout is a Celery task sent for ``turn_expires_at`` and naming the hand and
 its version; a sweep run by beat (:func:`hands_expire_overdue`) catches any
 task that was lost. Both end in :func:`hand_timeout`, which acts only on the
@@ -571,6 +574,7 @@ def _hand_create(
     )
     seats = HandSeats(order)
     seats.take_stacks(state.stacks)  # the antes
+    _clock_refill_banks(seats, table.stakes)  # before the first turn is timed
     # Everyone may be all in on the antes: then the engine has run the board out.
     _hand_clock_or_end(hand, state, seats, now or timezone.now())
     hand.save(force_insert=True)
@@ -595,9 +599,9 @@ def hand_act(
 
     A move against any other version (another move got there first, or this
     one was sent twice) raises :class:`StaleMove` and changes nothing. A move
-    made after the action time (``now``, default the current time) spends the
-    time taken from the player's time bank. With ``table_id``, a hand that is
-    not at that table is refused.
+    made after the action time (``now``, default the current time) with a time
+    bank spends the time taken from it. With ``table_id``, a hand that is not
+    at that table is refused.
     """
     hand = _lock_hand(hand_id, table_id)
     if hand.is_finished:
@@ -832,8 +836,8 @@ def hand_timeout(*, hand_id: int, turn: int, now: datetime | None = None) -> Han
     is posted). With ``Stakes.TimeoutPolicy.ALL_IN``, a player who has put chips
     in beyond the ante is instead protected (seed 002): all in for the pot so
     far, their chips behind kept and never asked to act again this hand. The
-    move is recorded with ``timed_out`` set. The seat's time bank is spent, and
-    a second timeout in a row sits the player out.
+    move is recorded with ``timed_out`` set. A second timeout in a row sits the
+    player out; with a time bank, the bank is emptied as well.
     """
     now = now or timezone.now()
     # Most tasks arrive for turns already played: answer those without a lock.
@@ -847,7 +851,7 @@ def hand_timeout(*, hand_id: int, turn: int, now: datetime | None = None) -> Han
     player = state.to_act
     kind = _timeout_move(state, hand.table.stakes.timeout_policy)
     _hand_apply(hand, state, seats, player, kind, None, timed_out=True)
-    _seat_timed_out(seats, player)
+    _seat_timed_out(seats, player, hand.table.stakes)
     _hand_store(hand, state, seats, now)
     return hand
 
@@ -865,10 +869,16 @@ def _timeout_move(state: HandState, policy: str) -> str:
     return next(kind for kind in TIMEOUT_MOVES if kind in allowed)
 
 
-def _seat_timed_out(seats: HandSeats, player: int) -> None:
-    """The bank is used up; a second timeout in a row sits the player out."""
+def _seat_timed_out(seats: HandSeats, player: int, stakes: Stakes) -> None:
+    """A second timeout in a row sits the player out; a time bank is used up.
+
+    The countdown of the per-turn clock is stored nowhere, so a timeout takes
+    nothing from the player's later turns.
+    """
     timeouts = seats[player].timeouts_in_a_row + 1
-    seats.set(player, time_bank_ms=0, timeouts_in_a_row=timeouts)
+    seats.set(player, timeouts_in_a_row=timeouts)
+    if stakes.clock == Stakes.Clock.TIME_BANK:
+        seats.set(player, time_bank_ms=0)
     if timeouts >= TIMEOUTS_TO_SIT_OUT:
         seats.set(player, state=Seat.State.SITTING_OUT, sat_out_for=Seat.SatOutFor.TIMEOUTS)
 
@@ -932,25 +942,57 @@ def _turn_clock_start(hand: Hand, state: HandState, seats: HandSeats, now: datet
         hand.turn_deadline = hand.turn_expires_at = None
         return
     stakes = hand.table.stakes
-    bank = _bank_ms(seats[state.to_act], stakes)
+    extra = _extra_ms(seats[state.to_act], stakes)
     hand.turn_deadline = now + timedelta(seconds=stakes.action_seconds)
-    hand.turn_expires_at = hand.turn_deadline + timedelta(milliseconds=bank)
+    hand.turn_expires_at = hand.turn_deadline + timedelta(milliseconds=extra)
     _schedule_timeout(hand)
 
 
+def _extra_ms(seat: Seat, stakes: Stakes) -> int:
+    """The player's time after the action time: a whole countdown, or their bank left."""
+    if stakes.clock == Stakes.Clock.TIME_BANK:
+        return _bank_ms(seat, stakes)
+    return stakes.time_bank_seconds * 1000
+
+
 def _clock_charge_move(hand: Hand, seats: HandSeats, player: int, now: datetime) -> None:
-    """The player moved: take any time past the action time out of their bank."""
+    """The player moved: their timeouts are forgiven, and any time they took past
+    the action time comes out of their time bank, if the stakes have one."""
     seats.set(player, timeouts_in_a_row=0)
-    if hand.turn_deadline is not None and now > hand.turn_deadline:
+    stakes = hand.table.stakes
+    if stakes.clock != Stakes.Clock.TIME_BANK or hand.turn_deadline is None:
+        return
+    if now > hand.turn_deadline:
         used = (now - hand.turn_deadline) // timedelta(milliseconds=1)
-        seats.set(player, time_bank_ms=max(0, _bank_ms(seats[player], hand.table.stakes) - used))
+        seats.set(player, time_bank_ms=max(0, _bank_ms(seats[player], stakes) - used))
+
+
+def _clock_refill_banks(seats: HandSeats, stakes: Stakes) -> None:
+    """Count the hand being dealt towards each player's next time bank refill.
+
+    Every ``bank_refill_hands``-th hand a player is dealt into adds
+    ``bank_refill_seconds`` to their bank, never past its size. Only with a
+    time bank; the per-turn countdown needs no refill.
+    """
+    if stakes.clock != Stakes.Clock.TIME_BANK:
+        return
+    size = stakes.time_bank_seconds * 1000
+    for player, seat in enumerate(seats.seats):
+        dealt = seat.hands_since_refill + 1
+        if dealt < stakes.bank_refill_hands:
+            seats.set(player, hands_since_refill=dealt)
+            continue
+        bank = _bank_ms(seat, stakes) + stakes.bank_refill_seconds * 1000
+        seats.set(player, hands_since_refill=0, time_bank_ms=min(bank, size))
 
 
 def _bank_ms(seat: Seat, stakes: Stakes) -> int:
-    """The seat's time bank left; empty means untouched, the stakes' whole bank."""
-    if seat.time_bank_ms is None:
-        return stakes.time_bank_seconds * 1000
-    return seat.time_bank_ms
+    """The seat's time bank left; empty means untouched, the stakes' whole bank.
+
+    Never more than the bank's size, which the operator may have lowered since.
+    """
+    size = stakes.time_bank_seconds * 1000
+    return size if seat.time_bank_ms is None else min(seat.time_bank_ms, size)
 
 
 def _schedule_timeout(hand: Hand) -> None:

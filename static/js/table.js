@@ -607,9 +607,11 @@
     return track;
   }
 
-  // The action time shrinks one bar; once it is gone the time bank counts down
-  // in another colour, in seconds. Times are the server's, so the bar runs on
-  // our clock plus the skew measured from the last `timer` message.
+  // The action time shrinks one bar; once it is gone the extra time counts down
+  // in another colour, in seconds: the countdown every turn has, or, at stakes
+  // with a time bank (`clock` "time_bank"), the player's bank. Times are the
+  // server's, so the bar runs on our clock plus the skew measured from the
+  // last `timer` message.
   function renderTimer() {
     cancelAnimationFrame(timerFrame);
     var box = $("timer");
@@ -624,6 +626,7 @@
     var bankMs = typeof t.time_bank_ms === "number" && t.time_bank_ms > 0 ? t.time_bank_ms : expires - deadline;
     var seat = snap.table.seats.filter(function (s) { return s.number === t.seat; })[0];
     var whose = t.seat === mySeat() ? "Your" : (seat ? seat.player : "Seat " + t.seat) + "’s";
+    var extra = t.clock === "time_bank" ? " time bank: " : " countdown: ";
     var shown = null;
     box.hidden = false;
     (function tick() {
@@ -638,7 +641,7 @@
         left = Math.max(expires - now, 0);
         share = bankMs > 0 ? Math.min(left / bankMs, 1) : 0;
         mode = "timer-bank";
-        text = whose + " time bank: " + Math.ceil(left / 1000) + "s";
+        text = whose + extra + Math.ceil(left / 1000) + "s";
       }
       document.querySelectorAll(".timer").forEach(function (track) {
         track.classList.toggle("timer-bank", mode === "timer-bank");

@@ -363,12 +363,17 @@ def test_two_players_sign_up_sit_and_play_to_showdown_while_a_visitor_watches(
     expect(watcher.locator(".card-hole")).to_have_count(0)
 
 
-def test_the_turn_clock_runs_down_the_action_time_then_the_time_bank(
-    browser: Any, live_server_url: str, table: Table, screenshots: Path
+@pytest.mark.parametrize(("clock", "word"), [("per_turn", "countdown"), ("time_bank", "time bank")])
+def test_the_turn_clock_runs_down_the_action_time_then_the_extra_time(
+    browser: Any, live_server_url: str, table: Table, screenshots: Path, clock: str, word: str
 ) -> None:
-    """Bob's computer clock is an hour fast; his page still counts the server's seconds."""
+    """Bob's computer clock is an hour fast; his page still counts the server's seconds.
+
+    The extra time is named as the stakes have it: a countdown, or a time bank.
+    """
     table.stakes.action_seconds, table.stakes.time_bank_seconds = 3, 40
-    table.stakes.save(update_fields=["action_seconds", "time_bank_seconds"])
+    table.stakes.clock = clock
+    table.stakes.save(update_fields=["action_seconds", "time_bank_seconds", "clock"])
     for name in ("alice", "bob"):
         user_signup(username=name, password=PASSWORD)
     alice = browser.new_context(**DESKTOP).new_page()
@@ -391,12 +396,12 @@ def test_the_turn_clock_runs_down_the_action_time_then_the_time_bank(
         expect(page.locator("#timer-text")).to_have_text(re.compile(rf"^{prefix} time: [1-3]s$"))
         expect(page.locator(".timer-centre")).not_to_have_class(re.compile("timer-bank"))
     shot(bob, screenshots, "bob-action-time")
-    # Three seconds on, the bank takes over in another colour, counting its own seconds.
+    # Three seconds on, the extra time takes over in another colour, counting its own seconds.
     for seat, page in pages.items():
         prefix = "Your" if seat == actor else f"{whose}’s"
         expect(page.locator(".timer-centre")).to_have_class(re.compile(r"\btimer-bank\b"))
         text = page.locator("#timer-text").inner_text()
-        match = re.fullmatch(rf"{prefix} time bank: (\d+)s", text)
+        match = re.fullmatch(rf"{prefix} {word}: (\d+)s", text)
         assert match and 30 <= int(match.group(1)) <= 40, text
     widths = []
     for _ in range(2):
@@ -404,5 +409,5 @@ def test_the_turn_clock_runs_down_the_action_time_then_the_time_bank(
         widths.append(float(re.search(r"width: ([\d.]+)%", style).group(1)))
         time.sleep(1.2)
     assert 0 < widths[1] < widths[0] <= 100, widths
-    shot(bob, screenshots, "bob-time-bank")
-    shot(alice, screenshots, "alice-time-bank")
+    shot(bob, screenshots, "bob-extra-time")
+    shot(alice, screenshots, "alice-extra-time")

@@ -26,7 +26,7 @@ from tests.tables.conftest import bet_and_call, engine, play_out, player_to_act
 pytestmark = pytest.mark.django_db
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
-TIMED_OUT = timedelta(seconds=10 + 20)  # the stakes' default action time and time bank
+TIMED_OUT = timedelta(seconds=10 + 20)  # the stakes' default action time and countdown
 BUY_IN = 200
 
 
@@ -187,14 +187,14 @@ def test_the_protected_player_plays_only_for_the_main_pot_and_is_never_asked_aga
     assert "Every chip is accounted for." in audit()
 
 
-def test_a_protection_counts_as_a_timeout_and_spends_the_bank(
+def test_a_protection_counts_as_a_timeout(
     all_in_policy: Stakes, table: Table, alice: User, bob: User, carol: User
 ) -> None:
     sit(table, alice, bob, carol)
     hand, bringer = to_bring_in_facing_a_completion(table)
     time_out(hand)
     seat = Seat.objects.get(table=table, player=bringer)
-    assert (seat.timeouts_in_a_row, seat.time_bank_ms, seat.state) == (1, 0, Seat.State.PLAYING)
+    assert (seat.timeouts_in_a_row, seat.state) == (1, Seat.State.PLAYING)
 
 
 def test_the_turn_clock_moves_on_to_the_next_player(

@@ -1,4 +1,6 @@
-"""The turn clock: action time, time bank, timeouts, the reconnect extension, the sweep.
+"""The turn clock: action time, countdown, timeouts, the reconnect extension, the sweep.
+
+How the countdown is renewed, and the time bank option, are in ``test_turn_clock``.
 
 The services take ``now``, so most tests run the clock by hand on the test's
 database; one test proves a real Celery worker times a turn out on its own.
@@ -23,7 +25,7 @@ from tables.tasks import expire_turn, sweep_overdue_turns
 from tests.tables.conftest import Worker, player_to_act, wait_until
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
-ACTION = timedelta(seconds=10)  # the stakes' defaults
+ACTION = timedelta(seconds=10)  # the stakes' defaults: action time, then the countdown
 BANK = timedelta(seconds=20)
 
 
@@ -82,7 +84,7 @@ def last_action(hand: Hand) -> HandAction:
 # ------------------------------------------------------------- the deadline
 
 
-def test_a_new_hand_gives_the_first_player_action_time_and_their_bank(seated: Table) -> None:
+def test_a_new_hand_gives_the_first_player_action_time_and_the_countdown(seated: Table) -> None:
     hand = start(seated)
     assert hand.turn_deadline == T0 + ACTION
     assert hand.turn_expires_at == T0 + ACTION + BANK
@@ -157,40 +159,6 @@ def test_the_next_turn_is_timed_from_the_move(seated: Table) -> None:
     hand = act(hand, "bring_in", T0 + seconds(3))
     assert hand.turn_deadline == T0 + seconds(3) + ACTION
     assert hand.turn_expires_at == T0 + seconds(3) + ACTION + BANK
-
-
-# ------------------------------------------------------------ the time bank
-
-
-def test_a_move_within_the_action_time_keeps_the_whole_bank(seated: Table) -> None:
-    hand = start(seated)
-    mover = player_to_act(hand)
-    act(hand, "bring_in", T0 + ACTION)
-    assert seat_of(seated, mover).time_bank_ms in (None, 20_000)
-
-
-def test_a_move_on_the_bank_spends_the_time_taken(seated: Table) -> None:
-    hand = start(seated)
-    mover = player_to_act(hand)
-    act(hand, "bring_in", T0 + ACTION + seconds(5.5))
-    assert seat_of(seated, mover).time_bank_ms == 14_500
-
-
-def test_a_spent_bank_shortens_the_players_next_turn(no_bring_in: Stakes, seated: Table) -> None:
-    hand = start(seated)
-    mover = player_to_act(hand)
-    at = T0 + ACTION + seconds(15)
-    hand = act(hand, "bet", at, amount=5)  # 15 of the 20 bank seconds spent
-    hand = act(hand, "raise", at, amount=10)  # the other player, at once
-    assert player_to_act(hand) == mover
-    assert hand.turn_expires_at - hand.turn_deadline == seconds(5)
-
-
-def test_a_timeout_uses_up_the_bank(seated: Table) -> None:
-    hand = start(seated)
-    waiting = player_to_act(hand)
-    expire(hand, T0 + ACTION + BANK)
-    assert seat_of(seated, waiting).time_bank_ms == 0
 
 
 # ------------------------------------------------------------ sitting out
