@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0009_stakes_bounds_and_labels'),
+        ('tables', '0010_turn_clock'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
