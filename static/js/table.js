@@ -498,10 +498,20 @@
     var stage = "";
     if (hand) stage = hand.phase !== "over" ? hand.street : hand.result && !hand.result.uncontested ? "showdown" : "over";
     var waiting = snap.table.waiting;
-    var heading = hand ? "Hand #" + snap.hand_info.number + " · " + stage : "";
-    if (waiting === "players") heading = "Waiting for players: a hand needs two with chips";
-    else if (waiting === "closed") heading = "The table is closed";
+    var heading = hand ? "Hand #" + snap.hand_info.number + " · " + stage : "Waiting for players";
+    var turn = "";
+    if (waiting === "players") {
+      heading = "Waiting for players";
+      turn = "A hand starts once two players with chips are sitting in.";
+    } else if (waiting === "closed") {
+      heading = "The table is closed";
+      turn = "No new hands start here.";
+    } else if (hand && hand.phase !== "over" && hand.to_act !== null) {
+      var seat = seatOf(hand.to_act);
+      turn = seat === mySeat() ? "Your turn" : seatName(seat) + " to act";
+    }
     $("street").textContent = heading;
+    $("turn").textContent = turn;
     var community = $("community");
     community.textContent = "";
     if (hand) hand.community.forEach(function (c) { community.appendChild(card(c)); });
@@ -513,12 +523,6 @@
       if (pot.amount) pots.appendChild(el("div", "pot", name.charAt(0).toUpperCase() + name.slice(1) + ": " + chips(pot.amount)));
     });
     if (hand.current_bet && hand.phase !== "over") pots.appendChild(el("div", "pot", "Bet to match: " + chips(hand.current_bet)));
-    var turn = "";
-    if (hand.phase !== "over" && hand.to_act !== null) {
-      var seat = seatOf(hand.to_act);
-      turn = seat === mySeat() ? "Your turn" : seatName(seat) + " to act";
-    }
-    $("turn").textContent = turn;
   }
 
   function renderActions() {

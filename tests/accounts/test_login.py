@@ -81,6 +81,6 @@ def test_the_header_shows_the_players_name_balance_and_logout(
     page = alice_client.get(HOME).content.decode()
 
     assert "Alice A." in page
-    assert f"{grant} chips" in page
+    assert f"{grant:,} chips" in page  # 10,000, as every page writes chips
     assert f'action="{LOGOUT}"' in page
     assert f'href="{LOGIN}"' not in page

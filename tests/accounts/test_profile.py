@@ -28,7 +28,7 @@ def test_it_shows_the_balance_and_the_players_own_rows(
 
     alice.refresh_from_db()
     page = response.content.decode()
-    assert f"Balance: <strong>{alice.balance}</strong>" in page
+    assert f"Balance: <strong>{alice.balance:,}</strong>" in page
     assert "alice&#x27;s correction" in page
     assert "-250" in page
     assert "bob&#x27;s correction" not in page

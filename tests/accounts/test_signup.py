@@ -68,7 +68,7 @@ def test_the_lobby_then_shows_the_message_name_and_balance(
     page = response.content.decode()
     assert "You have been granted 2,500 play chips." in page
     assert "Dana the Dealer" in page
-    assert "2500 chips" in page
+    assert "2,500 chips" in page
 
 
 def assert_nothing_created(client: Client, users_before: int) -> None:

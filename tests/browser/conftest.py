@@ -32,6 +32,7 @@ from django.db import connection
 
 from cardroom.env import env_bool
 from cardroom.runner import free_port
+from tables.models import Stakes, Table
 from tests.conftest import live_database_url, stop_process_group
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -86,6 +87,28 @@ def orm_beside_playwright(monkeypatch: pytest.MonkeyPatch) -> None:
     server's processes never get this setting (see ``live_server_url``).
     """
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture
+def table(transactional_db: None) -> Table:
+    """Stud 5/10 with long turns (no timeouts while the test plays) and no auto-muck.
+
+    Without auto-muck both hands are shown at the showdown, so both get named.
+    """
+    stakes = Stakes.objects.create(
+        name="Browser stud 5/10",
+        variant="stud",
+        ante=1,
+        bring_in=2,
+        small_bet=5,
+        big_bet=10,
+        min_buy_in=100,
+        max_buy_in=1000,
+        action_seconds=120,
+        time_bank_seconds=60,
+        auto_muck=False,
+    )
+    return Table.objects.create(name="Browser table", stakes=stakes)
 
 
 @pytest.fixture

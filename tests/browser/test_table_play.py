@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from accounts.services import user_signup
-from tables.models import Hand, Stakes, Table
+from tables.models import Hand, Table
 from tables.rules import HandState
 from tables.rules.cards import card_str
 from tables.rules.state import OVER
@@ -49,28 +49,6 @@ VERBS = {
     "bet": "Bet",
     "raise": "Raise to",
 }
-
-
-@pytest.fixture
-def table(transactional_db: None) -> Table:
-    """Stud 5/10 with long turns (no timeouts while the test plays) and no auto-muck.
-
-    Without auto-muck both hands are shown at the showdown, so both get named.
-    """
-    stakes = Stakes.objects.create(
-        name="Browser stud 5/10",
-        variant="stud",
-        ante=1,
-        bring_in=2,
-        small_bet=5,
-        big_bet=10,
-        min_buy_in=100,
-        max_buy_in=1000,
-        action_seconds=120,
-        time_bank_seconds=60,
-        auto_muck=False,
-    )
-    return Table.objects.create(name="Browser table", stakes=stakes)
 
 
 # ------------------------------------------------------------------ helpers
