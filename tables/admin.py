@@ -1,4 +1,4 @@
-"""Staff pages for rake rules, stakes, tables, hands and rake.
+"""Staff pages for rake rules, stakes, tables, hands, rake and table chat.
 
 Stakes are validated by ``Stakes.clean()``, which the admin's model form runs, so
 the admin refuses exactly what the model refuses. Tables open and close through
@@ -18,7 +18,17 @@ from django.utils.html import format_html, format_html_join
 
 from accounts.models import User
 from tables import broadcast
-from tables.models import Hand, HandAction, HandResult, RakeEntry, RakeRule, Seat, Stakes, Table
+from tables.models import (
+    ChatLine,
+    Hand,
+    HandAction,
+    HandResult,
+    RakeEntry,
+    RakeRule,
+    Seat,
+    Stakes,
+    Table,
+)
 from tables.rules import UNKNOWN
 from tables.rules.cards import card_str
 
@@ -113,7 +123,7 @@ class StakesAdmin(admin.ModelAdmin):
 
 class SeatInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = Seat
-    fields = ("number", "player", "stack", "state", "joined_at")
+    fields = ("number", "player", "stack", "state", "sat_out_for", "leaving", "joined_at")
     readonly_fields = fields
     extra = 0
 
@@ -267,3 +277,14 @@ class RakeEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_filter = ("stakes", "table")
     list_select_related = ("hand__table", "table", "stakes")
     date_hierarchy = "created_at"
+
+
+@admin.register(ChatLine)
+class ChatLineAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """What was said at the tables, for staff looking into a complaint."""
+
+    list_display = ("sent_at", "table", "player", "text")
+    list_filter = ("table",)
+    list_select_related = ("table", "player")
+    search_fields = ("text", "player__username")
+    date_hierarchy = "sent_at"

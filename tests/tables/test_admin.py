@@ -17,7 +17,8 @@ from django.utils.html import escape
 
 from accounts.models import User
 from cardroom.asgi import application
-from tables.models import Hand, HandAction, RakeEntry, Stakes, Table
+from tables import services
+from tables.models import ChatLine, Hand, HandAction, RakeEntry, Stakes, Table
 from tables.reports import RakeReport
 from tables.rules.cards import parse_cards
 from tests.tables.test_consumers import SAME_SITE
@@ -495,3 +496,22 @@ def test_closing_a_table_tells_its_viewers(admin_client: Client, stud: Stakes) -
             await communicator.disconnect()
 
     async_to_sync(scenario)()
+
+
+def test_staff_read_and_search_the_table_chat_but_cannot_change_it(
+    admin_client: Client, stud: Stakes, players: list[User]
+) -> None:
+    table = Table.objects.create(name="Alpha", stakes=stud)
+    alice, bob = players
+    services.chat_post(table_id=table.pk, player_id=alice.pk, text="gl all")
+    line = services.chat_post(table_id=table.pk, player_id=bob.pk, text="<b>rude words</b>")
+
+    found = admin_client.get(reverse("admin:tables_chatline_changelist"), {"q": "rude"})
+    page = found.content.decode()
+    assert "&lt;b&gt;rude words&lt;/b&gt;" in page and "gl all" not in page
+    assert admin_client.get(reverse("admin:tables_chatline_add")).status_code == 403
+    changed = admin_client.post(
+        reverse("admin:tables_chatline_change", args=[line["id"]]), {"text": "nice"}
+    )
+    assert changed.status_code == 403
+    assert ChatLine.objects.get(pk=line["id"]).text == "<b>rude words</b>"
