@@ -11,6 +11,7 @@ database only to know whose turn it is.
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -18,8 +19,10 @@ from typing import Any
 import pytest
 
 from accounts.services import user_signup
-from tables.models import Seat, Table
+from tables import services
+from tables.models import Seat, Stakes, Table
 from tables.rules import HandState
+from tables.rules.cards import FULL_DECK
 from tests.browser.test_table_play import (
     DESKTOP,
     PASSWORD,
@@ -33,6 +36,7 @@ from tests.browser.test_table_play import (
     shot,
     wait_until,
 )
+from tests.tables.conftest import bet_and_call, play_out
 
 try:
     from playwright.sync_api import Page, expect
@@ -165,3 +169,77 @@ def test_timed_out_turns_are_said_in_the_log_and_on_the_seat(
     shot(bob, screenshots, "bob-sees-alice-sat-out")
     alice.locator("#seat-controls").get_by_role("button", name="Sit in").click()
     expect(seat_box(bob, 1).locator(".seat-tags")).not_to_contain_text("sat out")
+
+
+def split_pot_deck(stakes: Stakes, stacks: list[int]) -> list[int]:
+    """A deck on which heads-up hi-lo, bet and called to the end, splits the pot
+    between two players: one takes the high half, the other the low.
+
+    Found by the engine alone, from a fixed seed, so every run deals the same.
+    """
+    rng = random.Random(2026)
+    while True:
+        deck = list(FULL_DECK)
+        rng.shuffle(deck)
+        state = HandState.new(stakes.game_config(), stacks, deck)
+        while not state.finished:
+            state.act(state.to_act, *bet_and_call(state))
+        pot = state.result["pots"][0]
+        high, low = set(pot["high_winners"]), set(pot["low_winners"])
+        if len(state.result["pots"]) == 1 and len(high) == len(low) == 1 and high != low:
+            return deck
+
+
+def test_a_hi_lo_split_says_who_took_which_half_and_calls_say_how_much(
+    browser: Any,
+    live_server_url: str,
+    table: Table,
+    screenshots: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    stakes = table.stakes
+    stakes.variant = "stud8"
+    stakes.save(update_fields=["variant"])
+    users = {}
+    for seat, name in ((1, "alice"), (2, "bob")):
+        users[name] = user_signup(username=name, password=PASSWORD)
+        services.seat_take(
+            table_id=table.pk, player_id=users[name].pk, seat_number=seat, buy_in=300
+        )
+    deck = split_pot_deck(stakes, [300, 300])
+    monkeypatch.setattr(services, "shuffled_deck", lambda: list(deck))
+    hand = play_out(services.hand_start(table_id=table.pk), bet_and_call)
+    services.table_close(table_id=table.pk)  # nothing deals over the hand to look at
+    result = HandState.from_dict(hand.state).result
+    pot = result["pots"][0]
+    seats = seat_numbers(hand)
+    names = {1: "alice", 2: "bob"}
+    high, low = seats[pot["high_winners"][0]], seats[pot["low_winners"][0]]
+    shares = dict(pot["shares"])
+    won = {seat: shares[seats.index(seat)] for seat in (high, low)}
+
+    page = browser.new_context(**DESKTOP).new_page()
+    log_in(page, live_server_url, "alice")
+    page.goto(f"{live_server_url}/tables/{table.pk}/")
+    expect(seat_box(page, high).locator(".seat-tags")).to_contain_text(f"wins {won[high]} (high)")
+    expect(seat_box(page, low).locator(".seat-tags")).to_contain_text(f"wins {won[low]} (low)")
+    # One pot: it is "Pot", never "Main pot".
+    expect(page.locator(".last-pot")).to_have_text(
+        f"Pot {pot['amount']}: {names[seats[pot['shares'][0][0]]]} {pot['shares'][0][1]} "
+        f"({'high' if seats[pot['shares'][0][0]] == high else 'low'}), "
+        f"{names[seats[pot['shares'][1][0]]]} {pot['shares'][1][1]} "
+        f"({'high' if seats[pot['shares'][1][0]] == high else 'low'})"
+    )
+    log = page.locator("#log")
+    expect(log).to_contain_text(
+        f"Seat {high} ({names[high]}) wins {won[high]} (high), "
+        f"Seat {low} ({names[low]}) wins {won[low]} (low)"
+    )
+    # Every call says what it cost: the chips the caller put in on that street.
+    # (The stored action's amount is the chips a call put in.)
+    calls = [(a.seat_number, a.amount) for a in hand.actions.filter(kind="call").order_by("seq")]
+    assert calls
+    texts = log.locator("li.log-call").all_inner_texts()
+    assert texts == [f"Seat {seat} ({names[seat]}) calls {chips}" for seat, chips in calls]
+    assert "Main pot" not in page.locator("#room").inner_text()
+    shot(page, screenshots, "alice-split-pot")
