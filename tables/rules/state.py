@@ -214,14 +214,15 @@ class HandState:
 
         Raises :class:`IllegalAction` (and changes nothing) if it isn't legal.
         ``timed_out`` says the turn clock made the move for the player: its
-        event is marked so, for the log.
+        action and its event are marked so (for the log), and a replay of the
+        action list marks them again.
         """
         self._check_actor(player)
         if kind == PROTECT:
             raise IllegalAction(
                 f"player {player} can't choose {PROTECT!r}; only a timeout protects a player"
             )
-        first_event = len(self.events)
+        first_action, first_event = len(self.actions), len(self.events)
         if self.phase == SHOWDOWN:
             self._showdown_act(player, kind, cards)
         else:
@@ -229,6 +230,7 @@ class HandState:
                 raise IllegalAction(f"{kind!r} takes no cards")
             self._bet_act(player, kind, amount)
         if timed_out:
+            self.actions[first_action] = {**self.actions[first_action], "timed_out": True}
             self.events[first_event] = {**self.events[first_event], "timed_out": True}
 
     def can_protect(self) -> bool:
@@ -980,7 +982,11 @@ class HandState:
             door(action.get("player"))
         else:
             self.act(
-                action.get("player"), action["kind"], action.get("amount"), action.get("cards")
+                action.get("player"),
+                action["kind"],
+                action.get("amount"),
+                action.get("cards"),
+                timed_out=action.get("timed_out") is True,
             )
 
 

@@ -49,3 +49,19 @@ def test_a_replay_with_a_tampered_action_is_refused():
     data["actions"][1]["amount"] = 7
     with pytest.raises(IllegalAction, match="can't call 7"):
         HandState.replay(data)
+
+
+def test_a_move_the_clock_made_is_marked_in_its_action_and_event_and_replays_so():
+    state = to_seventh()
+    player = state.to_act
+    actions, events = len(state.actions), len(state.events)
+    state.act(player, "check", timed_out=True)
+    assert state.actions[actions] == {
+        "player": player, "kind": "check", "amount": None, "timed_out": True
+    }  # fmt: skip
+    assert state.events[events] == {
+        "type": "check", "player": player, "total": 0, "all_in": False, "timed_out": True
+    }  # fmt: skip
+    play(state, (state.to_act, "bet", 10))
+    assert "timed_out" not in state.actions[-1] and "timed_out" not in state.events[-1]
+    assert HandState.replay(state.to_dict()).to_dict() == state.to_dict()

@@ -255,7 +255,14 @@ def test_sitting_down_shows_the_seat_to_everyone_once(
             theirs = await observer.receive_snapshot()
             for snapshot in (mine, theirs):
                 assert snapshot["table"]["seats"] == [
-                    {"number": 1, "player": "alice", "stack": 150, "state": "playing"}
+                    {
+                        "number": 1,
+                        "player": "alice",
+                        "stack": 150,
+                        "state": "playing",
+                        "sat_out_for": None,
+                        "leaving": False,
+                    }
                 ]
             assert mine["you"]["seat"] == 1 and theirs["you"] is None
             alice_now = await database_sync_to_async(User.objects.get)(username="alice")
