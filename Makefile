@@ -19,18 +19,18 @@ test: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/pytest
 
-# Migrate, add the demo data (once), then start Redis (embedded, unless REDIS_URL
-# is set), a Celery worker, Celery beat and Daphne under one supervisor process;
-# Ctrl-C stops them all. DEBUG stays off, as on a server. The site is served
+# Migrate, then start Redis (embedded, unless REDIS_URL is set), a Celery worker,
+# Celery beat and Daphne under one supervisor process, after adding the demo data
+# (once): its admin password box is printed last, once the site answers. Ctrl-C
+# stops them all. DEBUG stays off, as on a server. The site is served
 # over plain HTTP on this machine (HTTPS=false, unless set), and Django's
 # signing key is made once and kept in .secret_key, unless SECRET_KEY is set.
 SECRET_KEY_FILE := .secret_key
-run: export HTTPS := $(or $(HTTPS),false)
-run: export SECRET_KEY = $(or $(SECRET_KEY),$(file < $(SECRET_KEY_FILE)))
+# Read by the shell when each command runs, after .secret_key has been made.
+RUN_ENV = HTTPS="$${HTTPS:-false}" SECRET_KEY="$${SECRET_KEY:-$$(cat $(SECRET_KEY_FILE))}"
 run: $(STAMP) $(SECRET_KEY_FILE)
-	$(BIN)/python manage.py migrate
-	$(BIN)/python manage.py seed_demo --site http://127.0.0.1:$(PORT)
-	$(BIN)/python -m cardroom.runner --port $(PORT) --bots $(BOTS)
+	$(RUN_ENV) $(BIN)/python manage.py migrate
+	$(RUN_ENV) $(BIN)/python -m cardroom.runner --port $(PORT) --bots $(BOTS) --seed-demo
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py

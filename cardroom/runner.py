@@ -6,6 +6,10 @@ Django at ``--host``/``--port``, and with ``--bots N`` that many bot players at
 the demo bot table. Ctrl-C or SIGTERM stops them all, last started
 first so Redis goes last.
 
+With ``--seed-demo`` it first runs ``manage.py seed_demo`` and holds back what
+that prints (the admin's one-time password, in a box) until Daphne answers, so
+the box comes after the servers' start-up lines instead of among them.
+
 If one of them exits on its own, the runner starts it again, after
 ``RESTART_DELAY`` seconds, doubling with each crash in a row. One that crashes
 ``CRASH_LIMIT`` times within ``CRASH_WINDOW`` seconds won't stay up (a bad
@@ -53,6 +57,7 @@ CRASH_WINDOW = 60.0
 REDIS_START_TIMEOUT = 10.0
 DEMO_BOT_THINK_SECONDS = 1.5  # slow enough for a newcomer to follow the play
 CELERY_LOG_LEVEL = "WARNING"  # the worker's and beat's, unless CELERY_LOG_LEVEL is set
+WEB_START_TIMEOUT = 30.0  # seconds to wait for Daphne before printing the seed notice anyway
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
 
@@ -240,7 +245,8 @@ def _wait_for_redis(url: str, child: Child, supervisor: Supervisor) -> None:
 
 def server_commands(host: str, port: int, workdir: Path) -> list[tuple[str, list[str]]]:
     """What to start once Redis is up, as (name, argv) pairs, in start order."""
-    celery = [sys.executable, "-m", "celery", "-A", "cardroom"]
+    # --quiet: no start-up banner, which would bury the admin's password box.
+    celery = [sys.executable, "-m", "celery", "-A", "cardroom", "--quiet"]
     schedule = str(workdir / "celerybeat-schedule")  # beat's state; nothing to keep
     # At INFO the worker logs every task, several lines a second at a busy table.
     level = os.environ.get("CELERY_LOG_LEVEL") or CELERY_LOG_LEVEL
@@ -278,14 +284,37 @@ def _redis_url(supervisor: Supervisor, workdir: Path) -> str:
     return url
 
 
-def run(host: str, port: int, bots: int = 0) -> int:
+def seed_demo(host: str, port: int) -> str:
+    """Run ``manage.py seed_demo`` for the site at ``host``/``port``; what it printed."""
+    site = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
+    argv = [sys.executable, "manage.py", "seed_demo", "--site", site]
+    done = subprocess.run(argv, cwd=BASE_DIR, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise RunnerError(f"seed_demo failed:\n{done.stdout}{done.stderr}")
+    return done.stdout
+
+
+def _wait_for_web(host: str, port: int, supervisor: Supervisor) -> None:
+    """Until Daphne accepts connections, a stop is asked for, or WEB_START_TIMEOUT passes."""
+    address = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    deadline = time.monotonic() + WEB_START_TIMEOUT
+    while not supervisor.stop_requested and time.monotonic() < deadline:
+        try:
+            socket.create_connection((address, port), timeout=0.5).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+
+
+def run(host: str, port: int, bots: int = 0, *, seed: bool = False) -> int:
     """Start everything, wait, stop everything; the exit status."""
     supervisor = Supervisor(env={**os.environ, "PYTHONUNBUFFERED": "1"})
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, supervisor.request_stop)
     with tempfile.TemporaryDirectory(prefix="cardroom-run-") as workdir:
         try:
-            return _serve(supervisor, host, port, Path(workdir), bots)
+            notice = seed_demo(host, port) if seed else ""
+            return _serve(supervisor, host, port, Path(workdir), bots, notice)
         except (RunnerError, ImproperlyConfigured) as error:
             print(f"cardroom.runner: {error}", file=sys.stderr)
             return 1
@@ -294,16 +323,19 @@ def run(host: str, port: int, bots: int = 0) -> int:
             print("cardroom.runner: stopped.", flush=True)
 
 
-def _serve(supervisor: Supervisor, host: str, port: int, workdir: Path, bots: int) -> int:
+def _serve(
+    supervisor: Supervisor, host: str, port: int, workdir: Path, bots: int, notice: str = ""
+) -> int:
     supervisor.env["REDIS_URL"] = _redis_url(supervisor, workdir)
     for name, argv in server_commands(host, port, workdir):
         if not supervisor.stop_requested:
             supervisor.start(name, argv)
     if bots and not supervisor.stop_requested:
         supervisor.start("bots", bot_command(host, port, bots), essential=False)
+    _wait_for_web(host, port, supervisor)
     print(
-        f"cardroom.runner: serving http://{host}:{port}/ with a Celery worker and beat; "
-        "Ctrl-C stops everything.",
+        f"{notice}cardroom.runner: serving http://{host}:{port}/ with a Celery worker and "
+        "beat; Ctrl-C stops everything.",
         flush=True,
     )
     failed = supervisor.wait()
@@ -333,8 +365,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="N",
         help="seat N bots (0 to 8) at the demo table seed_demo makes for them (0)",
     )
+    parser.add_argument(
+        "--seed-demo",
+        action="store_true",
+        help="run seed_demo first, and print what it says once the site answers",
+    )
     args = parser.parse_args(argv)
-    return run(args.host, args.port, args.bots)
+    return run(args.host, args.port, args.bots, seed=args.seed_demo)
 
 
 if __name__ == "__main__":

@@ -375,6 +375,37 @@ def _run_runner(**env: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+def test_make_run_migrates_with_its_kept_secret_key_and_hands_over_to_the_runner(
+    tmp_path: Path,
+) -> None:
+    """The real `make run`, as on a server with no SECRET_KEY, DEBUG or HTTPS set.
+
+    DEBUG off needs a signing key, so the migration working shows the key from
+    .secret_key reached Django. The runner is then asked for more bots than a
+    table seats, which it refuses before starting anything.
+    """
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if name not in ("SECRET_KEY", "HTTPS", "DEBUG", "MAKEFLAGS", "MAKELEVEL")
+    }
+    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    result = subprocess.run(
+        ["make", "run", "PORT=8765", "BOTS=9"],
+        cwd=PROJECT_ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    output = result.stdout + result.stderr
+    assert "Applying tables.0001_initial... OK" in output, output
+    assert "--bots: invalid choice: 9" in output, output
+    assert result.returncode != 0
+    assert (PROJECT_ROOT / ".secret_key").stat().st_mode & 0o077 == 0  # the owner's alone
+
+
 def test_the_runner_embeds_no_redis_when_services_are_required() -> None:
     result = _run_runner(REQUIRE_SERVICES="1", REDIS_URL="")
     assert result.returncode == 1
@@ -473,13 +504,13 @@ def test_the_runner_serves_runs_tasks_and_leaves_nothing_behind_on_ctrl_c(
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}"}
     # make run keeps DEBUG off, serves plain HTTP and passes its own SECRET_KEY.
     env.update(REDIS_URL="", REQUIRE_SERVICES="", DEBUG="false", HTTPS="false", SECRET_KEY="t" * 50)
-    for command in (["migrate", "--verbosity", "0"], ["seed_demo"]):
-        argv = [sys.executable, "manage.py", *command]
-        subprocess.run(argv, cwd=PROJECT_ROOT, env=env, check=True, capture_output=True)
+    argv = [sys.executable, "manage.py", "migrate", "--verbosity", "0"]
+    subprocess.run(argv, cwd=PROJECT_ROOT, env=env, check=True, capture_output=True)
     port, log = free_port(), tmp_path / "runner.log"
     with log.open("wb") as output:
         runner = subprocess.Popen(
-            [sys.executable, "-m", "cardroom.runner", "--port", str(port), "--bots", "2"],
+            [sys.executable, "-m", "cardroom.runner", "--port", str(port), "--bots", "2"]
+            + ["--seed-demo"],
             cwd=PROJECT_ROOT,
             env=env,
             stdout=output,
@@ -487,6 +518,12 @@ def test_the_runner_serves_runs_tasks_and_leaves_nothing_behind_on_ctrl_c(
         )
     try:
         _wait_for(lambda: _home_page_status(port) == 200, "the home page", log)
+        # The admin's password box comes after the servers' start-up lines.
+        _wait_for(lambda: "cardroom.runner: serving" in log.read_text(), "the serving line", log)
+        text = log.read_text()
+        assert text.index("Quit the server with CONTROL-C.") < text.index("  Password    ")
+        assert text.index("  Password    ") < text.index("cardroom.runner: serving")
+        assert "-------------- celery@" not in text  # no Celery banners
         embedded = re.search(r"embedded Redis at (redis://\S+)\.", log.read_text())
         assert embedded is not None
         assert _ping_through(embedded.group(1)) == "pong"
@@ -497,13 +534,14 @@ def test_the_runner_serves_runs_tasks_and_leaves_nothing_behind_on_ctrl_c(
         (worker,) = [
             pid
             for pid, command in children.items()
-            if "celery -A cardroom worker" in command and _parent(pid) == runner.pid
+            if "celery -A cardroom --quiet worker" in command and _parent(pid) == runner.pid
         ]
         os.kill(worker, signal.SIGKILL)
         _wait_for(lambda: "restarted worker" in log.read_text(), "the worker's restart", log)
         assert _ping_through(embedded.group(1)) == "pong"
         children |= _descendants(runner.pid)
-        for started in ("redis-server", "celery -A cardroom worker", "beat", "runserver", "bots"):
+        started_commands = ("redis-server", "cardroom --quiet worker", "beat", "runserver", "bots")
+        for started in started_commands:
             assert any(started in command for command in children.values()), started
         runner.send_signal(signal.SIGINT)
         assert runner.wait(timeout=40) == 0
