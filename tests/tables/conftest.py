@@ -87,6 +87,22 @@ def table(stakes: Stakes) -> Table:
     return Table.objects.create(name="Table 1", stakes=stakes)
 
 
+@pytest.fixture
+def seated(table: Table, alice: User, bob: User) -> Table:
+    """Alice in seat 1 and bob in seat 2, heads up with 200 chips each."""
+    for number, player in enumerate((alice, bob), start=1):
+        services.seat_take(table_id=table.pk, player_id=player.pk, seat_number=number, buy_in=200)
+    return table
+
+
+@pytest.fixture
+def no_bring_in(stakes: Stakes) -> Stakes:
+    """No bring-in, so the first player to act may check: a timeout then checks."""
+    stakes.bring_in = 0
+    stakes.save(update_fields=["bring_in"])
+    return stakes
+
+
 def engine(hand: Hand) -> HandState:
     """The hand's engine state as stored now."""
     hand.refresh_from_db()

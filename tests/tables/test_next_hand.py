@@ -22,16 +22,6 @@ from tests.tables.conftest import Worker, engine, player_to_act, wait_until
 
 
 @pytest.fixture
-def seated(table: Table, alice: User, bob: User) -> Table:
-    """Alice and bob, heads up with 200 chips each."""
-    for seat_number, player in enumerate((alice, bob), start=1):
-        services.seat_take(
-            table_id=table.pk, player_id=player.pk, seat_number=seat_number, buy_in=200
-        )
-    return table
-
-
-@pytest.fixture
 def sent(settings: Any, monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, dict[str, Any]]]:
     """A broker is configured; the start_next_hand tasks sent, as (args, options)."""
     settings.CARDROOM_TURN_TASKS = True

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import uuid4
 
@@ -22,59 +21,8 @@ from accounts.models import User
 from tables import services
 from tables.models import Hand, HandAction, Seat, Stakes, Table
 from tables.tasks import expire_turn, sweep_overdue_turns
+from tests.tables.clock import ACTION, EXTRA, T0, act, expire, seat_of, seconds, start
 from tests.tables.conftest import Worker, player_to_act, wait_until
-
-T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
-ACTION = timedelta(seconds=10)  # the stakes' defaults: action time, then the countdown
-BANK = timedelta(seconds=20)
-
-
-def seconds(n: float) -> timedelta:
-    return timedelta(seconds=n)
-
-
-@pytest.fixture
-def no_bring_in(stakes: Stakes) -> Stakes:
-    """No bring-in, so the first player to act may check: a timeout then checks."""
-    stakes.bring_in = 0
-    stakes.save(update_fields=["bring_in"])
-    return stakes
-
-
-@pytest.fixture
-def seated(table: Table, alice: User, bob: User) -> Table:
-    """Alice and bob, heads up with 200 chips each."""
-    for seat_number, player in enumerate((alice, bob), start=1):
-        services.seat_take(
-            table_id=table.pk, player_id=player.pk, seat_number=seat_number, buy_in=200
-        )
-    return table
-
-
-def start(table: Table, now: datetime = T0) -> Hand:
-    return services.hand_start(table_id=table.pk, now=now)
-
-
-def expire(hand: Hand, now: datetime) -> Hand | None:
-    """The timeout task for the hand's current turn, run at ``now``."""
-    hand.refresh_from_db()
-    return services.hand_timeout(hand_id=hand.pk, turn=hand.version, now=now)
-
-
-def act(hand: Hand, kind: str, now: datetime, amount: int | None = None) -> Hand:
-    hand.refresh_from_db()
-    return services.hand_act(
-        hand_id=hand.pk,
-        player_id=player_to_act(hand),
-        kind=kind,
-        amount=amount,
-        version=hand.version,
-        now=now,
-    )
-
-
-def seat_of(table: Table, player_id: int) -> Seat:
-    return Seat.objects.get(table=table, player_id=player_id)
 
 
 def last_action(hand: Hand) -> HandAction:
@@ -87,7 +35,7 @@ def last_action(hand: Hand) -> HandAction:
 def test_a_new_hand_gives_the_first_player_action_time_and_the_countdown(seated: Table) -> None:
     hand = start(seated)
     assert hand.turn_deadline == T0 + ACTION
-    assert hand.turn_expires_at == T0 + ACTION + BANK
+    assert hand.turn_expires_at == T0 + ACTION + EXTRA
 
 
 def test_an_unanswered_turn_times_out_to_a_check_when_checking_is_free(
@@ -95,7 +43,7 @@ def test_an_unanswered_turn_times_out_to_a_check_when_checking_is_free(
 ) -> None:
     hand = start(seated)
     waiting = player_to_act(hand)
-    hand = expire(hand, T0 + ACTION + BANK)
+    hand = expire(hand, T0 + ACTION + EXTRA)
     move = last_action(hand)
     assert (move.player_id, move.kind, move.timed_out) == (waiting, "check", True)
     assert hand.version == 1
@@ -107,7 +55,7 @@ def test_an_unanswered_turn_facing_a_bet_times_out_to_a_fold(
     hand = start(seated)
     act(hand, "bet", T0 + seconds(1), amount=5)
     waiting = player_to_act(hand)
-    hand = expire(hand, T0 + seconds(1) + ACTION + BANK)
+    hand = expire(hand, T0 + seconds(1) + ACTION + EXTRA)
     move = last_action(hand)
     assert (move.player_id, move.kind, move.timed_out) == (waiting, "fold", True)
     assert hand.is_finished
@@ -116,14 +64,14 @@ def test_an_unanswered_turn_facing_a_bet_times_out_to_a_fold(
 
 def test_an_unanswered_bring_in_is_posted(seated: Table) -> None:
     hand = start(seated)
-    hand = expire(hand, T0 + ACTION + BANK)
+    hand = expire(hand, T0 + ACTION + EXTRA)
     move = last_action(hand)
     assert (move.kind, move.amount, move.timed_out) == ("bring_in", 2, True)
 
 
 def test_a_timeout_before_the_turn_expires_does_nothing(seated: Table) -> None:
     hand = start(seated)
-    assert expire(hand, T0 + ACTION + BANK - seconds(0.001)) is None
+    assert expire(hand, T0 + ACTION + EXTRA - seconds(0.001)) is None
     hand.refresh_from_db()
     assert (hand.version, hand.actions.count()) == (0, 0)
 
@@ -133,7 +81,7 @@ def test_a_move_just_before_expiry_wins_and_the_old_turns_task_does_nothing(
 ) -> None:
     hand = start(seated)
     old_turn = hand.version
-    act(hand, "bring_in", T0 + ACTION + BANK - seconds(0.1))
+    act(hand, "bring_in", T0 + ACTION + EXTRA - seconds(0.1))
     late = services.hand_timeout(hand_id=hand.pk, turn=old_turn, now=T0 + seconds(60))
     assert late is None
     hand.refresh_from_db()
@@ -143,7 +91,7 @@ def test_a_move_just_before_expiry_wins_and_the_old_turns_task_does_nothing(
 
 def test_a_repeated_timeout_task_changes_nothing(seated: Table) -> None:
     hand = start(seated)
-    turn, at = hand.version, T0 + ACTION + BANK
+    turn, at = hand.version, T0 + ACTION + EXTRA
     assert services.hand_timeout(hand_id=hand.pk, turn=turn, now=at) is not None
     assert services.hand_timeout(hand_id=hand.pk, turn=turn, now=at) is None
     hand.refresh_from_db()
@@ -158,7 +106,7 @@ def test_the_next_turn_is_timed_from_the_move(seated: Table) -> None:
     hand = start(seated)
     hand = act(hand, "bring_in", T0 + seconds(3))
     assert hand.turn_deadline == T0 + seconds(3) + ACTION
-    assert hand.turn_expires_at == T0 + seconds(3) + ACTION + BANK
+    assert hand.turn_expires_at == T0 + seconds(3) + ACTION + EXTRA
 
 
 # ------------------------------------------------------------ sitting out
@@ -167,7 +115,7 @@ def test_the_next_turn_is_timed_from_the_move(seated: Table) -> None:
 def test_one_timeout_is_counted_and_a_move_forgives_it(no_bring_in: Stakes, seated: Table) -> None:
     hand = start(seated)
     first = player_to_act(hand)
-    hand = expire(hand, T0 + ACTION + BANK)
+    hand = expire(hand, T0 + ACTION + EXTRA)
     assert seat_of(seated, first).timeouts_in_a_row == 1
     assert seat_of(seated, first).state == Seat.State.PLAYING
     at = hand.turn_expires_at
@@ -205,18 +153,18 @@ def test_reconnecting_on_ones_turn_extends_it_once_per_hand(seated: Table) -> No
     waiting = player_to_act(hand)
     extended = services.hand_reconnect(hand_id=hand.pk, player_id=waiting, now=T0 + seconds(5))
     assert extended is not None
-    assert extended.turn_expires_at == T0 + ACTION + BANK + seconds(20)
+    assert extended.turn_expires_at == T0 + ACTION + EXTRA + seconds(20)
     again = services.hand_reconnect(hand_id=hand.pk, player_id=waiting, now=T0 + seconds(6))
     assert again is None
     hand.refresh_from_db()
-    assert hand.turn_expires_at == T0 + ACTION + BANK + seconds(20)
+    assert hand.turn_expires_at == T0 + ACTION + EXTRA + seconds(20)
 
 
 def test_an_extended_turn_times_out_only_at_its_new_expiry(seated: Table) -> None:
     hand = start(seated)
     services.hand_reconnect(hand_id=hand.pk, player_id=player_to_act(hand), now=T0)
-    assert expire(hand, T0 + ACTION + BANK) is None
-    assert expire(hand, T0 + ACTION + BANK + seconds(20)) is not None
+    assert expire(hand, T0 + ACTION + EXTRA) is None
+    assert expire(hand, T0 + ACTION + EXTRA + seconds(20)) is not None
 
 
 def test_reconnecting_off_ones_turn_extends_nothing(seated: Table, alice: User, bob: User) -> None:
@@ -224,13 +172,13 @@ def test_reconnecting_off_ones_turn_extends_nothing(seated: Table, alice: User, 
     other = bob.pk if player_to_act(hand) == alice.pk else alice.pk
     assert services.hand_reconnect(hand_id=hand.pk, player_id=other, now=T0) is None
     hand.refresh_from_db()
-    assert hand.turn_expires_at == T0 + ACTION + BANK
+    assert hand.turn_expires_at == T0 + ACTION + EXTRA
 
 
 def test_reconnecting_after_the_turn_expired_extends_nothing(seated: Table) -> None:
     hand = start(seated)
     waiting = player_to_act(hand)
-    at = T0 + ACTION + BANK
+    at = T0 + ACTION + EXTRA
     assert services.hand_reconnect(hand_id=hand.pk, player_id=waiting, now=at) is None
 
 
@@ -239,7 +187,7 @@ def test_reconnecting_after_the_turn_expired_extends_nothing(seated: Table) -> N
 
 def test_the_sweep_leaves_a_turn_alone_within_the_grace(seated: Table) -> None:
     hand = start(seated)
-    assert services.hands_expire_overdue(now=T0 + ACTION + BANK + seconds(0.5)) == 0
+    assert services.hands_expire_overdue(now=T0 + ACTION + EXTRA + seconds(0.5)) == 0
     hand.refresh_from_db()
     assert hand.version == 0
 
@@ -249,14 +197,14 @@ def test_the_sweep_times_out_a_turn_whose_task_was_lost(seated: Table) -> None:
     hand = start(seated)
     seen: list[int] = []
     expired = services.hands_expire_overdue(
-        now=T0 + ACTION + BANK + seconds(1), on_expired=lambda h: seen.append(h.pk)
+        now=T0 + ACTION + EXTRA + seconds(1), on_expired=lambda h: seen.append(h.pk)
     )
     assert (expired, seen) == (1, [hand.pk])
     assert last_action(hand).timed_out
 
 
 def test_the_sweep_task_times_out_overdue_turns(seated: Table) -> None:
-    hand = start(seated, now=timezone.now() - ACTION - BANK - seconds(5))
+    hand = start(seated, now=timezone.now() - ACTION - EXTRA - seconds(5))
     assert sweep_overdue_turns() == 1
     assert sweep_overdue_turns() == 0  # the next turn has all its time
     hand.refresh_from_db()

@@ -12,7 +12,7 @@ shuffled, so every assertion holds whoever is to act.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -24,64 +24,17 @@ from tables import services
 from tables.consumers import build_snapshot, read_table
 from tables.models import Hand, Seat, Stakes, Table
 from tables.rules import HandState
+from tests.tables.clock import ACTION, EXTRA, T0, act, expire, seat_of, seconds, start
 from tests.tables.conftest import play_out, player_to_act
 from tests.tables.test_admin import form_errors, stakes_form
 
 pytestmark = pytest.mark.django_db
-
-T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
-ACTION = timedelta(seconds=10)  # the stakes' defaults
-EXTRA = timedelta(seconds=20)  # the countdown, or the time bank's size
-
-
-def seconds(n: float) -> timedelta:
-    return timedelta(seconds=n)
-
-
-@pytest.fixture
-def no_bring_in(stakes: Stakes) -> Stakes:
-    """No bring-in, so the first player to act may check or bet."""
-    stakes.bring_in = 0
-    stakes.save(update_fields=["bring_in"])
-    return stakes
 
 
 def use_time_bank(stakes: Stakes, *, refill_seconds: int = 5, refill_hands: int = 5) -> None:
     stakes.clock = Stakes.Clock.TIME_BANK
     stakes.bank_refill_seconds, stakes.bank_refill_hands = refill_seconds, refill_hands
     stakes.save(update_fields=["clock", "bank_refill_seconds", "bank_refill_hands"])
-
-
-@pytest.fixture
-def seated(table: Table, alice: User, bob: User) -> Table:
-    """Alice in seat 1 and bob in seat 2, 200 chips each."""
-    for number, player in enumerate((alice, bob), start=1):
-        services.seat_take(table_id=table.pk, player_id=player.pk, seat_number=number, buy_in=200)
-    return table
-
-
-def start(table: Table, now: datetime = T0) -> Hand:
-    return services.hand_start(table_id=table.pk, now=now)
-
-
-def act(hand: Hand, kind: str, now: datetime, amount: int | None = None) -> Hand:
-    hand.refresh_from_db()
-    return services.hand_act(
-        hand_id=hand.pk,
-        player_id=player_to_act(hand),
-        kind=kind,
-        amount=amount,
-        version=hand.version,
-        now=now,
-    )
-
-
-def expire(hand: Hand) -> Hand:
-    """Time out the turn being played, the moment it expires."""
-    hand.refresh_from_db()
-    done = services.hand_timeout(hand_id=hand.pk, turn=hand.version, now=hand.turn_expires_at)
-    assert done is not None, "the turn did not time out"
-    return done
 
 
 def extra_time(hand: Hand) -> timedelta:
@@ -107,10 +60,6 @@ def deal_hands(table: Table, count: int, now: datetime = T0) -> None:
     """Deal ``count`` hands at ``now``, each played out within its action time."""
     for _ in range(count):
         play_out(start(table, now), fold_quickly, now)
-
-
-def seat_of(table: Table, player_id: int) -> Seat:
-    return Seat.objects.get(table=table, player_id=player_id)
 
 
 def set_banks(table: Table, ms: int | None) -> None:
