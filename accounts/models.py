@@ -36,6 +36,9 @@ class ChipTransfer(models.Model):
     class Kind(models.TextChoices):
         GRANT = "grant", "Grant"
         BUY_IN = "buy_in", "Buy-in"
+        # Chips added to a seat already taken: a top-up, a rebuy after busting,
+        # or an auto-rebuy; the note says which.
+        TOP_UP = "top_up", "Top-up"
         CASH_OUT = "cash_out", "Cash-out"
         ADJUSTMENT = "adjustment", "Adjustment"
 

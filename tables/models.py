@@ -334,6 +334,13 @@ class Seat(models.Model):
     # Hands dealt at the table without this seat since it last played one; at
     # the stakes' ``sit_out_hands`` the player is stood up.
     hands_missed = models.PositiveSmallIntegerField(default=0)
+    # Between hands the stack is topped up to this from the balance, as far as
+    # the balance allows (``tables.services.seat_auto_rebuy_set``).
+    auto_rebuy_to = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="Chips the stack is topped up to after each hand. Empty: no auto-rebuy.",
+    )
 
     class Meta:
         ordering = ["table", "number"]
@@ -347,6 +354,39 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} seat {self.number}"
+
+
+class WaitingPlayer(models.Model):
+    """A player in line for a seat at a full table, first come first served.
+
+    When a seat frees, the first in line without an offer is offered it until
+    ``offer_expires_at``: nobody else may take it meanwhile. Taking any seat at
+    the table, leaving the list, or letting the offer run out takes the player
+    off the list, and the seat passes to the next in line.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="waiting_players")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="waiting_at"
+    )
+    joined_at = models.DateTimeField(auto_now_add=True)
+    offered_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    offer_expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ["table", "joined_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "player"], name="one_wait_per_player"),
+            models.UniqueConstraint(fields=["table", "offered_seat"], name="one_offer_per_seat"),
+            models.CheckConstraint(
+                condition=models.Q(offered_seat__isnull=True, offer_expires_at__isnull=True)
+                | models.Q(offered_seat__isnull=False, offer_expires_at__isnull=False),
+                name="offer_has_seat_and_expiry",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} waiting at {self.table}"
 
 
 class TableConnection(models.Model):
