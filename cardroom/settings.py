@@ -375,6 +375,19 @@ CELERY_BEAT_SCHEDULE["deal-due-hands"] = {
         "queue": CARDROOM_TURN_QUEUE,
     },
 }
+# The waiting list (tables.services.waiting_join): a seat that frees at a full
+# table is held this long for the first player in line, then passes to the next.
+# Beat's sweep passes the offers that ran out.
+CARDROOM_SEAT_OFFER_SECONDS = env_int("CARDROOM_SEAT_OFFER_SECONDS", default=30, minimum=1)
+CELERY_BEAT_SCHEDULE["pass-expired-seat-offers"] = {
+    "task": "tables.tasks.pass_expired_seat_offers",
+    "schedule": float(CARDROOM_TURN_SWEEP_SECONDS),
+    "options": {
+        "expires": CARDROOM_TURN_SWEEP_SECONDS,
+        "ignore_result": True,
+        "queue": CARDROOM_TURN_QUEUE,
+    },
+}
 # Forget the websockets of a Daphne process that died without closing them
 # (tables.services.connections_expire_stale): their rows go stale after 30
 # seconds without the process's heartbeat, and this sweep finds them.

@@ -53,6 +53,7 @@ from tables.models import (
     Stakes,
     Table,
     TableConnection,
+    WaitingPlayer,
 )
 from tables.rules import HandState, IllegalAction, LegalAction
 from tables.rules.cards import card_str, shuffled_deck
@@ -152,7 +153,11 @@ def seat_take(*, table_id: int, player_id: int, seat_number: int, buy_in: int) -
         )
     except LedgerError as exc:
         raise ServiceError(f"can't buy in for {buy_in}: {exc}") from None
-    return Seat.objects.create(table=table, number=seat_number, player_id=player_id, stack=buy_in)
+    seat = Seat.objects.create(table=table, number=seat_number, player_id=player_id, stack=buy_in)
+    # Seated, the player leaves the list; a seat held for them and not taken passes on.
+    if WaitingPlayer.objects.filter(table=table, player_id=player_id).delete()[0]:
+        _seats_offer(table, timezone.now())
+    return seat
 
 
 def _check_can_sit(table: Table, player_id: int, seat_number: int) -> None:
@@ -168,6 +173,9 @@ def _check_can_sit(table: Table, player_id: int, seat_number: int) -> None:
         raise ServiceError(f"you already have a seat at {table.name}")
     if Seat.objects.filter(table=table, number=seat_number).exists():
         raise ServiceError(f"seat {seat_number} at {table.name} is taken")
+    held = WaitingPlayer.objects.filter(table=table, offered_seat=seat_number)
+    if held.exclude(player_id=player_id).exists():
+        raise ServiceError(f"seat {seat_number} is held for the next player on the waiting list")
 
 
 @transaction.atomic
@@ -209,7 +217,10 @@ def _seats_leave_after_hand(hand: Hand) -> None:
 
 
 def _seat_stand_up(table: Table, seat: Seat) -> int:
-    """Cash the seat's stack out to its player's balance and free the seat."""
+    """Cash the seat's stack out to its player's balance and free the seat.
+
+    The freed seat is offered to the next player on the waiting list, if any.
+    """
     chips = seat.stack
     if chips:
         ledger_post(
@@ -220,6 +231,7 @@ def _seat_stand_up(table: Table, seat: Seat) -> int:
             note=f"seat {seat.number}",
         )
     seat.delete()
+    _seats_offer(table, timezone.now())
     return chips
 
 
@@ -241,6 +253,229 @@ def seat_sit_in(*, table_id: int, player_id: int) -> Seat:
     seat.sat_out_for = Seat.SatOutFor.CHOICE
     seat.save(update_fields=["state", "timeouts_in_a_row", "hands_missed", "sat_out_for"])
     return seat
+
+
+# ------------------------------------------------------- chips at the seat
+#
+# Chips join a stack only between the hands its player is dealt into: the
+# engine holds a running hand's stacks, and a stack must not grow mid-hand.
+
+
+@transaction.atomic
+def seat_top_up(*, table_id: int, player_id: int, amount: int) -> Seat:
+    """Add ``amount`` chips from the balance to a stack that has some, up to the maximum buy-in."""
+    table = _lock_table(table_id)
+    seat = _seat_between_hands(table, player_id, "top up")
+    if type(amount) is not int or amount < 1:
+        raise ServiceError(f"a top-up must be a whole number of chips, at least 1, not {amount!r}")
+    if seat.stack == 0:
+        stakes = table.stakes
+        raise ServiceError(
+            f"you have no chips left to top up: rebuy for {stakes.min_buy_in} to "
+            f"{stakes.max_buy_in} instead"
+        )
+    room = table.stakes.max_buy_in - seat.stack
+    if amount > room:
+        raise ServiceError(_over_the_maximum(table.stakes, seat.stack))
+    _seat_add_chips(table, seat, amount, "top-up")
+    return seat
+
+
+@transaction.atomic
+def seat_rebuy(*, table_id: int, player_id: int, amount: int) -> Seat:
+    """Buy in again for ``amount`` chips from the balance after losing the whole stack."""
+    table = _lock_table(table_id)
+    seat = _seat_between_hands(table, player_id, "rebuy")
+    if seat.stack:
+        raise ServiceError(f"you still have {seat.stack} chips: a rebuy is for a stack of 0")
+    stakes = table.stakes
+    if type(amount) is not int or not stakes.min_buy_in <= amount <= stakes.max_buy_in:
+        raise ServiceError(
+            f"a rebuy must be {stakes.min_buy_in} to {stakes.max_buy_in} chips, not {amount!r}"
+        )
+    _seat_add_chips(table, seat, amount, "rebuy")
+    return seat
+
+
+@transaction.atomic
+def seat_auto_rebuy_set(*, table_id: int, player_id: int, amount: int | None) -> Seat:
+    """Top the stack up to ``amount`` after every hand from now on (None: stop).
+
+    ``amount`` is a buy-in the stakes allow. Set between the player's hands, it
+    also tops the stack up at once; set during one, when that hand ends.
+    """
+    table = _lock_table(table_id)
+    seat = _seat_at(table, player_id)
+    stakes = table.stakes
+    if amount is not None and (
+        type(amount) is not int or not stakes.min_buy_in <= amount <= stakes.max_buy_in
+    ):
+        raise ServiceError(
+            f"auto-rebuy must be to {stakes.min_buy_in} to {stakes.max_buy_in} chips, "
+            f"not {amount!r}"
+        )
+    seat.auto_rebuy_to = amount
+    seat.save(update_fields=["auto_rebuy_to"])
+    if not _is_dealt_in(table, player_id):
+        _seat_auto_rebuy(table, seat)
+    return seat
+
+
+def _seats_auto_rebuy_after_hand(hand: Hand) -> None:
+    """Top up the ended hand's seats that ask for it and have fallen below their amount."""
+    numbers = [entry["seat"] for entry in hand.seating["players"]]
+    seats = Seat.objects.filter(
+        table=hand.table, number__in=numbers, auto_rebuy_to__isnull=False
+    ).filter(stack__lt=F("auto_rebuy_to"))
+    for seat in seats:
+        _seat_auto_rebuy(hand.table, seat)
+
+
+def _seat_auto_rebuy(table: Table, seat: Seat) -> None:
+    """Top the seat up to its auto-rebuy amount, as far as the balance allows.
+
+    The rules of a player's own top-up and rebuy hold: never past the maximum
+    buy-in (which the operator may have lowered since), and a stack of 0 is
+    bought in again only for at least the minimum. A balance too low for that
+    skips this time quietly; the setting stays for the next hand.
+    """
+    stakes = table.stakes
+    target = min(seat.auto_rebuy_to or 0, stakes.max_buy_in)
+    # Locked as ledger_post would: the amount must still be there when it posts.
+    balance = User.objects.select_for_update().values_list("balance", flat=True)
+    amount = min(target - seat.stack, balance.get(pk=seat.player_id))
+    if amount < 1 or (seat.stack == 0 and amount < stakes.min_buy_in):
+        return
+    _seat_add_chips(table, seat, amount, "auto-rebuy")
+
+
+def _seat_between_hands(table: Table, player_id: int, what: str) -> Seat:
+    """The player's seat, refused while they are dealt into the hand being played."""
+    seat = _seat_at(table, player_id)
+    if _is_dealt_in(table, player_id):
+        raise ServiceError(f"you can {what} only between hands, not during a hand you are in")
+    return seat
+
+
+def _is_dealt_in(table: Table, player_id: int) -> bool:
+    hand = _unfinished_hand(table)
+    return hand is not None and _engine_index(hand, player_id) is not None
+
+
+def _over_the_maximum(stakes: Stakes, stack: int) -> str:
+    room = stakes.max_buy_in - stack
+    if room <= 0:
+        return f"your {stack} chips are already the table's maximum of {stakes.max_buy_in}"
+    return (
+        f"you can add at most {room} chips: the table's maximum is {stakes.max_buy_in} "
+        f"and you have {stack}"
+    )
+
+
+def _seat_add_chips(table: Table, seat: Seat, amount: int, what: str) -> None:
+    """Move chips from the player's balance to their seat (the table is locked)."""
+    try:
+        ledger_post(
+            user_id=seat.player_id,
+            kind=ChipTransfer.Kind.TOP_UP,
+            amount=-amount,
+            table_id=table.pk,
+            note=f"seat {seat.number}, {what}",
+        )
+    except LedgerError:
+        balance = User.objects.values_list("balance", flat=True).get(pk=seat.player_id)
+        raise ServiceError(
+            f"you have {balance} chips in your balance, fewer than the {amount} asked for"
+        ) from None
+    seat.stack += amount
+    seat.save(update_fields=["stack"])
+
+
+# ------------------------------------------------------------ waiting list
+
+
+@transaction.atomic
+def waiting_join(*, table_id: int, player_id: int) -> WaitingPlayer:
+    """Put the player at the end of the table's waiting list.
+
+    Only at a full table: every seat taken or held for someone on the list.
+    """
+    table = _lock_table(table_id)
+    if not table.is_open:
+        raise ServiceError(f"{table.name} is closed")
+    if Seat.objects.filter(table=table, player_id=player_id).exists():
+        raise ServiceError(f"you already have a seat at {table.name}")
+    if WaitingPlayer.objects.filter(table=table, player_id=player_id).exists():
+        raise ServiceError(f"you are already on the waiting list at {table.name}")
+    free = _seats_free(table)
+    if free:
+        raise ServiceError(f"seat {free[0]} at {table.name} is free: sit there instead")
+    return WaitingPlayer.objects.create(table=table, player_id=player_id)
+
+
+@transaction.atomic
+def waiting_leave(*, table_id: int, player_id: int, now: datetime | None = None) -> None:
+    """Take the player off the table's waiting list; a seat held for them passes on."""
+    table = _lock_table(table_id)
+    mine = WaitingPlayer.objects.filter(table=table, player_id=player_id)
+    if not mine.delete()[0]:
+        raise ServiceError(f"you are not on the waiting list at {table.name}")
+    _seats_offer(table, now or timezone.now())
+
+
+def waiting_offers_expire(
+    *, now: datetime | None = None, on_changed: Callable[[int], object] | None = None
+) -> int:
+    """Pass every seat offer that ran out to the next in line; how many ran out.
+
+    Run by beat's sweep every few seconds. A player whose offer ran out leaves
+    the list. Each table is its own transaction, and ``on_changed`` is called
+    with the table's id after it.
+    """
+    now = now or timezone.now()
+    expired = WaitingPlayer.objects.filter(offer_expires_at__lte=now)
+    tables = expired.order_by("table_id").values_list("table_id", flat=True).distinct()
+    passed = 0
+    for table_id in list(tables[:SWEEP_BATCH]):
+        count = _waiting_offers_expire_at(table_id, now)
+        if count:
+            passed += count
+            if on_changed is not None:
+                on_changed(table_id)
+    return passed
+
+
+@transaction.atomic
+def _waiting_offers_expire_at(table_id: int, now: datetime) -> int:
+    table = _lock_table(table_id)
+    # Read again under the lock: the player may have sat down meanwhile.
+    count, _ = WaitingPlayer.objects.filter(table=table, offer_expires_at__lte=now).delete()
+    _seats_offer(table, now)
+    return count
+
+
+def _seats_offer(table: Table, now: datetime) -> None:
+    """Offer each free seat not yet held to the next player in line with no offer.
+
+    Called whenever a seat may have freed or an offer ended; with nobody
+    waiting it changes nothing.
+    """
+    free = _seats_free(table)
+    if not free:
+        return
+    waiting = WaitingPlayer.objects.filter(table=table, offered_seat__isnull=True)
+    expires = now + timedelta(seconds=settings.CARDROOM_SEAT_OFFER_SECONDS)
+    for number, player in zip(free, waiting.order_by("joined_at", "pk")[: len(free)], strict=False):
+        player.offered_seat, player.offer_expires_at = number, expires
+        player.save(update_fields=["offered_seat", "offer_expires_at"])
+
+
+def _seats_free(table: Table) -> list[int]:
+    """The table's seat numbers that nobody sits in and no offer holds, lowest first."""
+    taken = set(Seat.objects.filter(table=table).values_list("number", flat=True))
+    held = WaitingPlayer.objects.filter(table=table, offered_seat__isnull=False)
+    taken.update(held.values_list("offered_seat", flat=True))
+    return [n for n in range(1, table.stakes.seats + 1) if n not in taken]
 
 
 # ------------------------------------------------------------- connections
@@ -580,7 +815,7 @@ def _hand_create(
     hand.save(force_insert=True)
     seats.save()
     if state.finished:
-        _hand_results_write(hand, state)
+        _hand_end_write(hand, state)
     return hand
 
 
@@ -731,8 +966,15 @@ def _hand_store(hand: Hand, state: HandState, seats: HandSeats, now: datetime) -
     hand.save(update_fields=["state", "version", "ended_at", "turn_deadline", "turn_expires_at"])
     seats.save()
     if state.finished:
-        _hand_results_write(hand, state)
-        _seats_leave_after_hand(hand)
+        _hand_end_write(hand, state)
+
+
+def _hand_end_write(hand: Hand, state: HandState) -> None:
+    """What follows the end of a hand: its results, the seats that asked to leave
+    stood up, and the auto-rebuys of those that stay."""
+    _hand_results_write(hand, state)
+    _seats_leave_after_hand(hand)
+    _seats_auto_rebuy_after_hand(hand)
 
 
 def _hand_clock_or_end(hand: Hand, state: HandState, seats: HandSeats, now: datetime) -> None:

@@ -49,6 +49,12 @@ def deal_due_hands() -> int:
 
 
 @shared_task(ignore_result=True)
+def pass_expired_seat_offers() -> int:
+    """Pass each waiting-list seat offer that ran out to the next in line; how many."""
+    return services.waiting_offers_expire(on_changed=broadcast.table_changed)
+
+
+@shared_task(ignore_result=True)
 def expire_stale_connections() -> int:
     """Forget websockets whose Daphne process stopped vouching for them; seats changed."""
     return services.connections_expire_stale(on_changed=broadcast.table_changed)
