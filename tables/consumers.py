@@ -16,7 +16,7 @@ import functools
 import json
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from importlib import import_module
 from typing import Any
@@ -31,7 +31,7 @@ from django.utils import timezone
 from accounts.models import User
 from tables import broadcast, services, tasks
 from tables.lobby import LobbyFilter, lobby_rows
-from tables.models import Hand, Seat, Table
+from tables.models import Hand, Seat, Table, WaitingPlayer
 from tables.ratelimit import RateLimit
 from tables.rules import HandState
 from tables.rules.state import BET_KINDS, SHOWDOWN_KINDS
@@ -240,6 +240,21 @@ def _check_chat(message: dict[str, Any]) -> dict[str, Any]:
     return {"text": text}
 
 
+def _check_amount(message: dict[str, Any]) -> dict[str, Any]:
+    _only_fields(message, "amount")
+    return {"amount": _int_field(message, "amount", 1, MAX_CHIPS)}
+
+
+def _check_auto_rebuy(message: dict[str, Any]) -> dict[str, Any]:
+    """``amount`` is required, and null turns auto-rebuy off."""
+    _only_fields(message, "amount")
+    if "amount" not in message:
+        raise BadMessage("'auto_rebuy' needs 'amount': a number of chips, or null for off")
+    if message["amount"] is None:
+        return {"amount": None}
+    return _check_amount(message)
+
+
 def _check_bare(message: dict[str, Any]) -> dict[str, Any]:
     _only_fields(message)
     return {}
@@ -331,6 +346,28 @@ def do_sit_in(table_id: int, player_id: int) -> None:
     services.hand_start_if_ready(table_id=table_id)
 
 
+def do_top_up(table_id: int, player_id: int, *, amount: int) -> None:
+    services.seat_top_up(table_id=table_id, player_id=player_id, amount=amount)
+
+
+def do_rebuy(table_id: int, player_id: int, *, amount: int) -> None:
+    services.seat_rebuy(table_id=table_id, player_id=player_id, amount=amount)
+    services.hand_start_if_ready(table_id=table_id)  # a busted player is dealt in again
+
+
+def do_auto_rebuy(table_id: int, player_id: int, *, amount: int | None) -> None:
+    services.seat_auto_rebuy_set(table_id=table_id, player_id=player_id, amount=amount)
+    services.hand_start_if_ready(table_id=table_id)  # it may have bought a busted seat back in
+
+
+def do_wait(table_id: int, player_id: int) -> None:
+    services.waiting_join(table_id=table_id, player_id=player_id)
+
+
+def do_unwait(table_id: int, player_id: int) -> None:
+    services.waiting_leave(table_id=table_id, player_id=player_id)
+
+
 @dataclass(frozen=True)
 class Cursor:
     """How far a viewer has followed a hand: the events they have had, and whether it had ended.
@@ -358,6 +395,7 @@ class TableRows:
     seats: list[Seat]
     hand: Hand | None  # the latest hand, running or ended
     state: HandState | None  # its state, rebuilt once: ``view`` and ``events_for`` only read it
+    waiting: list[WaitingPlayer] = field(default_factory=list)  # the waiting list, in order
 
 
 @dataclass
@@ -406,7 +444,8 @@ def read_table(table_id: int, read: SharedRead | None = None) -> TableRows | Non
     hand = table.hands.order_by("-number").first()
     # Read-only from here on: the views only read it.
     state = None if hand is None else HandState.from_dict(hand.state, adopt=True)
-    return TableRows(table, seats, hand, state)
+    waiting = table.waiting_players.select_related("player").order_by("joined_at", "pk")
+    return TableRows(table, seats, hand, state, list(waiting))
 
 
 def needs_earlier_events(rows: TableRows, cursor: Cursor) -> bool:
@@ -438,7 +477,7 @@ def build_snapshot(
     events = list(earlier or []) if with_events else []
     payload = {
         "type": "snapshot",
-        "table": _table_payload(table, seats, hand),
+        "table": _table_payload(table, seats, hand, rows.waiting),
         "hand": None,
         "hand_info": None,
         "you": None,
@@ -449,6 +488,8 @@ def build_snapshot(
             "player": player_id,
             "seat": mine and mine.number,
             "balance": mine.player.balance if mine else balance,
+            "auto_rebuy_to": mine and mine.auto_rebuy_to,
+            **_your_place(rows.waiting, player_id),
         }
     if hand is not None and rows.state is not None:
         viewer = _engine_player(hand, player_id)
@@ -468,13 +509,31 @@ def _engine_player(hand: Hand, player_id: int | None) -> int | None:
     return next((i for i, entry in enumerate(players) if entry["player"] == player_id), None)
 
 
-def _table_payload(table: Table, seats: list[Seat], hand: Hand | None) -> dict[str, Any]:
+def _your_place(waiting: list[WaitingPlayer], player_id: int) -> dict[str, Any]:
+    """The viewer's place on the waiting list (1 is next) and the seat held for them."""
+    for position, entry in enumerate(waiting, start=1):
+        if entry.player_id == player_id:
+            offer = None
+            if entry.offered_seat is not None and entry.offer_expires_at is not None:
+                offer = {
+                    "seat": entry.offered_seat,
+                    "expires_at": entry.offer_expires_at.isoformat(),
+                }
+            return {"waiting_position": position, "offer": offer}
+    return {"waiting_position": None, "offer": None}
+
+
+def _table_payload(
+    table: Table, seats: list[Seat], hand: Hand | None, waiting: list[WaitingPlayer]
+) -> dict[str, Any]:
     return {
         "id": table.pk,
         "name": table.name,
         "stakes": table.stakes.describe(),
         "is_open": table.is_open,
         "waiting": _waiting(table, seats, hand),
+        "waiting_list": [entry.player.username for entry in waiting],
+        "held_seats": sorted(e.offered_seat for e in waiting if e.offered_seat is not None),
         "seats": [
             {
                 "number": seat.number,
@@ -600,11 +659,19 @@ MESSAGES: dict[str, tuple[Checker, SyncAction | None]] = {
     "stay": (_check_bare, do_stay),
     "sit_out": (_check_bare, do_sit_out),
     "sit_in": (_check_bare, do_sit_in),
+    "top_up": (_check_amount, do_top_up),
+    "rebuy": (_check_amount, do_rebuy),
+    "auto_rebuy": (_check_auto_rebuy, do_auto_rebuy),
+    "wait": (_check_bare, do_wait),
+    "unwait": (_check_bare, do_unwait),
     "chat": (_check_chat, None),
     "snapshot": (_check_bare, None),
 }
 # Anyone may watch; only these need a logged-in player.
-NEEDS_LOGIN = frozenset({"sit", "act", "leave", "stay", "sit_out", "sit_in", "chat"})
+NEEDS_LOGIN = frozenset(
+    {"sit", "act", "leave", "stay", "sit_out", "sit_in", "chat"}
+    | {"top_up", "rebuy", "auto_rebuy", "wait", "unwait"}
+)
 SERVICE_ERRORS: tuple[tuple[type[Exception], str], ...] = (
     (services.StaleMove, "stale"),
     (services.IllegalMove, "illegal"),

@@ -194,6 +194,8 @@ def test_an_observer_gets_a_public_snapshot_with_no_you(table: Table) -> None:
                 "stakes": "Seven-card stud 5/10, ante 1, bring-in 2",
                 "is_open": True,
                 "waiting": "players",
+                "waiting_list": [],
+                "held_seats": [],
                 "seats": [],
             }
 
@@ -209,6 +211,9 @@ def test_a_logged_in_viewer_is_told_who_they_are(table: Table, cookies: dict[str
                 "player": user.pk,
                 "seat": None,
                 "balance": user.balance,
+                "auto_rebuy_to": None,
+                "waiting_position": None,
+                "offer": None,
             }
 
     run(scenario)
@@ -323,6 +328,9 @@ def test_leaving_frees_the_seat_for_everyone(table: Table, cookies: dict[str, st
                 "player": (await database_sync_to_async(User.objects.get)(username="alice")).pk,
                 "seat": None,
                 "balance": settings.CARDROOM_SIGNUP_GRANT,  # the buy-in is back
+                "auto_rebuy_to": None,
+                "waiting_position": None,
+                "offer": None,
             }
             assert (await observer.receive_snapshot())["table"]["seats"] == []
             assert await seats_of(table) == []
