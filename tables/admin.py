@@ -28,6 +28,7 @@ from tables.models import (
     Seat,
     Stakes,
     Table,
+    WaitingPlayer,
 )
 from tables.rules import UNKNOWN
 from tables.rules.cards import card_str
@@ -123,7 +124,25 @@ class StakesAdmin(admin.ModelAdmin):
 
 class SeatInline(ReadOnlyAdminMixin, admin.TabularInline):
     model = Seat
-    fields = ("number", "player", "stack", "state", "sat_out_for", "leaving", "joined_at")
+    fields = (
+        "number",
+        "player",
+        "stack",
+        "state",
+        "sat_out_for",
+        "leaving",
+        "auto_rebuy_to",
+        "joined_at",
+    )
+    readonly_fields = fields
+    extra = 0
+
+
+class WaitingPlayerInline(ReadOnlyAdminMixin, admin.TabularInline):
+    """The waiting list, first in line first, as the services keep it."""
+
+    model = WaitingPlayer
+    fields = ("player", "joined_at", "offered_seat", "offer_expires_at")
     readonly_fields = fields
     extra = 0
 
@@ -134,7 +153,7 @@ class TableAdmin(admin.ModelAdmin):
     list_filter = ("is_open", "stakes")
     list_select_related = ("stakes",)
     search_fields = ("name",)
-    inlines = [SeatInline]
+    inlines = [SeatInline, WaitingPlayerInline]
     actions = ["open_tables", "close_tables"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Table]:

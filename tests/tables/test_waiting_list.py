@@ -11,6 +11,8 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
@@ -257,3 +259,14 @@ def test_the_sweep_task_passes_offers(full: Table, alice: User, carol: User, dav
     )
     assert pass_expired_seat_offers() == 1
     assert line(full) == [("dave", 1)]
+
+
+def test_staff_see_the_waiting_list_and_offers_on_the_table_page(
+    admin_client: Client, full: Table, alice: User, carol: User, dave: User
+) -> None:
+    join(full, carol, dave)
+    leave_seat(full, alice)
+    page = admin_client.get(reverse("admin:tables_table_change", args=[full.pk])).content.decode()
+    assert "Waiting players" in page
+    assert page.index("carol") < page.index("dave")
+    assert "Offered seat" in page
