@@ -180,6 +180,7 @@ class Bot:
     last_move: tuple[int, int] | None = None  # (hand id, turn) already answered
     asked: str | None = None  # a seat request ("sit", "leave", "sit_in") awaiting its effect
     done: bool = False
+    held: set[int] = field(default_factory=set)  # free seats held for the waiting list
     hooks: BotHooks = field(default_factory=BotHooks)
     # A move waiting out its think time, and the (hand id, turn) it answers.
     pending: tuple[tuple[int, int], asyncio.Task[None]] | None = field(default=None, repr=False)
@@ -276,6 +277,8 @@ class Bot:
         if you is None:
             raise RuntimeError(f"{self.name} is not logged in: check its session cookie")
         seats = {seat["number"]: seat for seat in snapshot["table"]["seats"]}
+        # A free seat held for a player on the waiting list is not the bot's to take.
+        self.held = set(snapshot["table"].get("held_seats", []))
         mine = seats.get(you["seat"])
         in_hand = mine is not None and self.dealt_in(snapshot, you["seat"])
         request = self.seat_request(seats, mine, in_hand)
@@ -302,7 +305,8 @@ class Bot:
         return None
 
     def sit(self, seats: dict[int, dict[str, Any]]) -> dict[str, Any] | None:
-        free = [number for number in range(1, self.seats + 1) if number not in seats]
+        taken = set(seats) | self.held
+        free = [number for number in range(1, self.seats + 1) if number not in taken]
         if not free:
             self.done = True
             logger.warning("%s: the table is full", self.name)

@@ -18,9 +18,12 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.services import user_signup
 from tables import services
+from tables.bots import Bot
 from tables.models import Seat, Stakes, Table, WaitingPlayer
 from tables.services import ServiceError
+from tables.tasks import pass_expired_seat_offers
 from tests.tables.conftest import play_out
+from tests.tables.test_bots import snapshot
 from tests.tables.test_seat_chips import raise_everything
 
 pytestmark = pytest.mark.django_db
@@ -250,8 +253,6 @@ def test_the_sweep_that_passes_offers_runs_on_the_beat_schedule(settings: Any) -
 
 
 def test_the_sweep_task_passes_offers(full: Table, alice: User, carol: User, dave: User) -> None:
-    from tables.tasks import pass_expired_seat_offers
-
     join(full, carol, dave)
     leave_seat(full, alice)
     WaitingPlayer.objects.filter(player=carol).update(
@@ -270,3 +271,13 @@ def test_staff_see_the_waiting_list_and_offers_on_the_table_page(
     assert "Waiting players" in page
     assert page.index("carol") < page.index("dave")
     assert "Offered seat" in page
+
+
+def test_a_bot_does_not_try_a_seat_held_for_the_waiting_list() -> None:
+    held = snapshot(None)  # seat 3 is bob's; 1 and 2 look free
+    held["table"]["held_seats"] = [1]
+    bot = Bot(name="bot-1", cookie="", url="ws://x", table_id=1, buy_in=100, seats=3)
+    for _ in range(20):
+        bot.asked = None
+        reply = bot.answer(held)
+        assert reply is not None and reply["seat"] == 2
