@@ -414,13 +414,13 @@ def waiting_join(*, table_id: int, player_id: int) -> WaitingPlayer:
 
 
 @transaction.atomic
-def waiting_leave(*, table_id: int, player_id: int, now: datetime | None = None) -> None:
+def waiting_leave(*, table_id: int, player_id: int) -> None:
     """Take the player off the table's waiting list; a seat held for them passes on."""
     table = _lock_table(table_id)
     mine = WaitingPlayer.objects.filter(table=table, player_id=player_id)
     if not mine.delete()[0]:
         raise ServiceError(f"you are not on the waiting list at {table.name}")
-    _seats_offer(table, now or timezone.now())
+    _seats_offer(table, timezone.now())
 
 
 def waiting_offers_expire(
@@ -458,14 +458,14 @@ def _seats_offer(table: Table, now: datetime) -> None:
     """Offer each free seat not yet held to the next player in line with no offer.
 
     Called whenever a seat may have freed or an offer ended; with nobody
-    waiting it changes nothing.
+    waiting (as at most tables) it costs one query and changes nothing.
     """
-    free = _seats_free(table)
-    if not free:
-        return
     waiting = WaitingPlayer.objects.filter(table=table, offered_seat__isnull=True)
+    waiting = list(waiting.order_by("joined_at", "pk")[: table.stakes.seats])
+    if not waiting:
+        return
     expires = now + timedelta(seconds=settings.CARDROOM_SEAT_OFFER_SECONDS)
-    for number, player in zip(free, waiting.order_by("joined_at", "pk")[: len(free)], strict=False):
+    for number, player in zip(_seats_free(table), waiting, strict=False):
         player.offered_seat, player.offer_expires_at = number, expires
         player.save(update_fields=["offered_seat", "offer_expires_at"])
 
