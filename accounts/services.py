@@ -41,7 +41,7 @@ def ledger_post(
         raise LedgerError(f"unknown transfer kind {kind!r}")
     user = User.objects.select_for_update().get(pk=user_id)
     if user.balance + amount < 0:
-        raise LedgerError(f"{user.shown_name} has {user.balance} chips, fewer than {-amount}")
+        raise LedgerError(f"{user.shown_name} has {user.balance:,} chips, fewer than {-amount:,}")
     user.balance += amount
     user.save(update_fields=["balance"])
     return ChipTransfer.objects.create(

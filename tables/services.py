@@ -141,7 +141,8 @@ def seat_take(*, table_id: int, player_id: int, seat_number: int, buy_in: int) -
     stakes = table.stakes
     if type(buy_in) is not int or not stakes.min_buy_in <= buy_in <= stakes.max_buy_in:
         raise ServiceError(
-            f"the buy-in must be {stakes.min_buy_in} to {stakes.max_buy_in} chips, not {buy_in!r}"
+            f"the buy-in must be {stakes.min_buy_in:,} to {stakes.max_buy_in:,} chips, "
+            f"not {buy_in!r}"
         )
     try:
         ledger_post(
@@ -271,7 +272,7 @@ def seat_top_up(*, table_id: int, player_id: int, amount: int) -> Seat:
     if seat.stack == 0:
         stakes = table.stakes
         raise ServiceError(
-            f"you have no chips left to top up: rebuy for {stakes.min_buy_in} to "
+            f"you have no chips left to top up: rebuy for {stakes.min_buy_in:,} to "
             f"{stakes.max_buy_in} instead"
         )
     room = table.stakes.max_buy_in - seat.stack
@@ -287,11 +288,11 @@ def seat_rebuy(*, table_id: int, player_id: int, amount: int) -> Seat:
     table = _lock_table(table_id)
     seat = _seat_between_hands(table, player_id, "rebuy")
     if seat.stack:
-        raise ServiceError(f"you still have {seat.stack} chips: a rebuy is for a stack of 0")
+        raise ServiceError(f"you still have {seat.stack:,} chips: a rebuy is for a stack of 0")
     stakes = table.stakes
     if type(amount) is not int or not stakes.min_buy_in <= amount <= stakes.max_buy_in:
         raise ServiceError(
-            f"a rebuy must be {stakes.min_buy_in} to {stakes.max_buy_in} chips, not {amount!r}"
+            f"a rebuy must be {stakes.min_buy_in:,} to {stakes.max_buy_in:,} chips, not {amount!r}"
         )
     _seat_add_chips(table, seat, amount, "rebuy")
     return seat
@@ -311,7 +312,7 @@ def seat_auto_rebuy_set(*, table_id: int, player_id: int, amount: int | None) ->
         type(amount) is not int or not stakes.min_buy_in <= amount <= stakes.max_buy_in
     ):
         raise ServiceError(
-            f"auto-rebuy must be to {stakes.min_buy_in} to {stakes.max_buy_in} chips, "
+            f"auto-rebuy must be to {stakes.min_buy_in:,} to {stakes.max_buy_in:,} chips, "
             f"not {amount!r}"
         )
     seat.auto_rebuy_to = amount
@@ -365,10 +366,10 @@ def _is_dealt_in(table: Table, player_id: int) -> bool:
 def _over_the_maximum(stakes: Stakes, stack: int) -> str:
     room = stakes.max_buy_in - stack
     if room <= 0:
-        return f"your {stack} chips are already the table's maximum of {stakes.max_buy_in}"
+        return f"your {stack:,} chips are already the table's maximum of {stakes.max_buy_in:,}"
     return (
-        f"you can add at most {room} chips: the table's maximum is {stakes.max_buy_in} "
-        f"and you have {stack}"
+        f"you can add at most {room:,} chips: the table's maximum is {stakes.max_buy_in:,} "
+        f"and you have {stack:,}"
     )
 
 
@@ -385,7 +386,7 @@ def _seat_add_chips(table: Table, seat: Seat, amount: int, what: str) -> None:
     except LedgerError:
         balance = User.objects.values_list("balance", flat=True).get(pk=seat.player_id)
         raise ServiceError(
-            f"you have {balance} chips in your balance, fewer than the {amount} asked for"
+            f"you have {balance:,} chips in your balance, fewer than the {amount:,} asked for"
         ) from None
     seat.stack += amount
     seat.save(update_fields=["stack"])

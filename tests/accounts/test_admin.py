@@ -72,7 +72,7 @@ def test_it_refuses_to_take_a_balance_below_zero(
     assert alice.balance == grant
     assert not ChipTransfer.objects.filter(kind="adjustment").exists()
     assert messages_of(response) == [
-        f"alice's chips were not adjusted: Alice A. has {grant} chips, fewer than {grant + 1}."
+        f"alice's chips were not adjusted: Alice A. has {grant:,} chips, fewer than {grant + 1:,}."
     ]
 
 
