@@ -1,4 +1,5 @@
-"""The lobby's rows: every open table with its game, seats and recent activity.
+"""The lobby's rows: every open table with its game, buy-in, rake, seats, waiting
+list and recent activity.
 
 Shared by the lobby page, its JSON fallback and the lobby websocket, so all
 three show the same figures.
@@ -43,12 +44,18 @@ def lobby_rows(*, variant: str | None = None, stakes: Stakes | None = None) -> l
     which is what the winners won plus the rake. A hand nobody lost in (a
     split of equal contributions) counts as a pot of 0.
     """
-    tables = Table.objects.filter(is_open=True).select_related("stakes")
+    tables = Table.objects.filter(is_open=True).select_related("stakes__rake")
     if variant:
         tables = tables.filter(stakes__variant=variant)
     if stakes:
         tables = tables.filter(stakes=stakes)
-    tables = tables.annotate(taken=Count("seat_set")).order_by("stakes__variant", "name")
+    tables = tables.annotate(
+        taken=Count("seat_set", distinct=True),
+        waiting=Count("waiting_players", distinct=True),
+        held=Count(
+            "waiting_players", filter=Q(waiting_players__offered_seat__isnull=False), distinct=True
+        ),
+    ).order_by("stakes__variant", "name")
     rows = list(tables)
     stats = _recent_stats([t.pk for t in rows])
     return [_lobby_row(table, stats.get(table.pk)) for table in rows]
@@ -71,15 +78,35 @@ def _recent_stats(table_ids: list[int]) -> dict[int, dict[str, int]]:
 
 def _lobby_row(table: Table, stats: dict[str, int] | None) -> dict[str, Any]:
     hands = stats["hands"] if stats else 0
+    stakes = table.stakes
     return {
         "id": table.pk,
         "name": table.name,
-        "variant": table.stakes.variant,
-        "variant_name": table.stakes.get_variant_display(),
-        "stakes": table.stakes.describe(),
+        "variant": stakes.variant,
+        "variant_name": stakes.get_variant_display(),
+        "stakes": stakes.describe(),
+        "min_buy_in": stakes.min_buy_in,
+        "max_buy_in": stakes.max_buy_in,
+        "rake": rake_words(stakes),
         "seats_taken": table.taken,
-        "seats_total": table.stakes.seats,
+        "seats_total": stakes.seats,
+        # A seat held for the next player on the waiting list is not free.
+        "seats_free": max(stakes.seats - table.taken - table.held, 0),
+        "waiting": table.waiting,
         "hands_per_hour": hands,
         "average_pot": round(-stats["lost"] / hands) if hands else None,
         "url": reverse("table", args=[table.pk]),
     }
+
+
+def rake_words(stakes: Stakes) -> str:
+    """The stakes' rake rule as players read it: ``"5% up to 3, from 4th street"``.
+
+    Or ``"5%, no cap"``, and ``"none"`` for stakes without rake.
+    """
+    rake = stakes.rake
+    if rake is None or not rake.percent:
+        return "none"
+    words = f"{rake.percent.normalize():f}%"
+    words += f" up to {rake.cap:,}" if rake.cap is not None else ", no cap"
+    return words + (", from 4th street" if rake.no_rake_third_street else "")

@@ -1,7 +1,8 @@
 // The lobby's live rows. The server pushes them over ws/lobby/ whenever a
 // table changes; the filters are sent over the same socket. While the socket
 // is down, lobby.json is polled every few seconds instead, so the list never
-// freezes, and the socket is tried again with a growing pause.
+// freezes, and the socket is tried again with a growing pause. A click on a
+// column heading sorts the rows by it; a second click reverses the order.
 (function () {
   "use strict";
 
@@ -17,6 +18,14 @@
   var live = false;
   var backoff = 1000;
   var pollTimer = null;
+  // The last rows the server sent, in its order; first those the page came with,
+  // so they sort before the socket answers.
+  var served = document.getElementById("lobby-rows");
+  var rows = served ? JSON.parse(served.textContent) : [];
+  var sortKey = null;
+  var sortDir = 1; // 1 ascending, -1 descending
+
+  function chips(n) { return Number(n).toLocaleString("en-US"); }
 
   function cell(text, className) {
     var td = document.createElement("td");
@@ -38,8 +47,12 @@
     tr.dataset.table = t.id;
     tr.appendChild(cell(t.name));
     tr.appendChild(cell(t.stakes));
-    tr.appendChild(cell(t.seats_taken + " / " + t.seats_total, "num"));
-    tr.appendChild(cell(t.average_pot === null ? "–" : String(t.average_pot), "num"));
+    tr.appendChild(cell(chips(t.min_buy_in) + "–" + chips(t.max_buy_in), "num"));
+    tr.appendChild(cell(t.rake));
+    var free = t.seats_free ? " · " + t.seats_free + " free" : "";
+    tr.appendChild(cell(t.seats_taken + " / " + t.seats_total + free, "num"));
+    tr.appendChild(cell(String(t.waiting), "num"));
+    tr.appendChild(cell(t.average_pot === null ? "–" : chips(t.average_pot), "num"));
     tr.appendChild(cell(String(t.hands_per_hour), "num"));
     var links = cell("", "lobby-links");
     links.appendChild(link(t.url, "Watch"));
@@ -55,13 +68,31 @@
   }
 
   function render(tables) {
+    rows = tables;
+    draw();
+  }
+
+  // Text sorts as text, numbers as numbers; a missing figure (no average pot) goes last.
+  function sorted(tables) {
+    if (!sortKey) return tables;
+    return tables.slice().sort(function (a, b) {
+      var x = a[sortKey], y = b[sortKey];
+      if (x === null || x === undefined) return 1;
+      if (y === null || y === undefined) return -1;
+      var order = typeof x === "number" ? x - y : String(x).localeCompare(String(y));
+      return sortDir * order || a.name.localeCompare(b.name);
+    });
+  }
+
+  function draw() {
+    var tables = sorted(rows);
     var body = lobby.tBodies[0];
     var fresh = document.createElement("tbody");
     if (!tables.length) {
       var empty = document.createElement("tr");
       empty.className = "lobby-empty";
       var td = cell("No open tables match.");
-      td.colSpan = 6;
+      td.colSpan = 9;
       empty.appendChild(td);
       fresh.appendChild(empty);
     }
@@ -72,6 +103,26 @@
   function updated(how) {
     status.textContent = how + " · updated " + new Date().toLocaleTimeString() + ".";
   }
+
+  // ------------------------------------------------------------ sorting
+
+  lobby.querySelectorAll("th[data-sort]").forEach(function (th) {
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "link-button sort-button";
+    while (th.firstChild) button.appendChild(th.firstChild);
+    th.appendChild(button);
+    th.setAttribute("aria-sort", "none");
+    button.addEventListener("click", function () {
+      var key = th.dataset.sort;
+      sortDir = sortKey === key ? -sortDir : 1;
+      sortKey = key;
+      lobby.querySelectorAll("th[data-sort]").forEach(function (other) {
+        other.setAttribute("aria-sort", other === th ? (sortDir > 0 ? "ascending" : "descending") : "none");
+      });
+      draw();
+    });
+  });
 
   // ------------------------------------------------------------ filters
 

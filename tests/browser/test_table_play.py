@@ -190,7 +190,7 @@ def test_two_players_sign_up_sit_and_play_to_showdown_while_a_visitor_watches(
     # The watcher opens the lobby first: the table is there, empty, and updates live.
     watcher.goto(base + "/tables/")
     expect(watcher.locator("#lobby-status")).to_contain_text("Live")
-    expect(lobby_row(watcher, table).locator("td").nth(2)).to_have_text("0 / 8")
+    expect(lobby_row(watcher, table).locator("td").nth(4)).to_have_text("0 / 8 · 8 free")
 
     sign_up(alice, base, "alice")
     sign_up(bob, base, "bob")
@@ -222,7 +222,7 @@ def test_two_players_sign_up_sit_and_play_to_showdown_while_a_visitor_watches(
 
     # Both seated: the first hand is dealt at once, and the lobby row says so.
     hand = wait_until(lambda: latest_hand(table), "the first hand")
-    expect(lobby_row(watcher, table).locator("td").nth(2)).to_have_text("2 / 8")
+    expect(lobby_row(watcher, table).locator("td").nth(4)).to_have_text("2 / 8 · 6 free")
     watcher.select_option("#id_variant", "razz")
     expect(lobby_row(watcher, table)).to_have_count(0)
     expect(watcher.locator(".lobby-empty")).to_have_text("No open tables match.")

@@ -7,6 +7,7 @@ an anonymous visitor (the plain ``client``) only watches.
 from __future__ import annotations
 
 import datetime
+import json
 import re
 
 import pytest
@@ -16,7 +17,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from tables import services
-from tables.models import Hand, HandResult, Stakes, Table
+from tables.lobby import rake_words
+from tables.models import Hand, HandResult, RakeRule, Stakes, Table
 
 LOBBY = reverse("lobby")
 LOBBY_JSON = reverse("lobby_json")
@@ -57,6 +59,52 @@ def test_lobby_lists_open_tables_with_seat_counts(client: Client, seated: Table,
     assert "2 / 8" in response.content.decode()
     assert "0 / 6" in response.content.decode()
     assert "Shut" not in response.content.decode()
+
+
+def test_lobby_shows_buy_in_rake_free_seats_and_the_waiting_list(
+    client: Client, stakes: Stakes, razz: Stakes, alice: User, bob: User, carol: User
+) -> None:
+    """A two-seat razz table: full, then a seat frees and is held for bob, first in line."""
+    small = Table.objects.create(name="Razz 1", stakes=razz)
+    Stakes.objects.filter(pk=razz.pk).update(seats=2)
+    for number, player in ((1, alice), (2, carol)):
+        services.seat_take(table_id=small.pk, player_id=player.pk, seat_number=number, buy_in=100)
+    services.waiting_join(table_id=small.pk, player_id=bob.pk)
+    Table.objects.create(name="Stud 1", stakes=stakes)
+
+    full = rows_of(client.get(LOBBY_JSON))["Razz 1"]
+    services.seat_leave(table_id=small.pk, player_id=carol.pk)
+    held = rows_of(client.get(LOBBY_JSON))["Razz 1"]
+    page = client.get(LOBBY).content.decode()
+
+    assert (full["seats_free"], full["waiting"]) == (0, 1)
+    assert (held["seats_taken"], held["seats_free"], held["waiting"]) == (1, 0, 1)
+    stud = rows_of(client.get(LOBBY_JSON))["Stud 1"]
+    assert (stud["min_buy_in"], stud["max_buy_in"], stud["seats_free"]) == (50, 500, 8)
+    assert stud["rake"] == "5% up to 3, from 4th street"  # the stakes fixture's rule
+    assert held["rake"] == rake_words(razz)
+    assert "50–500" in page and "0 / 8 · 8 free" in page
+    assert 'data-sort="max_buy_in"' in page
+    assert json.loads(re.search(r'id="lobby-rows"[^>]*>(.*?)</script>', page).group(1))[0]["name"]
+
+
+@pytest.mark.parametrize(
+    ("percent", "cap", "third", "words"),
+    [
+        ("5", 3, True, "5% up to 3, from 4th street"),
+        ("2.5", None, False, "2.5%, no cap"),
+        ("10", 1500, False, "10% up to 1,500"),
+        ("0", None, True, "none"),
+    ],
+)
+def test_the_rake_rule_is_said_in_words(percent, cap, third, words, db: None) -> None:
+    rule = RakeRule.objects.create(
+        name=f"r{percent}", percent=percent, cap=cap, no_rake_third_street=third
+    )
+    rule.refresh_from_db()  # the percent as the database gives it back: a Decimal
+    stakes = Stakes(rake=rule)
+    assert rake_words(stakes) == words
+    assert rake_words(Stakes()) == "none"
 
 
 def test_lobby_offers_anonymous_visitors_a_login_to_join(client: Client, table: Table) -> None:

@@ -1,0 +1,93 @@
+"""The lobby in a real browser: its columns, and sorting that survives live updates.
+
+A visitor, not logged in, compares tables before choosing one: three tables
+with different buy-ins, one of them full with a player waiting.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from accounts.services import user_signup
+from tables import services
+from tables.models import RakeRule, Stakes, Table
+from tests.browser.test_table_play import DESKTOP, PASSWORD, buy_in, log_in, open_buy_in, shot
+
+try:
+    from playwright.sync_api import Page, expect
+except ImportError:  # the browser fixture skips the tests, or fails them under REQUIRE_BROWSER=1
+    expect = None
+else:
+    expect.set_options(timeout=10_000)
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def tables(transactional_db: None) -> dict[str, Table]:
+    """Cheap (buy-in 40–400, 2 seats, full, bob waiting), Middle (100–1,000), Big (1,000–5,000)."""
+    rake = RakeRule.objects.create(name="5% cap 3", percent=5, cap=3)
+    made = {}
+    for name, low, high, seats in (
+        ("Cheap", 40, 400, 2),
+        ("Middle", 100, 1000, 8),
+        ("Big", 1000, 5000, 8),
+    ):
+        stakes = Stakes.objects.create(
+            name=f"{name} stakes", variant="stud", ante=1, bring_in=2, small_bet=5, big_bet=10,
+            min_buy_in=low, max_buy_in=high, seats=seats, rake=rake if name != "Big" else None,
+        )  # fmt: skip
+        made[name] = Table.objects.create(name=name, stakes=stakes)
+    users = {name: user_signup(username=name, password=PASSWORD) for name in ("al", "cy", "bob")}
+    for number, name in ((1, "al"), (2, "cy")):
+        services.seat_take(
+            table_id=made["Cheap"].pk, player_id=users[name].pk, seat_number=number, buy_in=100
+        )
+    services.waiting_join(table_id=made["Cheap"].pk, player_id=users["bob"].pk)
+    return made
+
+
+def names(page: Page) -> list[str]:
+    return page.locator("#lobby tbody tr td:first-child").all_inner_texts()
+
+
+def test_a_visitor_compares_tables_and_sorts_them(
+    browser: Any, live_server_url: str, tables: dict[str, Table], screenshots: Path
+) -> None:
+    page = browser.new_context(**DESKTOP).new_page()
+    page.goto(live_server_url + "/tables/")
+    expect(page.locator("#lobby-status")).to_contain_text("Live")
+    cheap = page.locator(f'#lobby tr[data-table="{tables["Cheap"].pk}"] td')
+    expect(cheap.nth(2)).to_have_text("40–400")
+    expect(cheap.nth(3)).to_have_text("5% up to 3, from 4th street")
+    expect(cheap.nth(4)).to_have_text("2 / 2")
+    expect(cheap.nth(5)).to_have_text("1")
+    big = page.locator(f'#lobby tr[data-table="{tables["Big"].pk}"] td')
+    expect(big.nth(2)).to_have_text("1,000–5,000")
+    expect(big.nth(3)).to_have_text("none")
+    expect(big.nth(4)).to_have_text("0 / 8 · 8 free")
+
+    heading = page.locator("#lobby th", has_text="Buy-in")
+    heading.get_by_role("button").click()
+    expect(heading).to_have_attribute("aria-sort", "ascending")
+    assert names(page) == ["Cheap", "Middle", "Big"]
+    heading.get_by_role("button").click()
+    expect(heading).to_have_attribute("aria-sort", "descending")
+    assert names(page) == ["Big", "Middle", "Cheap"]
+    shot(page, screenshots, "lobby-sorted-by-buy-in")
+
+    # A live update (dee sits down at Middle in her own browser) keeps the order.
+    user_signup(username="dee", password=PASSWORD)
+    dee = browser.new_context(**DESKTOP).new_page()
+    log_in(dee, live_server_url, "dee")
+    dee.goto(f"{live_server_url}/tables/{tables['Middle'].pk}/")
+    open_buy_in(dee, 1)
+    buy_in(dee, 100)
+    middle = page.locator(f'#lobby tr[data-table="{tables["Middle"].pk}"] td')
+    expect(middle.nth(4)).to_have_text("1 / 8 · 7 free")
+    assert names(page) == ["Big", "Middle", "Cheap"]
+    page.locator("#lobby th", has_text="Waiting").get_by_role("button").click()
+    assert names(page)[-1] == "Cheap"  # the only table with anyone waiting, ascending
