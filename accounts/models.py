@@ -63,18 +63,29 @@ class ChipTransfer(models.Model):
         return f"{self.get_kind_display()} {self.amount:+} for {self.user}"
 
 
-class SignupQuota(models.Model):
-    """The signups from one address in its current window.
+class AddressQuota(models.Model):
+    """How much of one limited action a key (an address, an email) has used in its window.
 
-    ``accounts.services.signup_quota_claim`` takes one in the signup's own
-    transaction, with a conditional update, so two signups at once can't both
-    take the last one. The window starts at the first signup after the last
+    ``accounts.services.quota_claim`` takes one use in the caller's
+    transaction, with a conditional update, so two requests at once can't both
+    take the last one. The window starts at the first use after the last
     window ended.
     """
 
-    address = models.CharField(max_length=45, unique=True)
+    class Purpose(models.TextChoices):
+        SIGNUP = "signup", "Signups from an address"
+        RESET_ADDRESS = "reset_address", "Password reset mails asked from an address"
+        RESET_EMAIL = "reset_email", "Password reset mails asked for an email address"
+
+    purpose = models.CharField(max_length=16, choices=Purpose.choices)
+    key = models.CharField(max_length=254, help_text="The address, or the email, lower-cased.")
     window_started = models.DateTimeField()
-    signups = models.PositiveIntegerField(default=0)
+    used = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["purpose", "key"], name="one_quota_per_key"),
+        ]
 
     def __str__(self) -> str:
-        return f"{self.signups} signups from {self.address} since {self.window_started}"
+        return f"{self.used} × {self.get_purpose_display()}: {self.key} since {self.window_started}"

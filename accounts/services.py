@@ -9,7 +9,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from accounts.models import ChipTransfer, SignupQuota, User
+from accounts.models import AddressQuota, ChipTransfer, User
 
 # The authentication backend that checks passwords and loads users back from
 # their sessions; a player logged in without a password (just signed up, or a
@@ -64,6 +64,10 @@ class SignupLimited(ValueError):
     """Too many signups from one address for now; nothing was created."""
 
 
+class ResetLimited(ValueError):
+    """Too many password reset mails asked for now, from the address or for the email."""
+
+
 @transaction.atomic
 def user_signup(
     *,
@@ -97,17 +101,72 @@ def signup_quota_claim(*, address: str, now: datetime.datetime | None = None) ->
     taken is given back with it.
     """
     limit = settings.CARDROOM_SIGNUPS_PER_ADDRESS
-    if not limit:
-        return
-    now = now or timezone.now()
     window = datetime.timedelta(hours=settings.CARDROOM_SIGNUP_WINDOW_HOURS)
-    quotas = SignupQuota.objects.filter(address=address)
-    SignupQuota.objects.bulk_create(
-        [SignupQuota(address=address, window_started=now)], ignore_conflicts=True
-    )
-    quotas.filter(window_started__lte=now - window).update(window_started=now, signups=0)
-    if not quotas.filter(signups__lt=limit).update(signups=F("signups") + 1):
+    if not quota_claim(AddressQuota.Purpose.SIGNUP, address, limit, window, now):
         raise SignupLimited(
             f"Too many accounts have been made from your address: at most {limit} every "
-            f"{window.total_seconds() / 3600:g} hours. Please try again later."
+            f"{_hours(window)}. Please try again later."
         )
+
+
+@transaction.atomic
+def password_reset_quota_claim(
+    *, address: str, email: str, now: datetime.datetime | None = None
+) -> None:
+    """Take one password reset mail from ``address`` and one for ``email``, or raise
+    ``ResetLimited`` and take neither.
+
+    The limit for the email holds whether or not it belongs to a player, so a
+    refusal tells nobody who plays here.
+    """
+    window = datetime.timedelta(minutes=settings.CARDROOM_PASSWORD_RESET_WINDOW_MINUTES)
+    limits = (
+        (
+            AddressQuota.Purpose.RESET_ADDRESS,
+            address,
+            settings.CARDROOM_PASSWORD_RESETS_PER_ADDRESS,
+        ),
+        (
+            AddressQuota.Purpose.RESET_EMAIL,
+            email.lower(),
+            settings.CARDROOM_PASSWORD_RESETS_PER_EMAIL,
+        ),
+    )
+    for purpose, key, limit in limits:
+        if not quota_claim(purpose, key, limit, window, now):
+            raise ResetLimited(
+                f"Too many password reset mails have been asked for: at most {limit} every "
+                f"{_hours(window)}. Please try again later."
+            )
+
+
+def quota_claim(
+    purpose: str,
+    key: str,
+    limit: int,
+    window: datetime.timedelta,
+    now: datetime.datetime | None = None,
+) -> bool:
+    """Take one use of ``purpose`` for ``key``; False when its ``limit`` per ``window``
+    is used up. A limit of 0 is no limit.
+
+    Call it inside the caller's transaction: if what it guards fails, the use
+    is given back with it.
+    """
+    if not limit:
+        return True
+    now = now or timezone.now()
+    AddressQuota.objects.bulk_create(
+        [AddressQuota(purpose=purpose, key=key, window_started=now)], ignore_conflicts=True
+    )
+    quotas = AddressQuota.objects.filter(purpose=purpose, key=key)
+    quotas.filter(window_started__lte=now - window).update(window_started=now, used=0)
+    return bool(quotas.filter(used__lt=limit).update(used=F("used") + 1))
+
+
+def _hours(window: datetime.timedelta) -> str:
+    """``"24 hours"``, ``"hour"`` or ``"15 minutes"``: a window as the refusals say it."""
+    minutes = round(window.total_seconds() / 60)
+    if minutes % 60:
+        return f"{minutes} minutes"
+    return "hour" if minutes == 60 else f"{minutes // 60} hours"

@@ -27,12 +27,7 @@ urlpatterns = [
     # belongs to a player, so it tells nobody who plays here.
     path(
         "password-reset/",
-        auth_views.PasswordResetView.as_view(
-            template_name="accounts/password_reset.html",
-            subject_template_name="accounts/password_reset_subject.txt",
-            email_template_name="accounts/password_reset_email.txt",
-            success_url=reverse_lazy("accounts:password_reset_done"),
-        ),
+        views.PasswordResetView.as_view(),
         name="password_reset",
     ),
     path(

@@ -7,16 +7,24 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordResetForm
 from django.db import IntegrityError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.urls import reverse, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.debug import sensitive_post_parameters
 
 from accounts.addresses import client_address
 from accounts.forms import EmailForm, SignupForm
-from accounts.services import MODEL_BACKEND, SignupLimited, user_email_set, user_signup
+from accounts.services import (
+    MODEL_BACKEND,
+    ResetLimited,
+    SignupLimited,
+    password_reset_quota_claim,
+    user_email_set,
+    user_signup,
+)
 
 RECENT_TRANSFERS = 20
 
@@ -98,3 +106,22 @@ def profile(request: HttpRequest) -> HttpResponse:
         return redirect("accounts:profile")
     transfers = request.user.transfers.select_related("table")[:RECENT_TRANSFERS]
     return render(request, "accounts/profile.html", {"transfers": transfers, "form": form})
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's, with a limit on the mails asked from one address and for one email."""
+
+    template_name = "accounts/password_reset.html"
+    subject_template_name = "accounts/password_reset_subject.txt"
+    email_template_name = "accounts/password_reset_email.txt"
+    success_url = reverse_lazy("accounts:password_reset_done")
+
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
+        try:
+            password_reset_quota_claim(
+                address=client_address(self.request), email=form.cleaned_data["email"]
+            )
+        except ResetLimited as refusal:
+            form.add_error(None, str(refusal))
+            return self.render_to_response(self.get_context_data(form=form), status=429)
+        return super().form_valid(form)

@@ -256,6 +256,14 @@ CARDROOM_SIGNUP_GRANT = env_int("CARDROOM_SIGNUP_GRANT", default=10_000)
 # collected over and over; 0: no limit.
 CARDROOM_SIGNUPS_PER_ADDRESS = env_int("CARDROOM_SIGNUPS_PER_ADDRESS", default=5)
 CARDROOM_SIGNUP_WINDOW_HOURS = env_int("CARDROOM_SIGNUP_WINDOW_HOURS", default=24, minimum=1)
+# Password reset mails: at most this many asked from one address, and for one
+# email, in a window of CARDROOM_PASSWORD_RESET_WINDOW_MINUTES, so the form
+# can't be used to flood someone's mailbox or the mail server; 0: no limit.
+CARDROOM_PASSWORD_RESETS_PER_ADDRESS = env_int("CARDROOM_PASSWORD_RESETS_PER_ADDRESS", default=5)
+CARDROOM_PASSWORD_RESETS_PER_EMAIL = env_int("CARDROOM_PASSWORD_RESETS_PER_EMAIL", default=3)
+CARDROOM_PASSWORD_RESET_WINDOW_MINUTES = env_int(
+    "CARDROOM_PASSWORD_RESET_WINDOW_MINUTES", default=60, minimum=1
+)
 
 # Channels: websocket consumers in every Daphne process share this layer, so a
 # message sent to a group reaches players connected to any of them. The in-memory

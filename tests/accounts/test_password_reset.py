@@ -8,7 +8,7 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
-from accounts.models import User
+from accounts.models import AddressQuota, User
 from tests.accounts.conftest import ALICE_PASSWORD
 
 RESET = reverse("accounts:password_reset")
@@ -89,3 +89,52 @@ def test_an_unknown_address_gets_the_same_answer_and_no_email(client: Client, al
     assert response.redirect_chain == [(reverse("accounts:password_reset_done"), 302)]
     assert "If an account has that email address" in response.content.decode()
     assert mail.outbox == []
+
+
+def test_reset_mails_for_one_email_are_limited_from_any_address(
+    client: Client, alice: User, settings
+) -> None:
+    """Someone flooding alice's mailbox from three addresses gets 3 mails through, not 4."""
+    assert settings.CARDROOM_PASSWORD_RESETS_PER_EMAIL == 3  # the default
+    alice.email = "alice@example.com"
+    alice.save(update_fields=["email"])
+    responses = [
+        client.post(RESET, {"email": "Alice@Example.com"}, REMOTE_ADDR=f"198.51.100.{n}")
+        for n in range(4)
+    ]
+
+    assert [r.status_code for r in responses] == [302, 302, 302, 429]
+    assert len(mail.outbox) == 3
+    assert responses[-1].context["form"].non_field_errors() == [
+        "Too many password reset mails have been asked for: at most 3 every hour. "
+        "Please try again later."
+    ]
+
+
+def test_reset_mails_from_one_address_are_limited_whoever_they_are_for(
+    client: Client, db: None, settings
+) -> None:
+    """Unknown emails count too, so the limit tells nobody who plays here."""
+    statuses = [
+        client.post(RESET, {"email": f"nobody{n}@example.com"}, REMOTE_ADDR="203.0.113.5")
+        for n in range(6)
+    ]
+
+    assert [r.status_code for r in statuses] == [302] * 5 + [429]
+    assert mail.outbox == []  # none of them is a player's
+    again = client.post(RESET, {"email": "nobody9@example.com"}, REMOTE_ADDR="203.0.113.6")
+    assert again.status_code == 302  # another address has its own
+
+
+def test_a_refused_reset_takes_no_use_of_the_other_limit(
+    client: Client, db: None, settings
+) -> None:
+    settings.CARDROOM_PASSWORD_RESETS_PER_EMAIL = 1
+    client.post(RESET, {"email": "x@example.com"}, REMOTE_ADDR="203.0.113.5")
+
+    refused = client.post(RESET, {"email": "x@example.com"}, REMOTE_ADDR="203.0.113.6")
+
+    assert refused.status_code == 429
+    # The address's use, taken before the email's limit said no, was given back.
+    assert not AddressQuota.objects.filter(purpose="reset_address", key="203.0.113.6").exists()
+    assert AddressQuota.objects.get(purpose="reset_address", key="203.0.113.5").used == 1

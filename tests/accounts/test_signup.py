@@ -10,7 +10,7 @@ from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
 
-from accounts.models import ChipTransfer, SignupQuota, User
+from accounts.models import AddressQuota, ChipTransfer, User
 
 SIGNUP = reverse("accounts:signup")
 
@@ -222,8 +222,8 @@ def test_the_address_may_sign_up_again_once_its_window_is_over(
 ) -> None:
     settings.CARDROOM_SIGNUPS_PER_ADDRESS = 1
     sign_up_many(1)
-    quota = SignupQuota.objects.get(address="198.51.100.7")
-    SignupQuota.objects.filter(pk=quota.pk).update(
+    quota = AddressQuota.objects.get(purpose="signup", key="198.51.100.7")
+    AddressQuota.objects.filter(pk=quota.pk).update(
         window_started=quota.window_started - datetime.timedelta(hours=24)
     )
 

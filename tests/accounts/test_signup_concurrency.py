@@ -13,7 +13,7 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-from accounts.models import ChipTransfer, SignupQuota, User
+from accounts.models import AddressQuota, ChipTransfer, User
 from accounts.services import user_signup
 from tests.tables.test_concurrency import TIMEOUT, wait_for_lock_waiters
 
@@ -31,7 +31,9 @@ def row_locks(require_services: bool) -> None:
 def test_parallel_signups_from_one_address_get_only_the_signups_left(settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.CARDROOM_SIGNUPS_PER_ADDRESS = 2
-    SignupQuota.objects.create(address=ADDRESS, window_started=timezone.now(), signups=1)
+    AddressQuota.objects.create(
+        purpose="signup", key=ADDRESS, window_started=timezone.now(), used=1
+    )
     outcomes: list[str] = []
 
     def sign_up(n: int) -> None:
@@ -46,7 +48,7 @@ def test_parallel_signups_from_one_address_get_only_the_signups_left(settings) -
     threads = [threading.Thread(target=sign_up, args=(n,)) for n in range(4)]
     # Hold the quota's row until all four are waiting for it, so they race.
     with transaction.atomic():
-        SignupQuota.objects.select_for_update().get(address=ADDRESS)
+        AddressQuota.objects.select_for_update().get(purpose="signup", key=ADDRESS)
         for thread in threads:
             thread.start()
         wait_for_lock_waiters(len(threads))
@@ -56,4 +58,4 @@ def test_parallel_signups_from_one_address_get_only_the_signups_left(settings) -
     assert sorted(outcomes) == ["SignupLimited"] * 3 + ["ok"]
     assert User.objects.count() == 1
     assert ChipTransfer.objects.filter(kind="grant").count() == 1
-    assert SignupQuota.objects.get(address=ADDRESS).signups == 2
+    assert AddressQuota.objects.get(purpose="signup", key=ADDRESS).used == 2
