@@ -3,11 +3,8 @@
 // the hand for this viewer after one action, so every card, stack, bet and pot
 // here is the server's; this file only draws them, with the table's own card
 // and seat drawing. Also wires the deck check.
-import { card } from "../shared/cards.js";
-import { byId, el } from "../shared/dom.js";
+import { byId, card, clearSeats, el, placeSeat, seatBox } from "../shared/felt.js";
 import { chips, handTags, potTitle, potsInPlay, winsByPlayer, wordsOf } from "../shared/format.js";
-import { clearSeats, placeSeat, seatBox } from "../shared/seats.js";
-import { checkDeck } from "./deck.js";
 
 // The steps' pots: at the end, each pot the hand paid with its rake.
 export function stepPots(view) {
@@ -128,6 +125,33 @@ function listen(replayer) {
     if (target === "INPUT" || target === "TEXTAREA" || target === "SELECT") return;
     e.preventDefault();
     replayer.go(keys[e.key]());
+  });
+}
+
+// The deck check: recomputes SHA-256 of "<salt>:<deck>" from the text shown
+// on the page (sha256.js, loaded before this when they are shown).
+function checkDeck() {
+  const button = byId("deck-check-button");
+  if (!button) return;
+  button.addEventListener("click", () => {
+    const out = byId("deck-check-result");
+    const text = byId("deck-salt").textContent.trim() + ":" + byId("deck-cards").textContent.trim();
+    const hash = window.cardroomSha256(text);
+    const matches = hash === byId("deck-commitment").textContent.trim();
+    out.textContent = "";
+    out.className = "deck-result " + (matches ? "deck-match" : "deck-mismatch");
+    out.appendChild(el("strong", "", matches ? "It matches." : "It does not match!"));
+    out.appendChild(el("span", "", " SHA-256 of the salt and deck above: "));
+    out.appendChild(el("code", "hash", hash));
+    out.appendChild(
+      el(
+        "span",
+        "",
+        matches
+          ? ". The deck was fixed before the first card was dealt."
+          : ". This deck is not the one committed to when the hand began.",
+      ),
+    );
   });
 }
 

@@ -1,6 +1,6 @@
 // The move buttons and their keys. Every amount on a button comes from the
 // server's legal_actions, never from arithmetic here.
-import { byId, el } from "../shared/dom.js";
+import { byId, el } from "../shared/felt.js";
 import { chips } from "../shared/format.js";
 
 // One key per kind of move: fold, the passive move, the aggressive one.

@@ -3,7 +3,7 @@
 // has, or, at stakes with a time bank (`clock` "time_bank"), the player's
 // bank. Times are the server's, so the bar runs on our clock plus the skew
 // measured from the last `timer` message.
-import { byId, el } from "../shared/dom.js";
+import { byId, el } from "../shared/felt.js";
 
 // The fixed points of timer message `t`, or null when it can't be shown.
 export function clockPlan(t) {

@@ -1,5 +1,5 @@
 // The hand log and the chat on the page. The words come from narrate.js.
-import { byId, el } from "../shared/dom.js";
+import { byId, el } from "../shared/felt.js";
 import { Narration, seatChanges } from "./narrate.js";
 import { mayReview } from "./state.js";
 

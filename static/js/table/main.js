@@ -3,7 +3,7 @@
 // "last hand" summary. The page is the `table` object below, which every
 // module is handed: its config (from #room's data attributes), its state
 // (state.js), its socket (socket.js), and what they share.
-import { byId } from "../shared/dom.js";
+import { byId } from "../shared/felt.js";
 import { sentence } from "../shared/format.js";
 import { listenForKeys, renderActions } from "./actions.js";
 import { renderTimer } from "./clock.js";

@@ -1,9 +1,7 @@
 // Draws a snapshot: the seats, the centre (stage, turn, board, pots), the
 // last hand's summary and the header's balance.
-import { card, cardRow } from "../shared/cards.js";
-import { byId, el } from "../shared/dom.js";
+import { byId, card, cardRow, clearSeats, el, placeSeat, seatBox } from "../shared/felt.js";
 import { chips, handTags, potsInPlay, winsByPlayer, wordsOf } from "../shared/format.js";
-import { clearSeats, placeSeat, seatBox } from "../shared/seats.js";
 import { timerBar } from "./clock.js";
 import { SAT_OUT_FOR_TIMEOUTS, seatName } from "./narrate.js";
 import { engineIndex, seatOf } from "./state.js";

@@ -1,6 +1,6 @@
 // The viewer's own seat: the buy-in dialog to sit down, and the buttons to
 // sit out or in, leave or stay.
-import { byId, el } from "../shared/dom.js";
+import { byId, el } from "../shared/felt.js";
 
 // Why `text` is not a buy-in from `min` to `max` chips, or "" when it is.
 export function buyInProblem(text, min, max) {
