@@ -14,9 +14,11 @@ STAMP := $(VENV)/.installed
 
 .PHONY: test run bench clean
 
+# The JS unit tests use node's own runner (node 20 or later), with no npm packages.
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	node --test tests/js/
 	$(BIN)/pytest
 
 # Migrate, then start Redis (embedded, unless REDIS_URL is set), a Celery worker,

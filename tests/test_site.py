@@ -204,4 +204,5 @@ def test_the_inline_check_finds_what_it_looks_for() -> None:
     ]
     for sample, (pattern, what) in zip(samples, INLINE, strict=True):
         assert pattern.search(sample), what
-    assert not any(p.search('<script src="/static/js/table.js" defer></script>') for p, _ in INLINE)
+    module = '<script type="module" src="/static/js/table/main.js"></script>'
+    assert not any(p.search(module) for p, _ in INLINE)

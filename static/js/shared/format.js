@@ -1,0 +1,116 @@
+// The words and numbers of a hand, shared by the live table and the replayer.
+// Nothing here touches the page, so node's test runner imports it as it is.
+
+export const SUITS = { c: "♣", d: "♦", h: "♥", s: "♠" };
+const RED = { d: true, h: true };
+
+// Every chip count on the page is written one way: 10,000.
+export function chips(n) {
+  return Number(n).toLocaleString("en-US");
+}
+
+// What a card shows: "Td" is {rank: "10", suit: "♦", red: true, label: "10♦"}.
+// A card this viewer can't see (null) has no face.
+export function cardFace(code) {
+  if (code === null || code === undefined) return null;
+  const rank = code[0] === "T" ? "10" : code[0];
+  const suit = SUITS[code[1]] || code[1];
+  return { rank, suit, red: Boolean(RED[code[1]]), label: rank + suit };
+}
+
+// A card in a sentence: "10♦", or "??" for one nobody may see.
+export function cardText(code) {
+  const face = cardFace(code);
+  return face ? face.label : "??";
+}
+
+// "pot" when there is one, else "main pot", "side pot 1", …: lower case, for
+// the middle of a sentence; potTitle starts one.
+export function potName(i, count) {
+  if (count === 1) return "pot";
+  return i === 0 ? "main pot" : "side pot " + i;
+}
+
+export function potTitle(i, count) {
+  return capitalize(potName(i, count));
+}
+
+export function capitalize(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+// The server's messages are lower-case phrases ("seat 3 at Table 1 is taken").
+export function sentence(text) {
+  text = capitalize(String(text || "Something went wrong"));
+  return /[.!?]$/.test(text) ? text : text + ".";
+}
+
+// "two pair, kings and nines", or for hi-lo "…; 8-6-4-2-A low" / "…; no low".
+export function wordsOf(words) {
+  if (!words) return "";
+  const parts = [];
+  if (words.high) parts.push(words.high);
+  if (words.low) parts.push(words.low);
+  else if ("low" in words) parts.push("no low");
+  return parts.join("; ");
+}
+
+// "high", "low" or "high and low" in a hi-lo showdown, where a shown hand is
+// named both ways; "" otherwise.
+export function halfWon(result, pot, player) {
+  if (result.uncontested || !pot.high_winners || !pot.low_winners) return "";
+  const hands = Object.values(result.hands);
+  if (!hands.some((hand) => "high" in hand && "low" in hand)) return "";
+  const high = pot.high_winners.includes(player);
+  const low = pot.low_winners.includes(player);
+  if (high && low) return "high and low";
+  return high ? "high" : low ? "low" : "";
+}
+
+// One {player, text} per share of a pot: "wins 12 (side pot 1, low)". Which
+// pot is named when there are several; which half, in a split game.
+export function winnings(result) {
+  const wins = [];
+  result.pots.forEach((pot, i) => {
+    pot.shares.forEach(([player, amount]) => {
+      const where = [];
+      if (result.pots.length > 1) where.push(potName(i, result.pots.length));
+      const half = halfWon(result, pot, player);
+      if (half) where.push(half);
+      const text = "wins " + chips(amount) + (where.length ? " (" + where.join(", ") + ")" : "");
+      wins.push({ player, text });
+    });
+  });
+  return wins;
+}
+
+// Engine player -> "wins 24 (main pot), wins 6 (side pot 1)"; {} before a result.
+export function winsByPlayer(result) {
+  const out = {};
+  if (!result) return out;
+  winnings(result).forEach(({ player, text }) => {
+    out[player] = out[player] ? out[player] + ", " + text : text;
+  });
+  return out;
+}
+
+// The pots with chips in them ("Main pot: 40"), then the bet to match while
+// betting goes on.
+export function potsInPlay(hand) {
+  const lines = [];
+  hand.pots.forEach((pot, i) => {
+    if (pot.amount) lines.push(potTitle(i, hand.pots.length) + ": " + chips(pot.amount));
+  });
+  if (hand.current_bet && hand.phase !== "over") lines.push("Bet to match: " + chips(hand.current_bet));
+  return lines;
+}
+
+// The tags a dealt-in player's seat shows for the hand: folded, all in.
+// A protected player (timed out) plays on as if all in, without risking more.
+export function handTags(player) {
+  const tags = [];
+  if (player.folded) tags.push("folded");
+  if (player.protected) tags.push("all in, protected");
+  else if (player.all_in) tags.push("all in");
+  return tags;
+}

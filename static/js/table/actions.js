@@ -1,0 +1,83 @@
+// The move buttons and their keys. Every amount on a button comes from the
+// server's legal_actions, never from arithmetic here.
+import { byId, el } from "../shared/felt.js";
+import { chips } from "../shared/format.js";
+
+// One key per kind of move: fold, the passive move, the aggressive one.
+export const KEYS = { fold: "F", check: "C", call: "C", bring_in: "C", complete: "B", bet: "B", raise: "R" };
+const VERBS = {
+  fold: "Fold",
+  check: "Check",
+  call: "Call",
+  bring_in: "Bring in",
+  complete: "Complete to",
+  bet: "Bet",
+  raise: "Raise to",
+};
+
+// The buttons for `legalActions`, in order: {kind, amount, label, key}. A
+// kind with several amounts (spread limit) has a button for each; the first
+// takes the key. A call or bring-in is labelled with what it costs.
+export function actionChoices(legalActions) {
+  const choices = [];
+  legalActions.forEach((option) => {
+    const amounts = option.amounts && option.amounts.length ? option.amounts : [null];
+    amounts.forEach((amount, i) => {
+      let label = VERBS[option.kind] || option.kind;
+      if (option.kind === "call" || option.kind === "bring_in") label += " " + chips(option.min);
+      else if (amount !== null) label += " " + chips(amount);
+      const key = i === 0 ? KEYS[option.kind] || null : null;
+      choices.push({ kind: option.kind, amount, label, key });
+    });
+  });
+  return choices;
+}
+
+// The `act` message for a choice, tied to the hand and turn it was made for.
+export function actMessage(snap, choice) {
+  const message = { type: "act", action: choice.kind, turn: snap.hand.turn, hand: snap.hand_info.id };
+  if (choice.amount !== null) message.amount = choice.amount;
+  return message;
+}
+
+export function renderActions(table) {
+  const box = byId("actions");
+  const snap = table.state.snap;
+  box.textContent = "";
+  byId("keys").hidden = !table.mySeat();
+  if (!snap.hand || !snap.hand.legal_actions.length) return;
+  actionChoices(snap.hand.legal_actions).forEach((choice) => {
+    const b = el("button", "button action action-" + choice.kind);
+    b.type = "button";
+    b.appendChild(el("span", "action-label", choice.label));
+    if (choice.key) {
+      b.appendChild(el("kbd", "", choice.key));
+      b.dataset.key = choice.key;
+      b.title = "Shortcut: " + choice.key;
+    }
+    b.addEventListener("click", () => {
+      table.send(actMessage(table.state.snap, choice));
+      box.textContent = ""; // one click, one move; the next snapshot brings new buttons
+    });
+    box.appendChild(b);
+  });
+}
+
+// The keys press the buttons, unless the player is typing or in a dialog.
+export function listenForKeys(isBusy) {
+  document.addEventListener("keydown", (e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
+    const target = e.target.tagName;
+    if (target === "INPUT" || target === "TEXTAREA" || target === "SELECT") return;
+    if (isBusy()) return;
+    const key = e.key.toUpperCase();
+    const actions = byId("actions");
+    let button = actions.querySelector('[data-key="' + key + '"]');
+    // With checking free there is nothing to fold: F checks, as check/fold would.
+    if (!button && key === "F") button = actions.querySelector(".action-check");
+    if (button) {
+      e.preventDefault();
+      button.click();
+    }
+  });
+}

@@ -1,0 +1,71 @@
+// The turn clock: the action time shrinks one bar; once it is gone the extra
+// time counts down in another colour, in seconds: the countdown every turn
+// has, or, at stakes with a time bank (`clock` "time_bank"), the player's
+// bank. Times are the server's, so the bar runs on our clock plus the skew
+// measured from the last `timer` message.
+import { byId, el } from "../shared/felt.js";
+
+// The fixed points of timer message `t`, or null when it can't be shown.
+export function clockPlan(t) {
+  const deadline = t && Date.parse(t.deadline);
+  if (!t || isNaN(deadline)) return null;
+  let expires = Date.parse(t.expires_at);
+  if (isNaN(expires)) expires = deadline;
+  const bankMs = typeof t.time_bank_ms === "number" && t.time_bank_ms > 0 ? t.time_bank_ms : expires - deadline;
+  return { deadline, expires, bankMs, bank: t.clock === "time_bank" };
+}
+
+// The clock at server time `now`: the ms `left`, the bar's `share` (0 to 1),
+// whether it is the extra time (`extra`), and its words for `whose` turn
+// ("Your", "alice’s").
+export function clockAt(plan, now, actionMs, whose) {
+  if (now < plan.deadline) {
+    const left = plan.deadline - now;
+    return { left, share: Math.min(left / actionMs, 1), extra: false, text: whose + " time: " + seconds(left) };
+  }
+  const left = Math.max(plan.expires - now, 0);
+  const share = plan.bankMs > 0 ? Math.min(left / plan.bankMs, 1) : 0;
+  const label = plan.bank ? " time bank: " : " countdown: ";
+  return { left, share, extra: true, text: whose + label + seconds(left) };
+}
+
+function seconds(ms) {
+  return Math.ceil(ms / 1000) + "s";
+}
+
+export function timerBar(className) {
+  const track = el("div", "timer " + className);
+  track.appendChild(el("div", "timer-bar"));
+  return track;
+}
+
+let frame = null;
+
+// Runs the centre's clock and every seat's bar until the time is up.
+export function renderTimer(table) {
+  cancelAnimationFrame(frame);
+  const box = byId("timer");
+  const { snap, timer, skew } = table.state;
+  const plan = clockPlan(timer);
+  if (!plan || !snap.hand || snap.hand.phase === "over") {
+    box.hidden = true;
+    return;
+  }
+  const seat = snap.table.seats.find((s) => s.number === timer.seat);
+  const whose = timer.seat === table.mySeat() ? "Your" : (seat ? seat.player : "Seat " + timer.seat) + "’s";
+  let shown = null;
+  box.hidden = false;
+  const tick = () => {
+    const now = clockAt(plan, Date.now() + skew, table.config.actionMs, whose);
+    document.querySelectorAll(".timer").forEach((track) => {
+      track.classList.toggle("timer-bank", now.extra);
+      track.firstChild.style.width = 100 * now.share + "%";
+    });
+    if (now.text !== shown) {
+      byId("timer-text").textContent = now.text;
+      shown = now.text;
+    }
+    if (now.left > 0) frame = requestAnimationFrame(tick);
+  };
+  tick();
+}

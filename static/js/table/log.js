@@ -1,0 +1,64 @@
+// The hand log and the chat on the page. The words come from narrate.js.
+import { byId, el } from "../shared/felt.js";
+import { Narration, seatChanges } from "./narrate.js";
+import { mayReview } from "./state.js";
+
+const LONGEST = 200; // lines kept in each list
+
+export function addLine(list, node) {
+  list.appendChild(node);
+  while (list.children.length > LONGEST) list.removeChild(list.firstChild);
+  list.scrollTop = list.scrollHeight;
+}
+
+export class HandLog {
+  constructor(table) {
+    this.table = table;
+    this.narration = new Narration();
+  }
+
+  // One event message into the log, told with `snap`'s seating, unless this
+  // page logged it before a reconnect. `ended` is the hand's {id, result}
+  // from the snapshot that follows, when it has one.
+  event(message, snap, ended) {
+    if (!this.table.state.events.isNew(message.hand_id)) return;
+    const { heading, text } = this.narration.next(message, snap, ended);
+    const list = byId("log");
+    if (heading) addLine(list, el("li", "log-hand", heading));
+    if (!text) return;
+    const line = el("li", "log-" + message.event.type, text);
+    if (message.event.type === "result" && mayReview(snap, message.hand_id, this.table.config.allHands)) {
+      const link = el("a", "log-review", "Replay hand");
+      link.href = this.table.reviewUrl(message.hand_id);
+      line.appendChild(document.createTextNode(" · "));
+      line.appendChild(link);
+    }
+    addLine(list, line);
+  }
+
+  seats(before, after) {
+    seatChanges(before, after).forEach((text) => addLine(byId("log"), el("li", "log-seat", text)));
+  }
+}
+
+// A chat message, unless shown before this connection.
+export function takeChat(table, message) {
+  if (!table.state.chat.isNew(message)) return;
+  const line = el("li");
+  line.appendChild(el("strong", "", message.from + ": "));
+  line.appendChild(document.createTextNode(message.text));
+  addLine(byId("chat"), line);
+}
+
+export function listenForChat(table) {
+  const form = byId("chat-form");
+  if (!form) return;
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const input = byId("chat-text");
+    const text = input.value.trim();
+    if (!text) return;
+    table.send({ type: "chat", text: text.slice(0, 300) });
+    input.value = "";
+  });
+}

@@ -1,0 +1,114 @@
+// One table, live: connect to ws/tables/<id>/, draw each snapshot, send moves.
+// The snapshot is the whole truth; events only feed the hand log and the
+// "last hand" summary. The page is the `table` object below, which every
+// module is handed: its config (from #room's data attributes), its state
+// (state.js), its socket (socket.js), and what they share.
+import { byId } from "../shared/felt.js";
+import { sentence } from "../shared/format.js";
+import { listenForKeys, renderActions } from "./actions.js";
+import { renderTimer } from "./clock.js";
+import { HandLog, listenForChat, takeChat } from "./log.js";
+import { renderBalance, renderCentre, renderLastHand, renderSeats } from "./render.js";
+import { BuyIn, renderSeatControls } from "./seat-controls.js";
+import { TableSocket, tableUrl } from "./socket.js";
+import { TableState, mySeat } from "./state.js";
+
+const ERROR_SHOWN_MS = 8000;
+
+function readConfig(room) {
+  const data = room.dataset;
+  return {
+    tableId: data.table,
+    seatCount: parseInt(data.seats, 10),
+    minBuyIn: parseInt(data.minBuyIn, 10),
+    maxBuyIn: parseInt(data.maxBuyIn, 10),
+    loggedIn: data.loggedIn === "1",
+    actionMs: 1000 * (parseInt(data.actionSeconds, 10) || 10),
+    // A finished hand's page in the hand history: for its players, and staff.
+    handUrl: data.handUrl || "",
+    allHands: data.allHands === "1",
+  };
+}
+
+function start(room) {
+  const config = readConfig(room);
+  const table = {
+    config,
+    state: new TableState({ allHands: config.allHands }),
+    mySeat: () => mySeat(table.state.snap),
+    reviewUrl: (id) => config.handUrl.replace(/0\/$/, id + "/"),
+    send(message) {
+      if (!table.socket.send(message)) showError("Not connected yet; try again in a moment.");
+    },
+    sit: (number) => table.buyIn.open(number),
+  };
+  table.buyIn = new BuyIn(table);
+  table.log = new HandLog(table);
+  table.socket = new TableSocket(tableUrl(config.tableId), {
+    connecting() {
+      table.state.reconnect();
+      setConn("Connecting…");
+    },
+    open: () => setConn(""),
+    closed: () => setConn("Disconnected; reconnecting…"),
+    gone: () => setConn("This table doesn't exist."),
+    message: (message) => receive(table, message),
+  });
+  byId("banner-close").addEventListener("click", () => (byId("banner").hidden = true));
+  listenForKeys(() => table.buyIn.isOpen);
+  listenForChat(table);
+  table.socket.connect();
+}
+
+function receive(table, message) {
+  if (message.type === "snapshot") takeSnapshot(table, message);
+  else if (message.type === "event") table.state.event(message);
+  else if (message.type === "timer") {
+    table.state.clock(message, Date.now());
+    if (table.state.snap) renderTimer(table);
+  } else if (message.type === "chat") takeChat(table, message);
+  else if (message.type === "error") takeError(table, message);
+}
+
+function takeSnapshot(table, message) {
+  const { before, early, late, ended } = table.state.snapshot(message);
+  early.forEach((m) => table.log.event(m, before, ended));
+  late.forEach((m) => table.log.event(m, message, ended));
+  if (before) table.log.seats(before, message);
+  table.buyIn.seated(table.mySeat());
+  render(table);
+}
+
+function takeError(table, message) {
+  if (table.buyIn.refused(sentence(message.message))) return;
+  showError(sentence(message.message));
+  // A refused move cleared the buttons: a fresh snapshot brings them back.
+  if (message.code === "stale" || message.code === "illegal") table.send({ type: "snapshot" });
+}
+
+export function render(table) {
+  renderSeats(table);
+  renderCentre(table);
+  renderActions(table);
+  renderSeatControls(table);
+  renderLastHand(table);
+  renderTimer(table);
+  renderBalance(table);
+}
+
+function setConn(text) {
+  byId("conn").textContent = text;
+}
+
+let bannerTimer = null;
+
+// An error stays up long enough to read, then goes; the close button hides it sooner.
+function showError(text) {
+  byId("banner-text").textContent = text;
+  byId("banner").hidden = false;
+  clearTimeout(bannerTimer);
+  bannerTimer = setTimeout(() => (byId("banner").hidden = true), ERROR_SHOWN_MS);
+}
+
+const room = byId("room");
+if (room) start(room);

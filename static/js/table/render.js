@@ -1,0 +1,146 @@
+// Draws a snapshot: the seats, the centre (stage, turn, board, pots), the
+// last hand's summary and the header's balance.
+import { byId, card, cardRow, clearSeats, el, placeSeat, seatBox } from "../shared/felt.js";
+import { chips, handTags, potsInPlay, winsByPlayer, wordsOf } from "../shared/format.js";
+import { timerBar } from "./clock.js";
+import { SAT_OUT_FOR_TIMEOUTS, seatName } from "./narrate.js";
+import { engineIndex, seatOf } from "./state.js";
+
+// Seat number -> "wins 24 (main pot)" for the finished hand's winners.
+export function winnersBySeat(snap) {
+  const out = {};
+  const byPlayer = winsByPlayer(snap.hand && snap.hand.result);
+  Object.keys(byPlayer).forEach((p) => (out[seatOf(snap, Number(p))] = byPlayer[p]));
+  return out;
+}
+
+export function renderSeats(table) {
+  const snap = table.state.snap;
+  const felt = byId("felt");
+  clearSeats(felt);
+  const bySeat = new Map(snap.table.seats.map((s) => [s.number, s]));
+  const bottom = table.mySeat() || 1;
+  const winners = winnersBySeat(snap);
+  for (let n = 1; n <= table.config.seatCount; n++) {
+    const box = bySeat.has(n) ? occupiedSeat(table, bySeat.get(n), winners) : emptySeat(table, n);
+    placeSeat(box, n, bottom, table.config.seatCount);
+    felt.appendChild(box);
+  }
+}
+
+function occupiedSeat(table, seat, winners) {
+  const snap = table.state.snap;
+  const p = engineIndex(snap, seat.number);
+  const hp = p >= 0 && snap.hand ? snap.hand.players[p] : null;
+  const info = snap.hand_info;
+  const turn = Boolean(hp) && snap.hand.to_act === p && snap.hand.phase !== "over";
+  const result = snap.hand && snap.hand.result;
+  const box = seatBox({
+    number: seat.number,
+    name: seat.player,
+    stack: hp && !info.finished ? hp.stack : seat.stack,
+    mine: seat.number === table.mySeat(),
+    turn,
+    folded: hp && hp.folded,
+    winner: winners[seat.number],
+    tags: seatTags(seat, hp, info, winners[seat.number]),
+    player: hp,
+    words: hp && result ? wordsOf(result.hands[String(p)]) : "",
+  });
+  if (turn && table.state.timer) box.appendChild(timerBar("seat-timer"));
+  return box;
+}
+
+// Everything a taken seat's tags say, in order: the seat's state, the hand's
+// (folded, all in), leaving, dealer, and what it won.
+function seatTags(seat, hp, info, won) {
+  const tags = [];
+  if (seat.state === "sitting_out" && seat.sat_out_for === "timeouts") tags.push(SAT_OUT_FOR_TIMEOUTS);
+  else if (seat.state !== "playing") tags.push(seat.state.replace("_", " "));
+  // Sat down during a hand: dealt in from the next one.
+  else if (!hp && info && !info.finished) tags.push("next hand");
+  if (hp) tags.push(...handTags(hp));
+  if (seat.leaving) tags.push("leaving after this hand");
+  if (info && info.dealer === seat.number) tags.push("dealer");
+  if (won) tags.push(won);
+  return tags;
+}
+
+function emptySeat(table, number) {
+  const box = el("div", "seat seat-empty");
+  box.appendChild(el("div", "seat-no", "Seat " + number));
+  const snap = table.state.snap;
+  if (table.config.loggedIn && !table.mySeat() && snap.table.is_open) {
+    const b = el("button", "button button-small", "Sit here");
+    b.type = "button";
+    b.addEventListener("click", () => table.sit(number));
+    box.appendChild(b);
+  }
+  box.dataset.seat = String(number);
+  return box;
+}
+
+// "Hand #3 · 5th street", "Waiting for players", …, and whose turn it is.
+export function centreWords(snap, mine) {
+  const hand = snap.hand;
+  const waiting = snap.table.waiting;
+  if (waiting === "players") {
+    return { heading: "Waiting for players", turn: "A hand starts once two players with chips are sitting in." };
+  }
+  if (waiting === "closed") return { heading: "The table is closed", turn: "No new hands start here." };
+  if (!hand) return { heading: "Waiting for players", turn: "" };
+  let stage = hand.street;
+  if (hand.phase === "over") stage = hand.result && !hand.result.uncontested ? "showdown" : "over";
+  let turn = "";
+  if (hand.phase !== "over" && hand.to_act !== null) {
+    const seat = seatOf(snap, hand.to_act);
+    turn = seat === mine ? "Your turn" : seatName(snap, seat) + " to act";
+  }
+  return { heading: "Hand #" + snap.hand_info.number + " · " + stage, turn };
+}
+
+export function renderCentre(table) {
+  const snap = table.state.snap;
+  const words = centreWords(snap, table.mySeat());
+  byId("street").textContent = words.heading;
+  byId("turn").textContent = words.turn;
+  const community = byId("community");
+  community.textContent = "";
+  const pots = byId("pots");
+  pots.textContent = "";
+  if (!snap.hand) return;
+  snap.hand.community.forEach((c) => community.appendChild(card(c)));
+  potsInPlay(snap.hand).forEach((text) => pots.appendChild(el("div", "pot", text)));
+}
+
+export function renderLastHand(table) {
+  const lastHand = table.state.lastHand;
+  const box = byId("last-hand");
+  if (!lastHand) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  byId("last-hand-number").textContent = "#" + lastHand.number;
+  const link = byId("last-hand-link");
+  link.hidden = !lastHand.review;
+  if (lastHand.review) link.href = table.reviewUrl(lastHand.id);
+  const list = byId("last-hand-rows");
+  list.textContent = "";
+  lastHand.rows.forEach((row) => {
+    const line = el("li", "last-row" + (row.won ? " last-winner" : ""));
+    line.appendChild(el("span", "last-name", row.name));
+    if (row.cards) line.appendChild(cardRow(row.cards, "cards cards-small last-cards"));
+    if (row.words) line.appendChild(el("span", "last-words", row.words));
+    if (row.won) line.appendChild(el("span", "last-won", "wins " + chips(row.won)));
+    list.appendChild(line);
+  });
+  lastHand.pots.forEach((text) => list.appendChild(el("li", "last-pot", text)));
+}
+
+// The header's balance was rendered with the page; buy-ins and cash-outs move it.
+export function renderBalance(table) {
+  const shown = document.querySelector(".site-header .balance");
+  const you = table.state.snap.you;
+  if (shown && you && typeof you.balance === "number") shown.textContent = chips(you.balance) + " chips";
+}

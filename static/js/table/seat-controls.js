@@ -1,0 +1,125 @@
+// The viewer's own seat: the buy-in dialog to sit down, and the buttons to
+// sit out or in, leave or stay.
+import { byId, el } from "../shared/felt.js";
+
+// Why `text` is not a buy-in from `min` to `max` chips, or "" when it is.
+export function buyInProblem(text, min, max) {
+  const amount = Number(text);
+  if (!/^[0-9]+$/.test(text) || amount < min || amount > max) {
+    return "Enter a whole number of chips from " + min + " to " + max + ".";
+  }
+  return "";
+}
+
+// The buy-in dialog. `waiting` is the seat it waits to see us in once the
+// `sit` message is sent, else null.
+export class BuyIn {
+  constructor(table) {
+    this.table = table;
+    this.dialog = byId("buy-in");
+    this.seat = null;
+    this.waiting = null;
+    const form = byId("buy-in-form");
+    if (!form) return;
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      this.submit();
+    });
+    byId("buy-in-cancel").addEventListener("click", () => this.close());
+    this.dialog.addEventListener("close", () => (this.waiting = null));
+  }
+
+  get isOpen() {
+    return Boolean(this.dialog && this.dialog.open);
+  }
+
+  open(number) {
+    this.seat = number;
+    this.waiting = null;
+    byId("buy-in-seat").textContent = String(number);
+    this.error("");
+    this.busy(false);
+    this.dialog.showModal();
+    byId("buy-in-amount").select();
+  }
+
+  submit() {
+    const { minBuyIn, maxBuyIn } = this.table.config;
+    const text = byId("buy-in-amount").value.trim();
+    const problem = buyInProblem(text, minBuyIn, maxBuyIn);
+    if (problem) {
+      this.error(problem);
+      return;
+    }
+    if (!this.table.socket.isOpen) {
+      this.error("Not connected to the table yet; try again in a moment.");
+      return;
+    }
+    this.error("");
+    this.busy(true);
+    this.waiting = this.seat;
+    this.table.send({ type: "sit", seat: this.seat, buy_in: Number(text) });
+  }
+
+  // Closes the dialog once a snapshot shows us in the seat asked for.
+  seated(mine) {
+    if (this.waiting !== null && mine === this.waiting) this.close();
+  }
+
+  // Shows the server's refusal in the dialog, if it is waiting for one.
+  refused(text) {
+    if (this.waiting === null || !this.isOpen) return false;
+    this.error(text);
+    this.waiting = null;
+    return true;
+  }
+
+  error(text) {
+    const box = byId("buy-in-error");
+    box.textContent = text;
+    box.hidden = !text;
+    byId("buy-in-amount").setAttribute("aria-invalid", text ? "true" : "false");
+    if (text) this.busy(false);
+  }
+
+  busy(busy) {
+    const submit = byId("buy-in-submit");
+    submit.disabled = busy;
+    submit.textContent = busy ? "Sitting down…" : "Sit down";
+  }
+
+  close() {
+    this.waiting = null;
+    if (this.isOpen) this.dialog.close();
+  }
+}
+
+export function renderSeatControls(table) {
+  const box = byId("seat-controls");
+  if (!table.config.loggedIn) return;
+  box.textContent = "";
+  const snap = table.state.snap;
+  const mine = snap.table.seats.find((s) => s.number === table.mySeat());
+  if (!mine) {
+    box.appendChild(el("p", "help", "Pick an empty seat to sit down."));
+    return;
+  }
+  const button = (label, message) => {
+    const b = el("button", "button button-quiet", label);
+    b.type = "button";
+    b.addEventListener("click", () => table.send(message));
+    return b;
+  };
+  box.appendChild(mine.state === "playing" ? button("Sit out", { type: "sit_out" }) : button("Sit in", { type: "sit_in" }));
+  if (mine.state === "sitting_out" && mine.sat_out_for === "timeouts") {
+    box.appendChild(el("p", "help", "You were sat out: two turns timed out. Sit in to be dealt in again."));
+  }
+  const info = snap.hand_info;
+  const inHand = Boolean(info && !info.finished && info.seats.includes(mine.number));
+  if (mine.leaving) {
+    box.appendChild(el("p", "help", "You’ll leave the table, with your chips, when this hand ends."));
+    box.appendChild(button("Stay", { type: "stay" }));
+  } else {
+    box.appendChild(button(inHand ? "Leave after this hand" : "Leave", { type: "leave" }));
+  }
+}

@@ -1,0 +1,202 @@
+// What the table page knows: the last snapshot (the whole truth), the events
+// waiting for the snapshot that follows them, the clock, and the summary of
+// the last finished hand. Pure: no page, no socket, so node tests it.
+import { chips, halfWon, potTitle, wordsOf } from "../shared/format.js";
+
+// The seat number of the engine's player `player` in `snap`'s hand.
+export function seatOf(snap, player) {
+  return snap.hand_info ? snap.hand_info.seats[player] : player + 1;
+}
+
+// The engine's index of the player at seat `number`, or -1 when not dealt in.
+export function engineIndex(snap, number) {
+  return snap.hand_info ? snap.hand_info.seats.indexOf(number) : -1;
+}
+
+export function mySeat(snap) {
+  return snap.you ? snap.you.seat : null;
+}
+
+export function handId(snap) {
+  return snap && snap.hand_info ? snap.hand_info.id : null;
+}
+
+// Whether the snapshot's viewer was dealt into its hand (the view names them).
+export function dealtIn(snap) {
+  return Boolean(snap.hand && snap.hand.viewer !== null && snap.hand.viewer !== undefined);
+}
+
+// What a finished hand came to, from its last snapshot (hands in words) or,
+// if the next hand came first, from its show and result events (no words).
+// `review`: whether this viewer may open it in the hand history.
+export function summarize(snap, events, allHands) {
+  const info = snap.hand_info;
+  if (!info) return null;
+  const names = {};
+  snap.table.seats.forEach((seat) => (names[seat.number] = seat.player));
+  const nameOf = (seat) => names[seat] || "Seat " + seat;
+  const result = snap.hand && snap.hand.result;
+  const shown = result ? shownInResult(result) : shownInEvents(info.id, events);
+  if (!shown) return null;
+  const rows = [];
+  info.seats.forEach((seat, p) => {
+    const hand = shown.hands[p];
+    if (!hand && !shown.payouts[p]) return;
+    rows.push({
+      seat,
+      name: nameOf(seat),
+      cards: hand ? hand.cards : null,
+      words: hand ? hand.words : "",
+      won: shown.payouts[p] || 0,
+    });
+  });
+  return {
+    id: info.id,
+    number: info.number,
+    words: Boolean(result),
+    rows,
+    pots: result ? potLines(result, info.seats, nameOf) : [],
+    rake: result ? result.rake : 0,
+    // Dealt in: still true once the player has left the table.
+    review: Boolean(allHands) || dealtIn(snap),
+  };
+}
+
+function shownInResult(result) {
+  const hands = {};
+  Object.keys(result.hands).forEach((p) => {
+    hands[p] = { cards: result.hands[p].cards, words: wordsOf(result.hands[p]) };
+  });
+  return { hands, payouts: result.payouts };
+}
+
+function shownInEvents(id, events) {
+  const hands = {};
+  let payouts = null;
+  events.forEach((m) => {
+    if (m.hand_id !== id) return;
+    if (m.event.type === "show") hands[m.event.player] = { cards: m.event.cards, words: "" };
+    if (m.event.type === "result") payouts = m.event.payouts;
+  });
+  return payouts ? { hands, payouts } : null;
+}
+
+// "Main pot 40: alice 20 (high), bob 20 (low)": one line a pot, when the
+// chips went more than one way.
+export function potLines(result, seats, nameOf) {
+  const split = result.pots.length > 1 || result.pots.some((pot) => pot.shares.length > 1);
+  if (!split) return [];
+  return result.pots.map((pot, i) => {
+    const shares = pot.shares.map(([player, amount]) => {
+      const half = halfWon(result, pot, player);
+      return nameOf(seats[player]) + " " + chips(amount) + (half ? " (" + half + ")" : "");
+    });
+    return potTitle(i, result.pots.length) + " " + chips(pot.amount) + ": " + shares.join(", ");
+  });
+}
+
+// The last hand's summary after the snapshot `after`, which followed `before`
+// and `events`. A hand that ended unseen is summed up from its events, unless
+// its own last snapshot already told it in words.
+export function nextLastHand(lastHand, before, after, events, allHands) {
+  const shownId = handId(before);
+  if (shownId !== null && after.hand_info && after.hand_info.id !== shownId) {
+    const summary = summarize(before, events, allHands);
+    if (summary && (!lastHand || lastHand.id !== summary.id || !lastHand.words)) lastHand = summary;
+  }
+  if (after.hand && after.hand.result) lastHand = summarize(after, [], allHands);
+  return lastHand;
+}
+
+// The events this page logged, per hand. A new connection is sent the latest
+// hand's log from its first event: the first n of a hand, where n were logged
+// before, are not logged again.
+export class EventLedger {
+  constructor() {
+    this.logged = {}; // hand id -> events of it logged
+    this.received = {}; // hand id -> events of it received on this connection
+  }
+
+  reconnect() {
+    this.received = {};
+  }
+
+  // Whether the next event of hand `id` on this connection is one to log.
+  isNew(id) {
+    this.received[id] = (this.received[id] || 0) + 1;
+    if (this.received[id] <= (this.logged[id] || 0)) return false;
+    this.logged[id] = this.received[id];
+    return true;
+  }
+}
+
+// The chat lines shown; a new connection is sent the recent ones again.
+export class ChatLedger {
+  constructor() {
+    this.lastId = 0;
+  }
+
+  isNew(message) {
+    if (typeof message.id !== "number") return true;
+    if (message.id <= this.lastId) return false;
+    this.lastId = message.id;
+    return true;
+  }
+}
+
+export class TableState {
+  constructor({ allHands = false } = {}) {
+    this.allHands = allHands;
+    this.snap = null;
+    this.pending = []; // events waiting for the snapshot that follows them
+    this.lastHand = null; // kept until the next hand ends
+    this.timer = null; // the running turn's clock, or null
+    this.skew = 0; // the server's clock minus ours, in ms, from the last `timer`
+    this.events = new EventLedger();
+    this.chat = new ChatLedger();
+  }
+
+  reconnect() {
+    this.pending = [];
+    this.events.reconnect();
+  }
+
+  event(message) {
+    this.pending.push(message);
+  }
+
+  // Takes snapshot `message` and returns the events it ends, to log in this
+  // order: `early`, of the hand shown until now, told with `before`'s seating;
+  // `late`, a new hand's, told with the new one, so every line names the
+  // right player. `ended`: the new snapshot's {id, result} when it has both.
+  snapshot(message) {
+    const events = this.pending;
+    this.pending = [];
+    const before = this.snap;
+    const shownId = handId(before);
+    this.lastHand = nextLastHand(this.lastHand, before, message, events, this.allHands);
+    this.snap = message;
+    this.timer = message.hand_info ? message.hand_info.timer || null : null;
+    const info = message.hand_info;
+    return {
+      before,
+      early: before ? events.filter((m) => m.hand_id === shownId) : [],
+      late: events.filter((m) => m.hand_id !== shownId),
+      ended: info && message.hand ? { id: info.id, result: message.hand.result } : null,
+    };
+  }
+
+  // A `timer` message; `now` is our clock in ms.
+  clock(message, now) {
+    const serverNow = Date.parse(message.now);
+    if (!isNaN(serverNow)) this.skew = serverNow - now;
+    this.timer = message.seat === null || message.seat === undefined ? null : message;
+  }
+}
+
+// Whether the viewer of `snap` may open hand `id` in the history: staff with
+// every hand (`allHands`), or a player dealt into it.
+export function mayReview(snap, id, allHands) {
+  if (allHands) return true;
+  return Boolean(handId(snap) === id && dealtIn(snap));
+}

@@ -1,0 +1,125 @@
+// The table page's pure helpers: the move buttons, the clock, the socket's
+// gap rule and waits, the buy-in check, and the centre's words.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { actMessage, actionChoices } from "../../static/js/table/actions.js";
+import { clockAt, clockPlan } from "../../static/js/table/clock.js";
+import { centreWords } from "../../static/js/table/render.js";
+import { buyInProblem } from "../../static/js/table/seat-controls.js";
+import { LONGEST_WAIT_MS, missedOne, nextWait } from "../../static/js/table/socket.js";
+
+test("a call and a bring-in are labelled with their cost, a bet with its amount", () => {
+  const choices = actionChoices([
+    { kind: "fold" },
+    { kind: "call", min: 1500 },
+    { kind: "raise", amounts: [3000] },
+  ]);
+  assert.deepEqual(choices, [
+    { kind: "fold", amount: null, label: "Fold", key: "F" },
+    { kind: "call", amount: null, label: "Call 1,500", key: "C" },
+    { kind: "raise", amount: 3000, label: "Raise to 3,000", key: "R" },
+  ]);
+  assert.equal(actionChoices([{ kind: "bring_in", min: 2 }])[0].label, "Bring in 2");
+});
+
+test("a kind with several amounts has a button for each; the first takes the key", () => {
+  const choices = actionChoices([{ kind: "bet", amounts: [10, 20] }]);
+  assert.deepEqual(
+    choices.map((c) => [c.label, c.key]),
+    [
+      ["Bet 10", "B"],
+      ["Bet 20", null],
+    ],
+  );
+});
+
+test("a move is sent with its hand and turn, and an amount only when it has one", () => {
+  const snap = { hand: { turn: 9 }, hand_info: { id: 4 } };
+  assert.deepEqual(actMessage(snap, { kind: "check", amount: null }), {
+    type: "act",
+    action: "check",
+    turn: 9,
+    hand: 4,
+  });
+  assert.equal(actMessage(snap, { kind: "bet", amount: 10 }).amount, 10);
+});
+
+const TIMER = {
+  seat: 2,
+  deadline: "2026-01-01T00:00:10Z",
+  expires_at: "2026-01-01T00:00:40Z",
+  clock: "countdown",
+};
+const at = (seconds) => Date.parse("2026-01-01T00:00:00Z") + seconds * 1000;
+
+test("the action time runs down first", () => {
+  const now = clockAt(clockPlan(TIMER), at(4), 10000, "Your");
+  assert.deepEqual(now, { left: 6000, share: 0.6, extra: false, text: "Your time: 6s" });
+});
+
+test("then the countdown, in the bar's other colour", () => {
+  const now = clockAt(clockPlan(TIMER), at(25), 10000, "alice’s");
+  assert.deepEqual(now, { left: 15000, share: 0.5, extra: true, text: "alice’s countdown: 15s" });
+});
+
+test("a time bank is named so, and measured against the bank", () => {
+  const plan = clockPlan({ ...TIMER, clock: "time_bank", time_bank_ms: 60000 });
+  assert.equal(clockAt(plan, at(25), 10000, "Your").text, "Your time bank: 15s");
+  assert.equal(clockAt(plan, at(25), 10000, "Your").share, 0.25);
+});
+
+test("the clock stops at nothing left", () => {
+  const now = clockAt(clockPlan(TIMER), at(50), 10000, "Your");
+  assert.equal(now.left, 0);
+  assert.equal(now.share, 0);
+});
+
+test("a timer without a deadline is not shown", () => {
+  assert.equal(clockPlan(null), null);
+  assert.equal(clockPlan({ seat: 2, deadline: "soon" }), null);
+});
+
+test("a message out of sequence calls for a snapshot, unless it is one", () => {
+  assert.equal(missedOne(3, { seq: 4, type: "event" }), false);
+  assert.equal(missedOne(3, { seq: 5, type: "event" }), true);
+  assert.equal(missedOne(3, { seq: 5, type: "snapshot" }), false);
+});
+
+test("the wait before reconnecting doubles, up to a limit", () => {
+  assert.equal(nextWait(500), 1000);
+  assert.equal(nextWait(LONGEST_WAIT_MS), LONGEST_WAIT_MS);
+  assert.equal(nextWait(12000), LONGEST_WAIT_MS);
+});
+
+test("a buy-in is a whole number within the table's limits", () => {
+  assert.equal(buyInProblem("500", 100, 1000), "");
+  for (const text of ["99", "1001", "1e3", "12.5", ""]) {
+    assert.equal(buyInProblem(text, 100, 1000), "Enter a whole number of chips from 100 to 1000.", text);
+  }
+});
+
+test("the centre names the hand and street, and whose turn it is", () => {
+  const snap = {
+    table: { waiting: null, seats: [{ number: 3, player: "bob" }] },
+    hand_info: { number: 12, seats: [1, 3] },
+    hand: { street: "4th street", phase: "betting", to_act: 1 },
+  };
+  assert.deepEqual(centreWords(snap, 1), { heading: "Hand #12 · 4th street", turn: "bob to act" });
+  assert.equal(centreWords(snap, 3).turn, "Your turn");
+});
+
+test("a finished hand's stage is its showdown, or over when uncontested", () => {
+  const hand = { phase: "over", to_act: null, result: { uncontested: false } };
+  const snap = { table: { waiting: null, seats: [] }, hand_info: { number: 2, seats: [] }, hand };
+  assert.equal(centreWords(snap, null).heading, "Hand #2 · showdown");
+  hand.result.uncontested = true;
+  assert.equal(centreWords(snap, null).heading, "Hand #2 · over");
+});
+
+test("a table waiting for players or closed says so", () => {
+  const snap = { table: { waiting: "players", seats: [] }, hand: null };
+  assert.equal(centreWords(snap, null).heading, "Waiting for players");
+  snap.table.waiting = "closed";
+  assert.deepEqual(centreWords(snap, null), { heading: "The table is closed", turn: "No new hands start here." });
+});
