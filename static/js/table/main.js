@@ -6,6 +6,7 @@
 import { byId } from "../shared/felt.js";
 import { sentence } from "../shared/format.js";
 import { listenForKeys, renderActions } from "./actions.js";
+import { renderChipControls } from "./chip-controls.js";
 import { renderTimer } from "./clock.js";
 import { HandLog, listenForChat, takeChat } from "./log.js";
 import { renderBalance, renderCentre, renderLastHand, renderSeats } from "./render.js";
@@ -91,6 +92,7 @@ export function render(table) {
   renderCentre(table);
   renderActions(table);
   renderSeatControls(table);
+  renderChipControls(table);
   renderLastHand(table);
   renderTimer(table);
   renderBalance(table);

@@ -70,7 +70,11 @@ function emptySeat(table, number) {
   const box = el("div", "seat seat-empty");
   box.appendChild(el("div", "seat-no", "Seat " + number));
   const snap = table.state.snap;
-  if (table.config.loggedIn && !table.mySeat() && snap.table.is_open) {
+  // A seat held for the next player on the waiting list is theirs alone to take.
+  const held = (snap.table.held_seats || []).includes(number);
+  const mine = Boolean(snap.you && snap.you.offer && snap.you.offer.seat === number);
+  if (held && !mine) box.appendChild(el("div", "seat-held", "held for the waiting list"));
+  else if (table.config.loggedIn && !table.mySeat() && snap.table.is_open) {
     const b = el("button", "button button-small", "Sit here");
     b.type = "button";
     b.addEventListener("click", () => table.sit(number));

@@ -1,0 +1,144 @@
+// Chips at the seat, and the way to one: top up or rebuy between your hands,
+// auto-rebuy, and the waiting list of a full table. The server checks every
+// amount again; these forms only save a round trip for the obvious mistakes.
+import { byId, el } from "../shared/felt.js";
+import { chips } from "../shared/format.js";
+
+// What the controls are for, as a key: they are built again only when it
+// changes, so a snapshot arriving mid-typing keeps what the player typed.
+export function chipMode(snap, limits) {
+  const you = snap.you;
+  if (!you) return { kind: "none" };
+  const mine = snap.table.seats.find((s) => s.number === you.seat);
+  if (!mine) {
+    if (!snap.table.is_open) return { kind: "none" };
+    if (you.offer) return { kind: "offer", seat: you.offer.seat, until: you.offer.expires_at };
+    if (you.waiting_position) return { kind: "waiting", position: you.waiting_position };
+    const full = snap.table.seats.length + (snap.table.held_seats || []).length >= limits.seatCount;
+    return full ? { kind: "full" } : { kind: "none" };
+  }
+  const info = snap.hand_info;
+  const inHand = Boolean(info && !info.finished && info.seats.includes(mine.number));
+  const autoRebuy = you.auto_rebuy_to === undefined ? null : you.auto_rebuy_to;
+  if (inHand) return { kind: "seated", add: null, autoRebuy };
+  if (mine.stack === 0) return { kind: "seated", add: { verb: "rebuy", min: limits.minBuyIn, max: limits.maxBuyIn }, autoRebuy };
+  const room = limits.maxBuyIn - mine.stack;
+  const add = room > 0 ? { verb: "top_up", min: 1, max: room } : null;
+  return { kind: "seated", add, autoRebuy };
+}
+
+// Why `text` is not a whole number of chips from `min` to `max`, or "".
+export function amountProblem(text, min, max) {
+  const amount = Number(text);
+  if (!/^[0-9]+$/.test(text) || amount < min || amount > max) {
+    return "Enter a whole number of chips from " + chips(min) + " to " + chips(max) + ".";
+  }
+  return "";
+}
+
+export function renderChipControls(table) {
+  const box = byId("chip-controls");
+  if (!box || !table.config.loggedIn) return;
+  const mode = chipMode(table.state.snap, table.config);
+  const key = JSON.stringify(mode);
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  box.textContent = "";
+  if (mode.kind === "offer") {
+    const until = new Date(mode.until).toLocaleTimeString();
+    box.appendChild(el("p", "notice", "Seat " + mode.seat + " is held for you until " + until + ": sit there before then."));
+    box.appendChild(button(table, "Leave the waiting list", { type: "unwait" }));
+  } else if (mode.kind === "waiting") {
+    const place = mode.position === 1 ? "next" : "number " + mode.position;
+    box.appendChild(el("p", "help", "You are " + place + " on the waiting list; a seat that frees is held for you in turn."));
+    box.appendChild(button(table, "Leave the waiting list", { type: "unwait" }));
+  } else if (mode.kind === "full") {
+    box.appendChild(el("p", "help", "Every seat is taken."));
+    box.appendChild(button(table, "Join the waiting list", { type: "wait" }));
+  } else if (mode.kind === "seated") {
+    if (mode.add) box.appendChild(addChipsForm(table, mode.add));
+    box.appendChild(autoRebuyForm(table, mode.autoRebuy));
+  }
+}
+
+function button(table, label, message) {
+  const b = el("button", "button button-quiet", label);
+  b.type = "button";
+  b.addEventListener("click", () => table.send(message));
+  return b;
+}
+
+// "Add chips" (a top-up) or "Rebuy": an amount and a button.
+function addChipsForm(table, add) {
+  const rebuy = add.verb === "rebuy";
+  const form = el("form", "chip-form");
+  form.id = "add-chips";
+  const label = el("label", "", rebuy ? "Rebuy for " : "Add ");
+  const input = el("input", "chip-amount");
+  input.inputMode = "numeric";
+  input.autocomplete = "off";
+  input.value = String(add.max);
+  input.setAttribute("aria-describedby", "add-chips-help");
+  label.appendChild(input);
+  label.appendChild(document.createTextNode(" chips"));
+  form.appendChild(label);
+  const submit = el("button", "button button-quiet", rebuy ? "Rebuy" : "Top up");
+  submit.type = "submit";
+  form.appendChild(submit);
+  const help = el("span", "help", chips(add.min) + " to " + chips(add.max) + (rebuy ? "" : " more, between your hands"));
+  help.id = "add-chips-help";
+  form.appendChild(help);
+  const problem = el("span", "errors");
+  problem.hidden = true;
+  form.appendChild(problem);
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const text = input.value.trim();
+    problem.textContent = amountProblem(text, add.min, add.max);
+    problem.hidden = !problem.textContent;
+    input.setAttribute("aria-invalid", problem.hidden ? "false" : "true");
+    if (problem.hidden) table.send({ type: add.verb, amount: Number(text) });
+  });
+  return form;
+}
+
+// "Auto-rebuy to [amount]": on, the server tops the stack up to it after each hand.
+function autoRebuyForm(table, current) {
+  const { minBuyIn, maxBuyIn } = table.config;
+  const form = el("form", "chip-form");
+  form.id = "auto-rebuy";
+  const label = el("label", "");
+  const box = el("input", "");
+  box.type = "checkbox";
+  box.checked = current !== null;
+  label.appendChild(box);
+  label.appendChild(document.createTextNode(" Auto-rebuy to "));
+  const input = el("input", "chip-amount");
+  input.inputMode = "numeric";
+  input.autocomplete = "off";
+  input.value = String(current === null ? maxBuyIn : current);
+  input.setAttribute("aria-label", "Auto-rebuy amount");
+  label.appendChild(input);
+  form.appendChild(label);
+  const problem = el("span", "errors");
+  problem.hidden = true;
+  form.appendChild(problem);
+  const send = () => {
+    if (!box.checked) {
+      problem.hidden = true;
+      table.send({ type: "auto_rebuy", amount: null });
+      return;
+    }
+    const text = input.value.trim();
+    problem.textContent = amountProblem(text, minBuyIn, maxBuyIn);
+    problem.hidden = !problem.textContent;
+    if (problem.hidden) table.send({ type: "auto_rebuy", amount: Number(text) });
+  };
+  box.addEventListener("change", send);
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    box.checked = true;
+    send();
+  });
+  return form;
+}

@@ -1,0 +1,70 @@
+// The chip controls' pure rules: which form the player gets, and the amount check.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { amountProblem, chipMode } from "../../static/js/table/chip-controls.js";
+
+const LIMITS = { seatCount: 2, minBuyIn: 100, maxBuyIn: 1000 };
+
+function snap({ you, seats = [], held = [], hand = null, open = true }) {
+  return {
+    table: { is_open: open, seats, held_seats: held },
+    hand_info: hand,
+    you,
+  };
+}
+
+const ME = { player: 7, seat: 1, balance: 5000, auto_rebuy_to: null, waiting_position: null, offer: null };
+const seat = (number, stack) => ({ number, stack, player: "p" + number });
+
+test("between hands a stack below the maximum may be topped up to it", () => {
+  const mode = chipMode(snap({ you: ME, seats: [seat(1, 400)] }), LIMITS);
+  assert.deepEqual(mode, { kind: "seated", add: { verb: "top_up", min: 1, max: 600 }, autoRebuy: null });
+});
+
+test("a stack at the maximum has nothing to add; a stack of 0 rebuys within the buy-in", () => {
+  assert.equal(chipMode(snap({ you: ME, seats: [seat(1, 1000)] }), LIMITS).add, null);
+  assert.deepEqual(chipMode(snap({ you: ME, seats: [seat(1, 0)] }), LIMITS).add, {
+    verb: "rebuy", min: 100, max: 1000,
+  });
+});
+
+test("during a hand the player is dealt into, no chips may be added", () => {
+  const hand = { finished: false, seats: [1, 2] };
+  const mode = chipMode(snap({ you: { ...ME, auto_rebuy_to: 500 }, seats: [seat(1, 0)], hand }), LIMITS);
+  assert.deepEqual(mode, { kind: "seated", add: null, autoRebuy: 500 });
+  const other = { finished: false, seats: [2, 3] }; // a hand without us
+  assert.equal(chipMode(snap({ you: ME, seats: [seat(1, 0)], hand: other }), LIMITS).add.verb, "rebuy");
+});
+
+test("standing at a full table offers the waiting list; on it, the place; with an offer, the seat", () => {
+  const standing = { ...ME, seat: null };
+  const full = [seat(1, 100), seat(2, 100)];
+  assert.deepEqual(chipMode(snap({ you: standing, seats: full }), LIMITS), { kind: "full" });
+  assert.deepEqual(chipMode(snap({ you: standing, seats: [seat(1, 100)], held: [2] }), LIMITS), {
+    kind: "full",
+  });
+  assert.deepEqual(chipMode(snap({ you: { ...standing, waiting_position: 2 }, seats: full }), LIMITS), {
+    kind: "waiting", position: 2,
+  });
+  const offer = { seat: 2, expires_at: "2026-11-24T10:00:30+00:00" };
+  assert.deepEqual(
+    chipMode(snap({ you: { ...standing, offer, waiting_position: 1 }, seats: [seat(1, 1)], held: [2] }), LIMITS),
+    { kind: "offer", seat: 2, until: offer.expires_at },
+  );
+});
+
+test("a free seat, a closed table or an anonymous visitor need no chip controls", () => {
+  const standing = { ...ME, seat: null };
+  assert.deepEqual(chipMode(snap({ you: standing, seats: [seat(1, 100)] }), LIMITS), { kind: "none" });
+  assert.deepEqual(chipMode(snap({ you: standing, seats: [], open: false }), LIMITS), { kind: "none" });
+  assert.deepEqual(chipMode(snap({ you: null }), LIMITS), { kind: "none" });
+});
+
+test("an amount must be a whole number of chips within the limits", () => {
+  assert.equal(amountProblem("250", 1, 600), "");
+  for (const text of ["", "0", "601", "2.5", "-3", "1e2", "ten"]) {
+    assert.equal(amountProblem(text, 1, 600), "Enter a whole number of chips from 1 to 600.", text);
+  }
+  assert.equal(amountProblem("99", 100, 1500), "Enter a whole number of chips from 100 to 1,500.");
+});
