@@ -113,6 +113,16 @@ test("the pots in play skip empty ones and add the bet to match while betting", 
   assert.deepEqual(potsInPlay({ ...hand, phase: "over" }), ["Main pot: 1,500"]);
 });
 
+test("the total pot counts the street's bets, and several pots, while the hand is played", () => {
+  const players = [{ bet: 10 }, { bet: 5 }, { bet: 0 }];
+  const betting = { pots: [{ amount: 30 }], players, current_bet: 10, phase: "betting" };
+  assert.deepEqual(potsInPlay(betting), ["Total pot: 45", "Pot: 30", "Bet to match: 10"]);
+  const sides = { pots: [{ amount: 900 }, { amount: 200 }], players: [], current_bet: 0, phase: "betting" };
+  assert.deepEqual(potsInPlay(sides), ["Total pot: 1,100", "Main pot: 900", "Side pot 1: 200"]);
+  const quiet = { pots: [{ amount: 30 }], players: [{ bet: 0 }], current_bet: 0, phase: "betting" };
+  assert.deepEqual(potsInPlay(quiet), ["Pot: 30"]);
+});
+
 test("a protected player is all in, protected, rather than all in", () => {
   assert.deepEqual(handTags({ folded: true }), ["folded"]);
   assert.deepEqual(handTags({ all_in: true, protected: true }), ["all in, protected"]);

@@ -98,6 +98,11 @@ export function winsByPlayer(result) {
 // betting goes on.
 export function potsInPlay(hand) {
   const lines = [];
+  // The total counts this street's bets too, which join the pots when it ends.
+  const collected = hand.pots.reduce((sum, pot) => sum + pot.amount, 0);
+  const betting = (hand.players || []).reduce((sum, p) => sum + (p.bet || 0), 0);
+  const live = hand.pots.filter((pot) => pot.amount).length;
+  if (hand.phase !== "over" && (betting || live > 1)) lines.push("Total pot: " + chips(collected + betting));
   hand.pots.forEach((pot, i) => {
     if (pot.amount) lines.push(potTitle(i, hand.pots.length) + ": " + chips(pot.amount));
   });

@@ -58,6 +58,9 @@ function start(room) {
   byId("banner-close").addEventListener("click", () => (byId("banner").hidden = true));
   listenForKeys(() => table.buyIn.isOpen);
   listenForChat(table);
+  document.addEventListener("visibilitychange", () => {
+    if (table.state.snap) signalTurn(table);
+  });
   table.socket.connect();
 }
 
@@ -88,6 +91,7 @@ function takeError(table, message) {
 }
 
 export function render(table) {
+  signalTurn(table);
   renderSeats(table);
   renderCentre(table);
   renderActions(table);
@@ -96,6 +100,16 @@ export function render(table) {
   renderLastHand(table);
   renderTimer(table);
   renderBalance(table);
+}
+
+// A player looking at another tab sees their turn in this tab's title.
+const TITLE = document.title;
+const YOUR_TURN = "▶ Your turn · ";
+
+function signalTurn(table) {
+  const hand = table.state.snap.hand;
+  const mine = Boolean(hand && hand.legal_actions && hand.legal_actions.length);
+  document.title = mine && document.hidden ? YOUR_TURN + TITLE : TITLE;
 }
 
 function setConn(text) {

@@ -140,6 +140,7 @@ export function renderLastHand(table) {
     list.appendChild(line);
   });
   lastHand.pots.forEach((text) => list.appendChild(el("li", "last-pot", text)));
+  if (lastHand.rake) list.appendChild(el("li", "last-rake", "Rake taken: " + chips(lastHand.rake)));
 }
 
 // The header's balance was rendered with the page; buy-ins and cash-outs move it.
