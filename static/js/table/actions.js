@@ -2,6 +2,7 @@
 // server's legal_actions, never from arithmetic here.
 import { byId, el } from "../shared/felt.js";
 import { chips } from "../shared/format.js";
+import { advanceChoices, facingOf, keep, moveFor, myTurn, situation } from "./advance.js";
 
 // One key per kind of move: fold, the passive move, the aggressive one.
 export const KEYS = { fold: "F", check: "C", call: "C", bring_in: "C", complete: "B", bet: "B", raise: "R" };
@@ -60,6 +61,50 @@ export function renderActions(table) {
       box.textContent = ""; // one click, one move; the next snapshot brings new buttons
     });
     box.appendChild(b);
+  });
+}
+
+// The advance action chosen, if any, once a snapshot comes: dropped if its
+// situation changed, and on the player's turn sent as their move. Whether a
+// move was sent (the buttons then stay away until the next snapshot).
+export function playAdvance(table) {
+  const snap = table.state.snap;
+  if (!myTurn(snap)) {
+    table.advance = keep(table.advance, situation(snap));
+    return false;
+  }
+  const choice = keep(table.advance, facingOf(snap));
+  table.advance = null;
+  const kind = choice && moveFor(choice, snap.hand.legal_actions);
+  if (!kind) return false;
+  // "Fold to any bet" that checked goes on to the next street.
+  if (choice.kind === "fold_any" && kind === "check") table.advance = choice;
+  table.send(actMessage(snap, { kind, amount: null }));
+  return true;
+}
+
+// The advance actions while another player acts: one may be ticked at a time.
+export function renderAdvance(table) {
+  const box = byId("advance");
+  if (!box) return;
+  box.textContent = "";
+  const facing = situation(table.state.snap);
+  const choices = advanceChoices(facing);
+  box.hidden = !choices.length;
+  choices.forEach((choice) => {
+    const label = el("label", "advance-choice");
+    const tick = el("input", "");
+    tick.type = "checkbox";
+    tick.dataset.advance = choice.kind;
+    const chosen = table.advance;
+    tick.checked = Boolean(chosen && chosen.kind === choice.kind && chosen.amount === choice.amount);
+    tick.addEventListener("change", () => {
+      table.advance = tick.checked ? { ...choice, facing } : null;
+      renderAdvance(table);
+    });
+    label.appendChild(tick);
+    label.appendChild(document.createTextNode(" " + choice.label));
+    box.appendChild(label);
   });
 }
 

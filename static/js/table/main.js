@@ -5,7 +5,7 @@
 // (state.js), its socket (socket.js), and what they share.
 import { byId } from "../shared/felt.js";
 import { sentence } from "../shared/format.js";
-import { listenForKeys, renderActions } from "./actions.js";
+import { listenForKeys, playAdvance, renderActions, renderAdvance } from "./actions.js";
 import { renderChipControls } from "./chip-controls.js";
 import { renderTimer } from "./clock.js";
 import { HandLog, listenForChat, takeChat } from "./log.js";
@@ -42,6 +42,7 @@ function start(room) {
       if (!table.socket.send(message)) showError("Not connected yet; try again in a moment.");
     },
     sit: (number) => table.buyIn.open(number),
+    advance: null, // the advance action ticked, if any (advance.js)
   };
   table.buyIn = new BuyIn(table);
   table.log = new HandLog(table);
@@ -80,7 +81,9 @@ function takeSnapshot(table, message) {
   late.forEach((m) => table.log.event(m, message, ended));
   if (before) table.log.seats(before, message);
   table.buyIn.seated(table.mySeat());
+  const played = playAdvance(table);
   render(table);
+  if (played) byId("actions").textContent = ""; // sent for the player: no buttons to click
 }
 
 function takeError(table, message) {
@@ -95,6 +98,7 @@ export function render(table) {
   renderSeats(table);
   renderCentre(table);
   renderActions(table);
+  renderAdvance(table);
   renderSeatControls(table);
   renderChipControls(table);
   renderLastHand(table);
