@@ -115,3 +115,28 @@ def test_call_two_is_dropped_by_a_completion_before_the_turn(
     assert latest_hand(table).version == version
     assert not HandAction.objects.filter(hand=latest_hand(table), seat_number=caller).exists()
     shot(page, screenshots, "call-two-dropped")
+
+
+def test_a_background_tab_signals_the_players_turn_in_its_title_and_icon(
+    browser: Any, live_server_url: str, table: Table, screenshots: Path
+) -> None:
+    pages = seat_players(browser, live_server_url, table, 2)
+    actor = seat_to_act(table)
+    page, other = pages[actor], pages[3 - actor]
+    title = page.title()
+    # As a browser does when the tab goes to the background or comes back.
+    hide = (
+        "hidden => { Object.defineProperty(document, 'hidden', "
+        "{configurable: true, get: () => hidden}); "
+        "document.dispatchEvent(new Event('visibilitychange')); }"
+    )
+    icon = 'link[rel="icon"]'
+
+    for looker in (page, other):
+        looker.evaluate(hide, True)  # both tabs go to the background
+    expect(page).to_have_title("▶ Your turn · " + title)
+    assert page.locator(icon).get_attribute("href").endswith("favicon-turn.svg")
+    expect(other).to_have_title(title)  # not their turn: nothing to signal
+    page.evaluate(hide, False)  # back to the front
+    expect(page).to_have_title(title)
+    assert page.locator(icon).get_attribute("href").endswith("favicon.svg")

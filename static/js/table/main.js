@@ -28,6 +28,7 @@ function readConfig(room) {
     // A finished hand's page in the hand history: for its players, and staff.
     handUrl: data.handUrl || "",
     allHands: data.allHands === "1",
+    turnIcon: data.turnIcon || "",
   };
 }
 
@@ -106,14 +107,18 @@ export function render(table) {
   renderBalance(table);
 }
 
-// A player looking at another tab sees their turn in this tab's title.
+// A player looking at another tab sees their turn in this tab's title and icon.
 const TITLE = document.title;
 const YOUR_TURN = "▶ Your turn · ";
+const ICON = document.querySelector('link[rel="icon"]');
+const ICON_HREF = ICON ? ICON.href : "";
 
 function signalTurn(table) {
   const hand = table.state.snap.hand;
   const mine = Boolean(hand && hand.legal_actions && hand.legal_actions.length);
-  document.title = mine && document.hidden ? YOUR_TURN + TITLE : TITLE;
+  const signal = mine && document.hidden;
+  document.title = signal ? YOUR_TURN + TITLE : TITLE;
+  if (ICON) ICON.href = signal ? table.config.turnIcon : ICON_HREF;
 }
 
 function setConn(text) {
