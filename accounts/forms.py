@@ -14,6 +14,14 @@ from accounts.models import User
 MAX_ADJUSTMENT = 1_000_000_000
 
 
+class CardPreferencesForm(forms.ModelForm):
+    """How a player likes cards drawn; kept on their account."""
+
+    class Meta:
+        model = User
+        fields = ["four_colour_deck", "card_size"]
+
+
 class SignupForm(forms.Form):
     """Username, display name and a password typed twice.
 

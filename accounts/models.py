@@ -12,8 +12,19 @@ from django.db import models
 
 
 class User(AbstractUser):
+    class CardSize(models.TextChoices):
+        NORMAL = "normal", "Normal"
+        LARGE = "large", "Large"
+
     display_name = models.CharField(max_length=40, blank=True)
     balance = models.BigIntegerField(default=0, editable=False)
+    # How the player likes cards drawn, on every page that shows them.
+    four_colour_deck = models.BooleanField(
+        default=False,
+        verbose_name="four-colour deck",
+        help_text="Clubs green and diamonds blue, so no two suits share a colour.",
+    )
+    card_size = models.CharField(max_length=8, choices=CardSize.choices, default=CardSize.NORMAL)
 
     class Meta:
         constraints = [

@@ -16,7 +16,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.debug import sensitive_post_parameters
 
 from accounts.addresses import client_address
-from accounts.forms import EmailForm, SignupForm
+from accounts.forms import CardPreferencesForm, EmailForm, SignupForm
 from accounts.services import (
     MODEL_BACKEND,
     ResetLimited,
@@ -98,14 +98,24 @@ class LogoutView(auth_views.LogoutView):
 
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
-    """The balance and recent chip movements; a POST sets the email for password resets."""
-    form = EmailForm(request.POST or None, initial={"email": request.user.email})
-    if request.method == "POST" and form.is_valid():
+    """The balance and recent chip movements; the email for password resets, and
+    how cards are drawn. Each form posts on its own (``which`` names it)."""
+    which = request.POST.get("which") if request.method == "POST" else None
+    form = EmailForm(
+        request.POST if which == "email" else None, initial={"email": request.user.email}
+    )
+    cards = CardPreferencesForm(request.POST if which == "cards" else None, instance=request.user)
+    if which == "email" and form.is_valid():
         user_email_set(user_id=request.user.pk, email=form.cleaned_data["email"])
         messages.success(request, "Your email address is saved.")
         return redirect("accounts:profile")
+    if which == "cards" and cards.is_valid():
+        cards.save()
+        messages.success(request, "Your card preferences are saved.")
+        return redirect("accounts:profile")
     transfers = request.user.transfers.select_related("table")[:RECENT_TRANSFERS]
-    return render(request, "accounts/profile.html", {"transfers": transfers, "form": form})
+    context = {"transfers": transfers, "form": form, "cards": cards}
+    return render(request, "accounts/profile.html", context)
 
 
 class PasswordResetView(auth_views.PasswordResetView):

@@ -36,7 +36,9 @@ def test_it_shows_the_balance_and_the_players_own_rows(
 
 
 def test_a_player_sets_the_email_for_password_resets(alice_client: Client, alice: User) -> None:
-    response = alice_client.post(PROFILE, {"email": "alice@example.com"}, follow=True)
+    response = alice_client.post(
+        PROFILE, {"which": "email", "email": "alice@example.com"}, follow=True
+    )
 
     assert response.redirect_chain == [(PROFILE, 302)]
     assert "Your email address is saved." in response.content.decode()
@@ -48,16 +50,59 @@ def test_a_player_sets_the_email_for_password_resets(alice_client: Client, alice
 def test_an_empty_email_removes_it(alice_client: Client, alice: User) -> None:
     User.objects.filter(pk=alice.pk).update(email="alice@example.com")
 
-    alice_client.post(PROFILE, {"email": ""})
+    alice_client.post(PROFILE, {"which": "email", "email": ""})
 
     alice.refresh_from_db()
     assert alice.email == ""
 
 
 def test_a_bad_email_is_refused_and_changes_nothing(alice_client: Client, alice: User) -> None:
-    response = alice_client.post(PROFILE, {"email": "not an address"})
+    response = alice_client.post(PROFILE, {"which": "email", "email": "not an address"})
 
     assert response.status_code == 200
     assert "Enter a valid email address." in response.content.decode()
     alice.refresh_from_db()
     assert alice.email == ""
+
+
+def test_a_player_chooses_a_four_colour_deck_and_large_cards_for_every_page(
+    alice_client: Client, alice: User
+) -> None:
+    assert 'class="cards-normal"' in alice_client.get(PROFILE).content.decode()
+
+    response = alice_client.post(
+        PROFILE, {"which": "cards", "four_colour_deck": "on", "card_size": "large"}, follow=True
+    )
+
+    assert response.redirect_chain == [(PROFILE, 302)]
+    assert "Your card preferences are saved." in response.content.decode()
+    alice.refresh_from_db()
+    assert (alice.four_colour_deck, alice.card_size) == (True, "large")
+    # The body says so on every page, so the cards on the table and in the history follow.
+    for page in (PROFILE, reverse("lobby"), reverse("my_hands")):
+        assert '<body class="four-colour cards-large">' in alice_client.get(page).content.decode()
+
+
+def test_a_card_size_not_offered_is_refused_and_changes_nothing(
+    alice_client: Client, alice: User
+) -> None:
+    response = alice_client.post(
+        PROFILE, {"which": "cards", "four_colour_deck": "on", "card_size": "huge"}
+    )
+
+    assert "Select a valid choice. huge is not one of the available choices." in (
+        response.content.decode()
+    )
+    alice.refresh_from_db()
+    assert (alice.four_colour_deck, alice.card_size) == (False, "normal")
+
+
+def test_a_post_naming_no_form_changes_nothing(alice_client: Client, alice: User) -> None:
+    alice_client.post(PROFILE, {"email": "x@example.com", "card_size": "large"})
+
+    alice.refresh_from_db()
+    assert (alice.email, alice.card_size) == ("", "normal")
+
+
+def test_an_anonymous_visitor_gets_the_usual_cards(client: Client, db: None) -> None:
+    assert '<body class="">' in client.get(reverse("lobby")).content.decode()
