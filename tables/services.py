@@ -210,11 +210,18 @@ def seat_stay(*, table_id: int, player_id: int) -> Seat:
     return seat
 
 
-def _seats_leave_after_hand(hand: Hand) -> None:
-    """Stand up the players of an ended hand who asked to leave during it."""
+def _seats_after_hand(hand: Hand) -> None:
+    """Stand up the ended hand's players who asked to leave during it, then top up
+    those staying whose auto-rebuy amount is above their stack: one read for both."""
     numbers = [entry["seat"] for entry in hand.seating["players"]]
-    for seat in Seat.objects.filter(table=hand.table, number__in=numbers, leaving=True):
-        _seat_stand_up(hand.table, seat)
+    wanted = Q(leaving=True) | Q(auto_rebuy_to__isnull=False, stack__lt=F("auto_rebuy_to"))
+    seats = list(Seat.objects.filter(table=hand.table, number__in=numbers).filter(wanted))
+    for seat in seats:
+        if seat.leaving:
+            _seat_stand_up(hand.table, seat)
+    for seat in seats:
+        if not seat.leaving:
+            _seat_auto_rebuy(hand.table, seat)
 
 
 def _seat_stand_up(table: Table, seat: Seat) -> int:
@@ -320,16 +327,6 @@ def seat_auto_rebuy_set(*, table_id: int, player_id: int, amount: int | None) ->
     if not _is_dealt_in(table, player_id):
         _seat_auto_rebuy(table, seat)
     return seat
-
-
-def _seats_auto_rebuy_after_hand(hand: Hand) -> None:
-    """Top up the ended hand's seats that ask for it and have fallen below their amount."""
-    numbers = [entry["seat"] for entry in hand.seating["players"]]
-    seats = Seat.objects.filter(
-        table=hand.table, number__in=numbers, auto_rebuy_to__isnull=False
-    ).filter(stack__lt=F("auto_rebuy_to"))
-    for seat in seats:
-        _seat_auto_rebuy(hand.table, seat)
 
 
 def _seat_auto_rebuy(table: Table, seat: Seat) -> None:
@@ -974,8 +971,7 @@ def _hand_end_write(hand: Hand, state: HandState) -> None:
     """What follows the end of a hand: its results, the seats that asked to leave
     stood up, and the auto-rebuys of those that stay."""
     _hand_results_write(hand, state)
-    _seats_leave_after_hand(hand)
-    _seats_auto_rebuy_after_hand(hand)
+    _seats_after_hand(hand)
 
 
 def _hand_clock_or_end(hand: Hand, state: HandState, seats: HandSeats, now: datetime) -> None:

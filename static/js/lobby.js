@@ -3,9 +3,9 @@
 // is down, lobby.json is polled every few seconds instead, so the list never
 // freezes, and the socket is tried again with a growing pause. A click on a
 // column heading sorts the rows by it; a second click reverses the order.
-(function () {
-  "use strict";
+import { chips } from "./shared/format.js";
 
+(function () {
   var POLL_MS = 5000;
   var lobby = document.getElementById("lobby");
   var status = document.getElementById("lobby-status");
@@ -24,8 +24,6 @@
   var rows = served ? JSON.parse(served.textContent) : [];
   var sortKey = null;
   var sortDir = 1; // 1 ascending, -1 descending
-
-  function chips(n) { return Number(n).toLocaleString("en-US"); }
 
   function cell(text, className) {
     var td = document.createElement("td");

@@ -206,7 +206,7 @@ def test_two_players_sign_up_sit_and_play_to_showdown_while_a_visitor_watches(
     open_buy_in(alice, 1)
     buy_in(alice, 50)
     expect(alice.locator("#buy-in-error")).to_have_text(
-        "Enter a whole number of chips from 100 to 1000."
+        "Enter a whole number of chips from 100 to 1,000."
     )
     buy_in(alice, 200)
     expect(alice.locator("#buy-in")).to_be_hidden()

@@ -2,7 +2,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { amountProblem, chipMode } from "../../static/js/table/chip-controls.js";
+import { chipMode } from "../../static/js/table/chip-controls.js";
+import { amountProblem } from "../../static/js/table/seat-controls.js";
 
 const LIMITS = { seatCount: 2, minBuyIn: 100, maxBuyIn: 1000 };
 

@@ -40,6 +40,7 @@ function loaded(template) {
 for (const [template, entry] of [
   ["tables/table.html", "table/main.js"],
   ["history/hand_detail.html", "replayer/main.js"],
+  ["tables/lobby.html", "lobby.js"],
 ]) {
   test(`${template} loads ${entry} and preloads exactly what it imports`, () => {
     assert.deepEqual(loaded(template), [entry]);

@@ -6,7 +6,7 @@ import { test } from "node:test";
 import { actMessage, actionChoices } from "../../static/js/table/actions.js";
 import { clockAt, clockPlan } from "../../static/js/table/clock.js";
 import { centreWords } from "../../static/js/table/render.js";
-import { buyInProblem } from "../../static/js/table/seat-controls.js";
+import { amountProblem } from "../../static/js/table/seat-controls.js";
 import { LONGEST_WAIT_MS, missedOne, nextWait } from "../../static/js/table/socket.js";
 
 test("a call and a bring-in are labelled with their cost, a bet with its amount", () => {
@@ -93,9 +93,9 @@ test("the wait before reconnecting doubles, up to a limit", () => {
 });
 
 test("a buy-in is a whole number within the table's limits", () => {
-  assert.equal(buyInProblem("500", 100, 1000), "");
+  assert.equal(amountProblem("500", 100, 1000), "");
   for (const text of ["99", "1001", "1e3", "12.5", ""]) {
-    assert.equal(buyInProblem(text, 100, 1000), "Enter a whole number of chips from 100 to 1000.", text);
+    assert.equal(amountProblem(text, 100, 1000), "Enter a whole number of chips from 100 to 1,000.", text);
   }
 });
 

@@ -3,6 +3,7 @@
 // amount again; these forms only save a round trip for the obvious mistakes.
 import { byId, el } from "../shared/felt.js";
 import { chips } from "../shared/format.js";
+import { amountProblem } from "./seat-controls.js";
 
 // What the controls are for, as a key: they are built again only when it
 // changes, so a snapshot arriving mid-typing keeps what the player typed.
@@ -25,15 +26,6 @@ export function chipMode(snap, limits) {
   const room = limits.maxBuyIn - mine.stack;
   const add = room > 0 ? { verb: "top_up", min: 1, max: room } : null;
   return { kind: "seated", add, autoRebuy };
-}
-
-// Why `text` is not a whole number of chips from `min` to `max`, or "".
-export function amountProblem(text, min, max) {
-  const amount = Number(text);
-  if (!/^[0-9]+$/.test(text) || amount < min || amount > max) {
-    return "Enter a whole number of chips from " + chips(min) + " to " + chips(max) + ".";
-  }
-  return "";
 }
 
 export function renderChipControls(table) {

@@ -1,12 +1,14 @@
 // The viewer's own seat: the buy-in dialog to sit down, and the buttons to
 // sit out or in, leave or stay.
 import { byId, el } from "../shared/felt.js";
+import { chips } from "../shared/format.js";
 
-// Why `text` is not a buy-in from `min` to `max` chips, or "" when it is.
-export function buyInProblem(text, min, max) {
+// Why `text` is not a whole number of chips from `min` to `max`, or "" when it
+// is: the buy-in's check, and the top-up's and rebuy's (chip-controls.js).
+export function amountProblem(text, min, max) {
   const amount = Number(text);
   if (!/^[0-9]+$/.test(text) || amount < min || amount > max) {
-    return "Enter a whole number of chips from " + min + " to " + max + ".";
+    return "Enter a whole number of chips from " + chips(min) + " to " + chips(max) + ".";
   }
   return "";
 }
@@ -46,7 +48,7 @@ export class BuyIn {
   submit() {
     const { minBuyIn, maxBuyIn } = this.table.config;
     const text = byId("buy-in-amount").value.trim();
-    const problem = buyInProblem(text, minBuyIn, maxBuyIn);
+    const problem = amountProblem(text, minBuyIn, maxBuyIn);
     if (problem) {
       this.error(problem);
       return;
