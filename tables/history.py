@@ -345,7 +345,7 @@ class Teller:
             self._open("Antes", None)
             self.pot += event["amount"]
             all_in = event["amount"] == self.starting[event["player"]]
-            return [f"{name} antes {event['amount']}" + (", all in" if all_in else "")]
+            return [f"{name} antes {event['amount']:,}" + (", all in" if all_in else "")]
         if kind in ("burn", "no_burn", "board", "reuse_burns"):
             return self._dealer(event)
         if kind in BETTING:
@@ -353,7 +353,7 @@ class Teller:
         if kind == "return":
             self.bets[event["player"]] -= event["amount"]
             self.pot -= event["amount"]
-            return [f"Uncalled bet of {event['amount']} returned to {name}"]
+            return [f"Uncalled bet of {event['amount']:,} returned to {name}"]
         if kind in ("show", "muck"):
             return [self._showdown(event, name)]
         if kind == "result":
@@ -378,7 +378,7 @@ class Teller:
         if kind == "protect":
             return (
                 f"{name} ran out of time and is protected: all in for the "
-                f"{event['put_in']} put in so far, keeping {event['stack']} behind"
+                f"{event['put_in']:,} put in so far, keeping {event['stack']:,} behind"
             )
         if kind in ("check", "fold"):
             return f"{name} {kind}s"
@@ -386,9 +386,9 @@ class Teller:
         self.bets[player] = event["total"]
         self.pot += put_in
         if kind == "call":
-            text = f"{name} calls {put_in}"
+            text = f"{name} calls {put_in:,}"
         else:
-            text = f"{name} {VERBS[kind]} {event['total']}"
+            text = f"{name} {VERBS[kind]} {event['total']:,}"
         return text + (", all in" if event["all_in"] else "")
 
     def _showdown(self, event: dict[str, Any], name: str) -> str:
@@ -407,8 +407,8 @@ class Teller:
 
     def _award(self, index: int, pot: dict[str, Any]) -> str:
         name = pot_name(index, len(self.result["pots"]))
-        head = f"{name} of {pot['amount']}" + (f", rake {pot['rake']}" if pot["rake"] else "")
-        wins = [f"{self.names[p]} wins {chips}{self._half(pot, p)}" for p, chips in pot["shares"]]
+        head = f"{name} of {pot['amount']:,}" + (f", rake {pot['rake']:,}" if pot["rake"] else "")
+        wins = [f"{self.names[p]} wins {chips:,}{self._half(pot, p)}" for p, chips in pot["shares"]]
         tail = ", uncontested" if self.result.get("uncontested") else ""
         return f"{head}: {', '.join(wins) or 'nobody'}{tail}"
 
