@@ -15,11 +15,11 @@ MAX_ADJUSTMENT = 1_000_000_000
 
 
 class CardPreferencesForm(forms.ModelForm):
-    """How a player likes cards drawn; kept on their account."""
+    """How a player likes the table: cards drawn, sounds and movement; kept on their account."""
 
     class Meta:
         model = User
-        fields = ["four_colour_deck", "card_size"]
+        fields = ["four_colour_deck", "card_size", "sounds", "animations"]
 
 
 class SignupForm(forms.Form):

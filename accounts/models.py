@@ -25,6 +25,19 @@ class User(AbstractUser):
         help_text="Clubs green and diamonds blue, so no two suits share a colour.",
     )
     card_size = models.CharField(max_length=8, choices=CardSize.choices, default=CardSize.NORMAL)
+    # How the table behaves for them: sounds and movement. A browser can still
+    # mute itself (the table's sound button); reduced motion always wins.
+    sounds = models.BooleanField(
+        default=True,
+        verbose_name="sounds at the table",
+        help_text="A card dealt, a check, a bet, your turn and time running out.",
+    )
+    animations = models.BooleanField(
+        default=True,
+        verbose_name="animations",
+        help_text="Cards dealt and chips sliding to the pot and the winner. "
+        "Off whenever your device asks for reduced motion.",
+    )
 
     class Meta:
         constraints = [

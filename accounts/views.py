@@ -111,7 +111,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         return redirect("accounts:profile")
     if which == "cards" and cards.is_valid():
         cards.save()
-        messages.success(request, "Your card preferences are saved.")
+        messages.success(request, "Your table preferences are saved.")
         return redirect("accounts:profile")
     transfers = request.user.transfers.select_related("table")[:RECENT_TRANSFERS]
     context = {"transfers": transfers, "form": form, "cards": cards}

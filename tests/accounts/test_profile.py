@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from accounts.services import ledger_post
+from tables.models import Stakes, Table
 
 PROFILE = reverse("accounts:profile")
 
@@ -75,12 +76,35 @@ def test_a_player_chooses_a_four_colour_deck_and_large_cards_for_every_page(
     )
 
     assert response.redirect_chain == [(PROFILE, 302)]
-    assert "Your card preferences are saved." in response.content.decode()
+    assert "Your table preferences are saved." in response.content.decode()
     alice.refresh_from_db()
     assert (alice.four_colour_deck, alice.card_size) == (True, "large")
     # The body says so on every page, so the cards on the table and in the history follow.
     for page in (PROFILE, reverse("lobby"), reverse("my_hands")):
         assert '<body class="four-colour cards-large">' in alice_client.get(page).content.decode()
+
+
+def test_sounds_and_animations_are_kept_and_reach_the_table_page(
+    alice_client: Client, alice: User
+) -> None:
+    stakes = Stakes.objects.create(
+        name="Stud 5/10", ante=1, bring_in=2, small_bet=5, big_bet=10, min_buy_in=50, max_buy_in=500
+    )
+    page = reverse("table", args=[Table.objects.create(name="Table 1", stakes=stakes).pk])
+    shown = alice_client.get(page).content.decode()
+    assert 'data-sounds="1"' in shown and 'data-animations="1"' in shown
+
+    # Unticked boxes post nothing: both turn off, the card choices stay.
+    alice_client.post(PROFILE, {"which": "cards", "card_size": "normal"})
+
+    alice.refresh_from_db()
+    assert (alice.sounds, alice.animations) == (False, False)
+    shown = alice_client.get(page).content.decode()
+    assert 'data-sounds="0"' in shown and 'data-animations="0"' in shown
+
+    alice_client.post(PROFILE, {"which": "cards", "card_size": "normal", "sounds": "on"})
+    alice.refresh_from_db()
+    assert (alice.sounds, alice.animations) == (True, False)
 
 
 def test_a_card_size_not_offered_is_refused_and_changes_nothing(

@@ -60,7 +60,7 @@ def test_a_four_colour_deck_and_large_cards_are_one_players_choice(
     form.get_by_label("four-colour deck").check()
     form.get_by_label("Card size").select_option("large")
     form.get_by_role("button", name="Save").click()
-    expect(alice.locator(".message")).to_contain_text("Your card preferences are saved.")
+    expect(alice.locator(".message")).to_contain_text("Your table preferences are saved.")
 
     bob = browser.new_context(**DESKTOP).new_page()
     log_in(bob, live_server_url, "bob")

@@ -19,13 +19,13 @@ export class HandLog {
 
   // One event message into the log, told with `snap`'s seating, unless this
   // page logged it before a reconnect. `ended` is the hand's {id, result}
-  // from the snapshot that follows, when it has one.
+  // from the snapshot that follows, when it has one. Whether it was new.
   event(message, snap, ended) {
-    if (!this.table.state.events.isNew(message.hand_id)) return;
+    if (!this.table.state.events.isNew(message.hand_id)) return false;
     const { heading, text } = this.narration.next(message, snap, ended);
     const list = byId("log");
     if (heading) addLine(list, el("li", "log-hand", heading));
-    if (!text) return;
+    if (!text) return true;
     const line = el("li", "log-" + message.event.type, text);
     if (message.event.type === "result" && mayReview(snap, message.hand_id, this.table.config.allHands)) {
       const link = el("a", "log-review", "Replay hand");
@@ -34,6 +34,7 @@ export class HandLog {
       line.appendChild(link);
     }
     addLine(list, line);
+    return true;
   }
 
   seats(before, after) {

@@ -11,6 +11,7 @@ import { renderTimer } from "./clock.js";
 import { HandLog, listenForChat, takeChat } from "./log.js";
 import { renderBalance, renderCentre, renderLastHand, renderSeats } from "./render.js";
 import { BuyIn, renderSeatControls } from "./seat-controls.js";
+import { Sounds } from "./sounds.js";
 import { TableSocket, tableUrl } from "./socket.js";
 import { TableState, mySeat } from "./state.js";
 
@@ -29,6 +30,9 @@ function readConfig(room) {
     handUrl: data.handUrl || "",
     allHands: data.allHands === "1",
     turnIcon: data.turnIcon || "",
+    // The account's preferences (on for a visitor); the browser may mute too.
+    sounds: data.sounds !== "0",
+    animations: data.animations !== "0",
   };
 }
 
@@ -47,6 +51,7 @@ function start(room) {
   };
   table.buyIn = new BuyIn(table);
   table.log = new HandLog(table);
+  table.sounds = new Sounds(config.sounds, byId("sound-toggle"));
   table.socket = new TableSocket(tableUrl(config.tableId), {
     connecting() {
       table.state.reconnect();
@@ -78,13 +83,17 @@ function receive(table, message) {
 
 function takeSnapshot(table, message) {
   const { before, early, late, ended } = table.state.snapshot(message);
-  early.forEach((m) => table.log.event(m, before, ended));
-  late.forEach((m) => table.log.event(m, message, ended));
+  // The events this page hadn't shown: a reconnect sends some again.
+  const fresh = [];
+  early.forEach((m) => table.log.event(m, before, ended) && fresh.push(m));
+  late.forEach((m) => table.log.event(m, message, ended) && fresh.push(m));
   if (before) table.log.seats(before, message);
   table.buyIn.seated(table.mySeat());
   const played = playAdvance(table);
   render(table);
   if (played) byId("actions").textContent = ""; // sent for the player: no buttons to click
+  // What happened since the page last drew is heard; a page just opened is quiet.
+  if (before) table.sounds.changed(fresh, before, message);
 }
 
 function takeError(table, message) {
