@@ -16,6 +16,7 @@ Screenshots go to ``$BROWSER_SCREENSHOTS/<test name>/`` (default
 
 from __future__ import annotations
 
+import copy
 import os
 import socket
 import subprocess
@@ -109,6 +110,20 @@ def table(transactional_db: None) -> Table:
         auto_muck=False,
     )
     return Table.objects.create(name="Browser table", stakes=stakes)
+
+
+@pytest.fixture
+def server_channel_layer(settings: Any, redis_url: str) -> None:
+    """The test's own service calls tell the server's pages, as the server's would.
+
+    The test process otherwise has an in-memory layer of its own; this one is
+    the server's: the project's Redis layer on the same Redis.
+    """
+    import cardroom.settings as configured  # the module: `settings` is the in-memory one here
+
+    layer = copy.deepcopy(configured.CHANNEL_LAYERS["default"])
+    layer["CONFIG"]["hosts"] = [{**layer["CONFIG"]["hosts"][0], "address": redis_url}]
+    settings.CHANNEL_LAYERS = {"default": layer}
 
 
 @pytest.fixture

@@ -51,8 +51,10 @@ def seat_players(browser: Any, base: str, table: Table, count: int) -> dict[int,
         page.goto(f"{base}/tables/{table.pk}/")
         pages[number] = page
     last = pages[count].locator("#seat-controls")
-    last.get_by_role("button", name="Sit out").click()
-    last.get_by_role("button", name="Sit in").click()
+    sit_out = last.get_by_role("checkbox", name="Sit out next hand")
+    sit_out.check()
+    expect(sit_out).to_be_checked()
+    sit_out.uncheck()
     hand = wait_until(lambda: latest_hand(table), "the first hand")
     assert len(hand.seating["players"]) == count
     return pages

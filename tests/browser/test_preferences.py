@@ -70,8 +70,11 @@ def test_a_four_colour_deck_and_large_cards_are_one_players_choice(
     assert colour(alice, '#felt .card[data-card$="d"]') == BLUE
     assert colour(alice, '#felt .card[data-card$="c"]') == GREEN
     assert colour(bob, '#felt .card[data-card$="d"]') == RED
-    small = "#felt .cards-small .card[data-card]"
-    widths = [page.locator(small).first.bounding_box()["width"] for page in (alice, bob)]
+    # Each one's own up card, drawn the same way but for the preference.
+    widths = [
+        seat_box(page, seat).locator(".hand-up .card").first.bounding_box()["width"]
+        for page, seat in ((alice, 1), (bob, 2))
+    ]
     assert widths[0] > widths[1] * 1.2, widths  # alice's cards are the large ones
     shot(alice, screenshots, "alice-four-colour-large")
     shot(bob, screenshots, "bob-two-colour")

@@ -111,7 +111,7 @@ def expect_step(page: Page, state: HandState, viewer: int, seats: list[int]) -> 
         box = seat_box(page, seat)
         hole, up = state.hole[p], state.up[p]
         if p == viewer or state.shown[p]:
-            faces, backs = hole[:2] + up + hole[2:], 0
+            faces, backs = hole + up, 0  # down cards together, then the up cards
         else:
             faces, backs = up, len(hole)
         cards = box.locator(".card:not(.card-back)")
@@ -120,9 +120,9 @@ def expect_step(page: Page, state: HandState, viewer: int, seats: list[int]) -> 
             expect(cards.nth(i)).to_have_attribute("aria-label", label(card))
         expect(box.locator(".card-back")).to_have_count(backs)
         expect(box.locator(".seat-stack")).to_have_text(f"{state.stacks[p]} chips")
-        bet = box.locator(".seat-bet")
+        bet = page.locator(f'#replay-felt .seat-bet[data-seat="{seat}"]')
         if state.bets[p]:
-            expect(bet).to_have_text(f"bet {state.bets[p]}")
+            expect(bet).to_have_text(f"{state.bets[p]:,}")
         else:
             expect(bet).to_have_count(0)
     # Nor is a card still hidden at this step anywhere on the felt or in its lines

@@ -129,7 +129,7 @@ def test_a_seat_is_held_for_the_first_on_the_waiting_list_who_takes_it(
     ]
 
     # Bob leaves: seat 2 is held for carol alone.
-    bob.locator("#seat-controls").get_by_role("button", name="Leave").click()
+    bob.locator("#seat-controls").get_by_role("button", name="Leave table").click()
     expect(carol.locator("#chip-controls")).to_contain_text("Seat 2 is held for you until")
     expect(seat_box(dave, 2)).to_contain_text("held for the waiting list")
     expect(seat_box(dave, 2).get_by_role("button", name="Sit here")).to_have_count(0)

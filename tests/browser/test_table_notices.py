@@ -106,14 +106,17 @@ def test_a_reload_keeps_the_log_and_chat_and_leaving_waits_for_the_hand(
 
     # Leaving mid-hand is taken as "after this hand", and can be taken back.
     controls = alice.locator("#seat-controls")
-    controls.get_by_role("button", name="Leave after this hand").click()
+    leave = controls.get_by_role("checkbox", name="Leave after this hand")
+    leave.check()
     expect(controls).to_contain_text(
         "You’ll leave the table, with your chips, when this hand ends."
     )
     expect(seat_box(bob, 1).locator(".seat-tags")).to_contain_text("leaving after this hand")
-    controls.get_by_role("button", name="Stay").click()
+    expect(leave).to_be_checked()  # as the server has it, after the redraw
+    leave.uncheck()  # stay after all
     expect(seat_box(bob, 1).locator(".seat-tags")).not_to_contain_text("leaving")
-    controls.get_by_role("button", name="Leave after this hand").click()
+    expect(leave).not_to_be_checked()
+    leave.check()
     expect(alice.locator("#banner")).to_be_hidden()  # no error: nothing was refused
     shot(alice, screenshots, "alice-2-leaving")
 
@@ -166,11 +169,13 @@ def test_timed_out_turns_are_said_in_the_log_and_on_the_seat(
     bobs = HandAction.objects.filter(hand__table=table, player__username="bob", kind="check")
     assert bobs.filter(timed_out=False).exists()
     expect(alice.locator("#seat-controls")).to_contain_text(
-        "You were sat out: two turns timed out. Sit in to be dealt in again."
+        "You were sat out: two turns timed out. Untick “Sit out next hand” to be dealt in again."
     )
     shot(alice, screenshots, "alice-sat-out")
     shot(bob, screenshots, "bob-sees-alice-sat-out")
-    alice.locator("#seat-controls").get_by_role("button", name="Sit in").click()
+    sit_out = alice.locator("#seat-controls").get_by_role("checkbox", name="Sit out next hand")
+    expect(sit_out).to_be_checked()
+    sit_out.uncheck()
     expect(seat_box(bob, 1).locator(".seat-tags")).not_to_contain_text("sat out")
 
 

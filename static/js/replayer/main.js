@@ -3,7 +3,7 @@
 // the hand for this viewer after one action, so every card, stack, bet and pot
 // here is the server's; this file only draws them, with the table's own card
 // and seat drawing. Also wires the deck check.
-import { byId, card, clearSeats, el, placeSeat, seatBox } from "../shared/felt.js";
+import { byId, card, drawSeats, el, seatBox } from "../shared/felt.js";
 import { chips, handTags, potTitle, potsInPlay, winsByPlayer, wordsOf } from "../shared/format.js";
 
 // The steps' pots: at the end, each pot the hand paid with its rake.
@@ -56,12 +56,10 @@ class Replayer {
 
   renderSeats(view) {
     const data = this.data;
-    const felt = byId("replay-felt");
-    clearSeats(felt);
     // The viewer's seat sits at 6 o'clock, the others clockwise, as at the table.
     const bottom = data.viewer !== null ? data.seats[data.viewer] : Math.min(...data.seats);
     const wins = winsByPlayer(view.result);
-    view.players.forEach((seen, p) => {
+    const seats = view.players.map((seen, p) => {
       const number = data.seats[p];
       const tags = handTags(seen);
       if (data.dealer === number) tags.push("dealer");
@@ -78,9 +76,9 @@ class Replayer {
         player: seen,
         words: view.result ? wordsOf(view.result.hands[String(p)]) : "",
       });
-      placeSeat(box, number, bottom, data.seat_count);
-      felt.appendChild(box);
+      return { number, box, bet: view.phase !== "over" ? seen.bet : 0 };
     });
+    drawSeats(byId("replay-felt"), seats, bottom, data.seat_count);
   }
 
   renderCentre(view) {

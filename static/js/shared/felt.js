@@ -4,6 +4,7 @@
 // few files before its keys work. Text goes in with textContent only: names
 // and chat are other people's words.
 import { cardFace, chips } from "./format.js";
+import { chipPile, seatSpot, towardsCentre } from "./layout.js";
 
 export function byId(id) {
   return document.getElementById(id);
@@ -29,13 +30,17 @@ export function card(code, down = false) {
   return node;
 }
 
-// A stud hand in dealing order: the two first down cards, the up cards, then
-// the last down card.
+// A stud hand as the felt shows it: the down cards together (faces for their
+// owner, backs for everyone else), then the up cards everyone sees, each
+// group fanned so every card's corner shows.
 export function studCards(player) {
-  const row = el("div", "cards cards-small");
-  player.down.slice(0, 2).forEach((c) => row.appendChild(card(c, true)));
-  player.up.forEach((c) => row.appendChild(card(c)));
-  player.down.slice(2).forEach((c) => row.appendChild(card(c, true)));
+  const row = el("div", "cards seat-cards");
+  const down = el("span", "hand-down");
+  player.down.forEach((c) => down.appendChild(card(c, true)));
+  const up = el("span", "hand-up");
+  player.up.forEach((c) => up.appendChild(card(c)));
+  if (player.down.length) row.appendChild(down);
+  if (player.up.length) row.appendChild(up);
   return row;
 }
 
@@ -48,36 +53,73 @@ export function cardRow(codes, className) {
 
 // A seat around the felt; the caller says what it shows. seat: {number, name,
 // stack, mine, turn, folded, winner, tags: [..], player: the hand's {down,
-// up, bet} or null when not dealt in, words}.
+// up, bet} or null when not dealt in, words}. Its cards sit above its name
+// plate; its bet is drawn on the felt by drawSeats.
 export function seatBox(seat) {
   const box = el("div", "seat");
   box.classList.toggle("seat-mine", Boolean(seat.mine));
   box.classList.toggle("seat-turn", Boolean(seat.turn));
   box.classList.toggle("seat-folded", Boolean(seat.folded));
   box.classList.toggle("seat-winner", Boolean(seat.winner));
+  if (seat.player && (seat.player.down.length || seat.player.up.length)) box.appendChild(studCards(seat.player));
+  const plate = el("div", "seat-plate");
   const head = el("div", "seat-head");
   head.appendChild(el("span", "seat-name", seat.name));
   head.appendChild(el("span", "seat-no", "#" + seat.number));
-  box.appendChild(head);
-  box.appendChild(el("div", "seat-stack", chips(seat.stack) + " chips"));
-  if (seat.tags.length) box.appendChild(el("div", "seat-tags", seat.tags.join(" · ")));
-  if (seat.player) {
-    box.appendChild(studCards(seat.player));
-    if (seat.player.bet) box.appendChild(el("div", "seat-bet", "bet " + chips(seat.player.bet)));
-    if (seat.words) box.appendChild(el("div", "seat-hand", seat.words));
-  }
+  plate.appendChild(head);
+  plate.appendChild(el("div", "seat-stack", chips(seat.stack) + " chips"));
+  if (seat.tags.length) plate.appendChild(el("div", "seat-tags", seat.tags.join(" · ")));
+  if (seat.words) plate.appendChild(el("div", "seat-hand", seat.words));
+  box.appendChild(plate);
   box.dataset.seat = String(seat.number);
   return box;
 }
 
-// Seat `bottom` sits at 6 o'clock; the others follow clockwise.
-export function placeSeat(box, number, bottom, count) {
-  const angle = Math.PI / 2 + (2 * Math.PI * (number - bottom)) / count;
-  box.style.left = 50 + 46 * Math.cos(angle) + "%";
-  box.style.top = 50 + 44 * Math.sin(angle) + "%";
+// A pile of chips, with its amount beside it unless `counted` is false (the
+// pot, whose amounts are written out under it): a bet in front of a seat.
+export function chipStack(amount, className, counted = true) {
+  const stack = el("div", "chip-stack " + className);
+  const pile = el("span", "chip-pile");
+  pile.setAttribute("aria-hidden", "true");
+  chipPile(amount).forEach((value) => pile.appendChild(el("span", "chip chip-" + value)));
+  stack.appendChild(pile);
+  if (counted) stack.appendChild(el("span", "chip-count", chips(amount)));
+  return stack;
 }
 
-// Takes away the seats drawn before, leaving the felt's centre.
+// How tall the felt is for its width, as drawn now (a phone's stands up).
+export function feltAspect(felt) {
+  return felt.clientWidth ? felt.clientHeight / felt.clientWidth : 0.5;
+}
+
+export const BET_SHARE = 0.58; // how far out from the centre a bet lies, towards its seat
+
+// Draws the seats (replacing those drawn before): each of `seats` is
+// {number, box, bet}, the box from seatBox or the caller's own. Seat `bottom`
+// sits at 6 o'clock and the rest clockwise; a bet lies in front of its seat.
+export function drawSeats(felt, seats, bottom, count) {
+  clearSeats(felt);
+  const aspect = feltAspect(felt);
+  seats.forEach(({ number, box, bet }) => {
+    const spot = seatSpot(number, bottom, count, aspect);
+    place(box, spot);
+    felt.appendChild(box);
+    if (bet) {
+      const pile = chipStack(bet, "seat-bet");
+      pile.dataset.seat = String(number);
+      pile.setAttribute("aria-label", "Seat " + number + " bets " + chips(bet));
+      place(pile, towardsCentre(spot, BET_SHARE));
+      felt.appendChild(pile);
+    }
+  });
+}
+
+function place(node, spot) {
+  node.style.left = spot.x + "%";
+  node.style.top = spot.y + "%";
+}
+
+// Takes away the seats and bets drawn before, leaving the felt's centre.
 export function clearSeats(felt) {
-  felt.querySelectorAll(".seat").forEach((n) => felt.removeChild(n));
+  felt.querySelectorAll(".seat, .seat-bet").forEach((n) => felt.removeChild(n));
 }

@@ -9,6 +9,7 @@ import { listenForKeys, playAdvance, renderActions, renderAdvance } from "./acti
 import { renderChipControls } from "./chip-controls.js";
 import { renderTimer } from "./clock.js";
 import { HandLog, listenForChat, takeChat } from "./log.js";
+import { animate, movesBetween } from "./motion.js";
 import { renderBalance, renderCentre, renderLastHand, renderSeats } from "./render.js";
 import { BuyIn, renderSeatControls } from "./seat-controls.js";
 import { Sounds } from "./sounds.js";
@@ -68,6 +69,12 @@ function start(room) {
   document.addEventListener("visibilitychange", () => {
     if (table.state.snap) signalTurn(table);
   });
+  // Turning a phone, or resizing a window, can stand the felt up or lay it down.
+  let resizing = null;
+  window.addEventListener("resize", () => {
+    cancelAnimationFrame(resizing);
+    resizing = requestAnimationFrame(() => table.state.snap && renderSeats(table));
+  });
   table.socket.connect();
 }
 
@@ -92,8 +99,12 @@ function takeSnapshot(table, message) {
   const played = playAdvance(table);
   render(table);
   if (played) byId("actions").textContent = ""; // sent for the player: no buttons to click
-  // What happened since the page last drew is heard; a page just opened is quiet.
-  if (before) table.sounds.changed(fresh, before, message);
+  // What happened since the page last drew is seen moving and heard; a page
+  // just opened is still and quiet.
+  if (before) {
+    animate(table, movesBetween(before, message));
+    table.sounds.changed(fresh, before, message);
+  }
 }
 
 function takeError(table, message) {

@@ -1,6 +1,6 @@
 // Draws a snapshot: the seats, the centre (stage, turn, board, pots), the
 // last hand's summary and the header's balance.
-import { byId, card, cardRow, clearSeats, el, placeSeat, seatBox } from "../shared/felt.js";
+import { byId, card, cardRow, chipStack, drawSeats, el, seatBox } from "../shared/felt.js";
 import { chips, handTags, potsInPlay, winsByPlayer, wordsOf } from "../shared/format.js";
 import { timerBar } from "./clock.js";
 import { SAT_OUT_FOR_TIMEOUTS, seatName } from "./narrate.js";
@@ -16,16 +16,19 @@ export function winnersBySeat(snap) {
 
 export function renderSeats(table) {
   const snap = table.state.snap;
-  const felt = byId("felt");
-  clearSeats(felt);
   const bySeat = new Map(snap.table.seats.map((s) => [s.number, s]));
-  const bottom = table.mySeat() || 1;
   const winners = winnersBySeat(snap);
+  const seats = [];
   for (let n = 1; n <= table.config.seatCount; n++) {
-    const box = bySeat.has(n) ? occupiedSeat(table, bySeat.get(n), winners) : emptySeat(table, n);
-    placeSeat(box, n, bottom, table.config.seatCount);
-    felt.appendChild(box);
+    const p = engineIndex(snap, n);
+    const hp = bySeat.has(n) && p >= 0 && snap.hand ? snap.hand.players[p] : null;
+    seats.push({
+      number: n,
+      box: bySeat.has(n) ? occupiedSeat(table, bySeat.get(n), winners) : emptySeat(table, n),
+      bet: hp && snap.hand.phase !== "over" ? hp.bet : 0,
+    });
   }
+  drawSeats(byId("felt"), seats, table.mySeat() || 1, table.config.seatCount);
 }
 
 function occupiedSeat(table, seat, winners) {
@@ -47,7 +50,7 @@ function occupiedSeat(table, seat, winners) {
     player: hp,
     words: hp && result ? wordsOf(result.hands[String(p)]) : "",
   });
-  if (turn && table.state.timer) box.appendChild(timerBar("seat-timer"));
+  if (turn && table.state.timer) box.querySelector(".seat-plate").appendChild(timerBar("seat-timer"));
   return box;
 }
 
@@ -114,6 +117,9 @@ export function renderCentre(table) {
   pots.textContent = "";
   if (!snap.hand) return;
   snap.hand.community.forEach((c) => community.appendChild(card(c)));
+  // The chips already in the middle; the street's bets lie before their seats.
+  const collected = snap.hand.pots.reduce((sum, pot) => sum + pot.amount, 0);
+  if (collected && snap.hand.phase !== "over") pots.appendChild(chipStack(collected, "pot-chips", false));
   potsInPlay(snap.hand).forEach((text) => pots.appendChild(el("div", "pot", text)));
 }
 

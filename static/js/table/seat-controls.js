@@ -1,4 +1,4 @@
-// The viewer's own seat: the buy-in dialog to sit down, and the buttons to
+// The viewer's own seat: the buy-in dialog to sit down, and the choices to
 // sit out or in, leave or stay.
 import { byId, el } from "../shared/felt.js";
 import { chips } from "../shared/format.js";
@@ -96,6 +96,9 @@ export class BuyIn {
   }
 }
 
+// The viewer's seat: "sit out next hand" and, while they are dealt into a
+// hand, "leave after this hand" are boxes to tick and untick; between their
+// hands, leaving is a button that leaves at once.
 export function renderSeatControls(table) {
   const box = byId("seat-controls");
   if (!table.config.loggedIn) return;
@@ -106,22 +109,32 @@ export function renderSeatControls(table) {
     box.appendChild(el("p", "help", "Pick an empty seat to sit down."));
     return;
   }
-  const button = (label, message) => {
-    const b = el("button", "button button-quiet", label);
-    b.type = "button";
-    b.addEventListener("click", () => table.send(message));
-    return b;
-  };
-  box.appendChild(mine.state === "playing" ? button("Sit out", { type: "sit_out" }) : button("Sit in", { type: "sit_in" }));
-  if (mine.state === "sitting_out" && mine.sat_out_for === "timeouts") {
-    box.appendChild(el("p", "help", "You were sat out: two turns timed out. Sit in to be dealt in again."));
-  }
   const info = snap.hand_info;
   const inHand = Boolean(info && !info.finished && info.seats.includes(mine.number));
-  if (mine.leaving) {
-    box.appendChild(el("p", "help", "You’ll leave the table, with your chips, when this hand ends."));
-    box.appendChild(button("Stay", { type: "stay" }));
-  } else {
-    box.appendChild(button(inHand ? "Leave after this hand" : "Leave", { type: "leave" }));
+  box.appendChild(tickBox(table, "Sit out next hand", "sit-out", mine.state === "sitting_out", "sit_out", "sit_in"));
+  if (inHand) box.appendChild(tickBox(table, "Leave after this hand", "leave", mine.leaving, "leave", "stay"));
+  else {
+    const leave = el("button", "button button-quiet", "Leave table");
+    leave.type = "button";
+    leave.addEventListener("click", () => table.send({ type: "leave" }));
+    box.appendChild(leave);
   }
+  if (mine.state === "sitting_out" && mine.sat_out_for === "timeouts") {
+    box.appendChild(el("p", "help", "You were sat out: two turns timed out. Untick “Sit out next hand” to be dealt in again."));
+  }
+  if (mine.leaving) box.appendChild(el("p", "help", "You’ll leave the table, with your chips, when this hand ends."));
+}
+
+// A box that sends `on` when ticked and `off` when unticked; the next
+// snapshot redraws it as the server has it.
+function tickBox(table, text, name, ticked, on, off) {
+  const label = el("label", "seat-choice");
+  const tick = el("input");
+  tick.type = "checkbox";
+  tick.name = name;
+  tick.checked = Boolean(ticked);
+  tick.addEventListener("change", () => table.send({ type: tick.checked ? on : off }));
+  label.appendChild(tick);
+  label.appendChild(document.createTextNode(" " + text));
+  return label;
 }

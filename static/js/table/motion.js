@@ -1,0 +1,136 @@
+// Movement on the felt: a card dealt flies in from the middle, a bet slides
+// out in front of its seat, the street's bets slide into the pot, and the pot
+// slides to whoever won it. What moved is worked out from the snapshot before
+// and the one after (`movesBetween`, pure, tested by node); `animate` plays
+// it with the Web Animations API after the new snapshot is drawn. Nothing
+// moves for a player who turned animations off, or whose device asks for
+// reduced motion.
+import { BET_SHARE, byId, chipStack, feltAspect } from "../shared/felt.js";
+import { seatSpot, towardsCentre } from "../shared/layout.js";
+import { seatOf } from "./state.js";
+
+const DEAL_MS = 320;
+const DEAL_GAP_MS = 45; // between one card and the next, round the table
+const CHIPS_MS = 380;
+
+// What moved from snapshot `before` to `after`: a list of
+//   {kind: "deal", seat, group: "down" | "up", index} a card new to the seat;
+//   {kind: "bet", seat} chips put in, out in front of the seat;
+//   {kind: "collect", seat, amount} a bet swept into the pot;
+//   {kind: "award", seat, amount} chips won, from the pot to the seat.
+// Seats are seat numbers. A new hand deals every card it shows.
+export function movesBetween(before, after) {
+  const moves = [];
+  const hand = after && after.hand;
+  if (!hand || !after.hand_info) return moves;
+  const sameHand = Boolean(before && before.hand && before.hand_info && before.hand_info.id === after.hand_info.id);
+  const old = sameHand ? before.hand : null;
+  // Cards in dealing order: round the table for each card, as a dealer does.
+  const newCards = hand.players.map((p, i) => ({
+    seat: seatOf(after, i),
+    down: p.down.length - (old ? old.players[i].down.length : 0),
+    up: p.up.length - (old ? old.players[i].up.length : 0),
+    had: old ? old.players[i] : { down: [], up: [] },
+  }));
+  const rounds = Math.max(0, ...newCards.map((c) => Math.max(c.down, 0) + Math.max(c.up, 0)));
+  for (let r = 0; r < rounds; r++) {
+    newCards.forEach((c) => {
+      // Down cards come first in a round of several (3rd street: two down, one up).
+      const downs = Math.max(c.down, 0);
+      if (r < downs) moves.push({ kind: "deal", seat: c.seat, group: "down", index: c.had.down.length + r });
+      else if (r < downs + Math.max(c.up, 0)) {
+        moves.push({ kind: "deal", seat: c.seat, group: "up", index: c.had.up.length + r - downs });
+      }
+    });
+  }
+  if (!old) return moves;
+  // A finished hand's bets are in its pots, whatever its players' bets say.
+  const betOf = (h, i) => (h.phase === "over" ? 0 : h.players[i].bet || 0);
+  hand.players.forEach((p, i) => {
+    const seat = seatOf(after, i);
+    const was = betOf(old, i);
+    const now = betOf(hand, i);
+    if (now > was) moves.push({ kind: "bet", seat });
+    else if (now < was) moves.push({ kind: "collect", seat, amount: was });
+  });
+  if (hand.result && !old.result) {
+    Object.entries(hand.result.payouts || {}).forEach(([p, amount]) => {
+      if (amount > 0) moves.push({ kind: "award", seat: seatOf(after, Number(p)), amount });
+    });
+  }
+  return moves;
+}
+
+// Whether this page moves things: the player's choice, and the device's.
+export function animationsOn(config) {
+  if (!config.animations) return false;
+  return !(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+}
+
+// Plays `moves` on the freshly drawn felt.
+export function animate(table, moves) {
+  if (!moves.length || !animationsOn(table.config)) return;
+  const felt = byId("felt");
+  if (!felt.animate) return;
+  const centre = middleOf(felt);
+  let dealt = 0;
+  let collected = false;
+  moves.forEach((move) => {
+    if (move.kind === "deal") {
+      const node = felt.querySelectorAll(`.seat[data-seat="${move.seat}"] .hand-${move.group} .card`)[move.index];
+      if (node) flyFrom(node, centre, DEAL_MS, DEAL_GAP_MS * dealt++, true);
+    } else if (move.kind === "bet") {
+      const pile = felt.querySelector(`.seat-bet[data-seat="${move.seat}"]`);
+      const seat = felt.querySelector(`.seat[data-seat="${move.seat}"] .seat-plate`);
+      if (pile && seat) flyFrom(pile, middleOf(seat), CHIPS_MS, 0, false);
+    } else if (move.kind === "collect") {
+      const from = spotOf(table, felt, move.seat, BET_SHARE);
+      ghost(felt, move.amount, from, { x: 50, y: 50 }, 0);
+      collected = true;
+    } else if (move.kind === "award") {
+      // After the bets have reached the pot, if they had to.
+      ghost(felt, move.amount, { x: 50, y: 50 }, spotOf(table, felt, move.seat, 1), collected ? CHIPS_MS : 0);
+    }
+  });
+}
+
+function middleOf(node) {
+  const r = node.getBoundingClientRect();
+  return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+}
+
+// `node` arrives where it is drawn from `from` (a point on the screen).
+function flyFrom(node, from, duration, delay, small) {
+  const here = middleOf(node);
+  const start = { translate: `${from.x - here.x}px ${from.y - here.y}px`, opacity: 0 };
+  if (small) start.scale = "0.4";
+  node.animate([start, { translate: "0 0", opacity: 1, scale: "1" }], {
+    duration,
+    delay,
+    easing: "cubic-bezier(0.2, 0.7, 0.3, 1)",
+    fill: "backwards",
+  });
+}
+
+// The spot (in percent of the felt) `share` of the way out to a seat.
+function spotOf(table, felt, seat, share) {
+  const spot = seatSpot(seat, table.mySeat() || 1, table.config.seatCount, feltAspect(felt));
+  return towardsCentre(spot, share);
+}
+
+// A pile of `amount` chips that slides from one spot to another and goes.
+function ghost(felt, amount, from, to, delay) {
+  const pile = chipStack(amount, "seat-bet chip-ghost", false);
+  pile.style.left = from.x + "%";
+  pile.style.top = from.y + "%";
+  felt.appendChild(pile);
+  const dx = ((to.x - from.x) / 100) * felt.clientWidth;
+  const dy = ((to.y - from.y) / 100) * felt.clientHeight;
+  const run = pile.animate([{ translate: "0 0", opacity: 1 }, { translate: `${dx}px ${dy}px`, opacity: 0.2 }], {
+    duration: CHIPS_MS,
+    delay,
+    easing: "ease-in",
+    fill: "both",
+  });
+  run.onfinish = run.oncancel = () => pile.remove();
+}
