@@ -209,6 +209,9 @@ def test_a_full_hand_of_eight_on_a_phone_with_every_control_in_reach(
             assert_hole_cards_apart(phone, len(state.hole[alice_index]))
             shot(phone, screenshots, f"phone-street-{street + 3}")
             shot(desktop, screenshots, f"desktop-street-{street + 3}")
+            # What the README shows: the screen as each player sees it.
+            phone.screenshot(path=screenshots / "table-phone.png")
+            desktop.screenshot(path=screenshots / "table-desktop.png")
         move.tap()
         wait_until(partial(moved_on, table, hand.version), "alice's move")
     expect(phone.locator("#last-hand")).to_be_visible()

@@ -248,7 +248,7 @@ def test_two_players_sign_up_sit_and_play_to_showdown_while_a_visitor_watches(
         for page, mine in viewers.values():
             for seat in (1, 2):
                 if seat == mine:
-                    own = hole[seat][:2] + up[seat] + hole[seat][2:]
+                    own = hole[seat] + up[seat]  # the down cards together, then the up
                     expect_cards(page, seat, [label(c) for c in own], backs=0)
                     expect(seat_box(page, seat).locator(".card-hole")).to_have_count(
                         len(hole[seat])
@@ -305,7 +305,7 @@ def test_two_players_sign_up_sit_and_play_to_showdown_while_a_visitor_watches(
         expect(page.locator("#actions button")).to_have_count(0)
         for seat in (1, 2):
             p = seats.index(seat)
-            cards = state.hole[p][:2] + state.up[p] + state.hole[p][2:]
+            cards = state.hole[p] + state.up[p]
             expect_cards(page, seat, [label(c) for c in cards], backs=0)
             box = seat_box(page, seat)
             expect(box.locator(".seat-hand")).to_have_text(words[seat])
