@@ -139,7 +139,7 @@ def assert_laid_out(page: Page, width: int, height: int) -> None:
     wide enough to read."""
     assert page.evaluate("window.scrollY") == 0
     seats = boxes(page, "#felt .seat")
-    assert len(seats) == 8
+    assert len(seats) == 8, page.eval_on_selector_all("#felt .seat", BOXES)
     things = seats + boxes(page, "#felt .seat-bet") + boxes(page, "#felt .centre > *")
     for i, a in enumerate(things):
         assert a["x"] >= 0 and a["x"] + a["width"] <= width, f"off the screen: {a}"
@@ -178,20 +178,25 @@ def assert_hole_cards_apart(page: Page, down: int) -> None:
     assert gap >= 4, gap
 
 
+@pytest.mark.parametrize("card_size", ["normal", "large"])
 def test_a_full_hand_of_eight_on_a_phone_with_every_control_in_reach(
     browser: Any,
     live_server_url: str,
     server_channel_layer: None,
     table: Table,
     screenshots: Path,
+    card_size: str,
 ) -> None:
-    full_table(table)
+    alice = full_table(table)["alice"]
+    alice.card_size = card_size  # the larger cards must fit too
+    alice.save(update_fields=["card_size"])
     hand = off_the_loop(partial(told, table.pk, partial(services.hand_start, table_id=table.pk)))
     alice_index = next(i for i, entry in enumerate(hand.seating["players"]) if entry["seat"] == 1)
-    phone = browser.new_context(**PHONE).new_page()
+    # The layout is measured at rest: no card is in flight when it is.
+    phone = browser.new_context(**PHONE, reduced_motion="reduce").new_page()
     log_in(phone, live_server_url, "alice")
     phone.goto(f"{live_server_url}/tables/{table.pk}/")
-    desktop = browser.new_context(**DESKTOP).new_page()
+    desktop = browser.new_context(**DESKTOP, reduced_motion="reduce").new_page()
     log_in(desktop, live_server_url, "bob")
     desktop.goto(f"{live_server_url}/tables/{table.pk}/")
 

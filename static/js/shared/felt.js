@@ -98,20 +98,23 @@ export const BET_SHARE = 0.58; // how far out from the centre a bet lies, toward
 // {number, box, bet}, the box from seatBox or the caller's own. Seat `bottom`
 // sits at 6 o'clock and the rest clockwise; a bet lies in front of its seat.
 export function drawSeats(felt, seats, bottom, count) {
-  clearSeats(felt);
   const aspect = feltAspect(felt);
+  // Everything is placed before the old seats go, so the felt is never left bare.
+  const drawn = document.createDocumentFragment();
   seats.forEach(({ number, box, bet }) => {
     const spot = seatSpot(number, bottom, count, aspect);
     place(box, spot);
-    felt.appendChild(box);
+    drawn.appendChild(box);
     if (bet) {
       const pile = chipStack(bet, "seat-bet");
       pile.dataset.seat = String(number);
       pile.setAttribute("aria-label", "Seat " + number + " bets " + chips(bet));
       place(pile, towardsCentre(spot, BET_SHARE));
-      felt.appendChild(pile);
+      drawn.appendChild(pile);
     }
   });
+  clearSeats(felt);
+  felt.appendChild(drawn);
 }
 
 function place(node, spot) {

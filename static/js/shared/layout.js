@@ -21,8 +21,9 @@ function edgePoint(t, roundness) {
 }
 
 // The bottom seat is the viewer's, drawn larger: the gaps either side of it
-// are this much wider than the others.
-const BOTTOM_ROOM = 1.35;
+// are this much wider than the others (more on a tall felt, whose bottom
+// edge is short).
+const BOTTOM_ROOM = { wide: 1.35, tall: 1.5 };
 
 // The spot of each of `count` seats on a felt `aspect` (height / width) times
 // as tall as it is wide: [{x, y}] in percent, the first at the bottom centre
@@ -30,6 +31,7 @@ const BOTTOM_ROOM = 1.35;
 // left either side of the first.
 export function seatSpots(count, aspect) {
   const roundness = aspect > 1 ? 4 : 2.2;
+  const room = aspect > 1 ? BOTTOM_ROOM.tall : BOTTOM_ROOM.wide;
   // Walk the edge from 6 o'clock towards 9 (clockwise on the screen),
   // measuring in the felt's own proportions so spacing is even in pixels.
   const points = [];
@@ -41,12 +43,12 @@ export function seatSpots(count, aspect) {
     lengths.push(lengths[i - 1] + Math.hypot(dx, dy));
   }
   const total = lengths[lengths.length - 1];
-  const gap = count > 2 ? total / (count - 2 + 2 * BOTTOM_ROOM) : total / 2;
+  const gap = count > 2 ? total / (count - 2 + 2 * room) : total / 2;
   const spots = [];
   let i = 0;
   for (let k = 0; k < count; k++) {
-    const want = k === 0 ? 0 : count > 2 ? gap * (BOTTOM_ROOM + k - 1) : gap;
-    while (lengths[i + 1] < want) i++;
+    const want = k === 0 ? 0 : count > 2 ? gap * (room + k - 1) : gap;
+    while (i < SAMPLES - 1 && lengths[i + 1] < want) i++;
     const share = (want - lengths[i]) / (lengths[i + 1] - lengths[i] || 1);
     const x = points[i].x + share * (points[i + 1].x - points[i].x);
     const y = points[i].y + share * (points[i + 1].y - points[i].y);

@@ -2,7 +2,8 @@
 // time counts down in another colour, in seconds: the countdown every turn
 // has, or, at stakes with a time bank (`clock` "time_bank"), the player's
 // bank. Times are the server's, so the bar runs on our clock plus the skew
-// measured from the last `timer` message.
+// measured from the last `timer` message. When the viewer's own time runs
+// short, sounds.js sounds the time cue.
 import { byId, el } from "../shared/felt.js";
 
 // The fixed points of timer message `t`, or null when it can't be shown.
@@ -49,10 +50,13 @@ export function renderTimer(table) {
   const plan = clockPlan(timer);
   if (!plan || !snap.hand || snap.hand.phase === "over") {
     box.hidden = true;
+    table.sounds.watch(null);
     return;
   }
   const seat = snap.table.seats.find((s) => s.number === timer.seat);
-  const whose = timer.seat === table.mySeat() ? "Your" : (seat ? seat.player : "Seat " + timer.seat) + "’s";
+  const mine = timer.seat === table.mySeat();
+  const whose = mine ? "Your" : (seat ? seat.player : "Seat " + timer.seat) + "’s";
+  table.sounds.watch(timer, plan, skew, mine); // the time cue, when the viewer's time runs short
   let shown = null;
   box.hidden = false;
   const tick = () => {

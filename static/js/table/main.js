@@ -103,7 +103,8 @@ function takeSnapshot(table, message) {
   // just opened is still and quiet.
   if (before) {
     animate(table, movesBetween(before, message));
-    table.sounds.changed(fresh, before, message);
+    // A turn an advance action already played is not announced.
+    table.sounds.changed(fresh, before, message, { answered: played });
   }
 }
 
