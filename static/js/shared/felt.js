@@ -88,7 +88,7 @@ export function chipStack(amount, className, counted = true) {
 }
 
 // How tall the felt is for its width, as drawn now (a phone's stands up).
-export function feltAspect(felt) {
+function feltAspect(felt) {
   return felt.clientWidth ? felt.clientHeight / felt.clientWidth : 0.5;
 }
 

@@ -5,8 +5,8 @@
 // it with the Web Animations API after the new snapshot is drawn. Nothing
 // moves for a player who turned animations off, or whose device asks for
 // reduced motion.
-import { BET_SHARE, byId, chipStack, feltAspect } from "../shared/felt.js";
-import { seatSpot, towardsCentre } from "../shared/layout.js";
+import { BET_SHARE, byId, chipStack } from "../shared/felt.js";
+import { towardsCentre } from "../shared/layout.js";
 import { seatOf } from "./state.js";
 
 const DEAL_MS = 320;
@@ -84,12 +84,12 @@ export function animate(table, moves) {
       const seat = felt.querySelector(`.seat[data-seat="${move.seat}"] .seat-plate`);
       if (pile && seat) flyFrom(pile, middleOf(seat), CHIPS_MS, 0, false);
     } else if (move.kind === "collect") {
-      const from = spotOf(table, felt, move.seat, BET_SHARE);
+      const from = spotOf(felt, move.seat, BET_SHARE);
       ghost(felt, move.amount, from, { x: 50, y: 50 }, 0);
       collected = true;
     } else if (move.kind === "award") {
       // After the bets have reached the pot, if they had to.
-      ghost(felt, move.amount, { x: 50, y: 50 }, spotOf(table, felt, move.seat, 1), collected ? CHIPS_MS : 0);
+      ghost(felt, move.amount, { x: 50, y: 50 }, spotOf(felt, move.seat, 1), collected ? CHIPS_MS : 0);
     }
   });
 }
@@ -112,10 +112,12 @@ function flyFrom(node, from, duration, delay, small) {
   });
 }
 
-// The spot (in percent of the felt) `share` of the way out to a seat.
-function spotOf(table, felt, seat, share) {
-  const spot = seatSpot(seat, table.mySeat() || 1, table.config.seatCount, feltAspect(felt));
-  return towardsCentre(spot, share);
+// The spot (in percent of the felt) `share` of the way out to a seat, as
+// drawSeats placed it.
+function spotOf(felt, seat, share) {
+  const box = felt.querySelector(`.seat[data-seat="${seat}"]`);
+  if (!box) return { x: 50, y: 50 };
+  return towardsCentre({ x: parseFloat(box.style.left), y: parseFloat(box.style.top) }, share);
 }
 
 // A pile of `amount` chips that slides from one spot to another and goes.

@@ -20,23 +20,20 @@ export function renderSeats(table) {
   const winners = winnersBySeat(snap);
   const seats = [];
   for (let n = 1; n <= table.config.seatCount; n++) {
-    const p = engineIndex(snap, n);
-    const hp = bySeat.has(n) && p >= 0 && snap.hand ? snap.hand.players[p] : null;
-    seats.push({
-      number: n,
-      box: bySeat.has(n) ? occupiedSeat(table, bySeat.get(n), winners) : emptySeat(table, n),
-      bet: hp && snap.hand.phase !== "over" ? hp.bet : 0,
-    });
+    if (bySeat.has(n)) seats.push(occupiedSeat(table, bySeat.get(n), winners));
+    else seats.push({ number: n, box: emptySeat(table, n), bet: 0 });
   }
   drawSeats(byId("felt"), seats, table.mySeat() || 1, table.config.seatCount);
 }
 
+// A taken seat as drawSeats takes it: {number, box, bet}.
 function occupiedSeat(table, seat, winners) {
   const snap = table.state.snap;
   const p = engineIndex(snap, seat.number);
   const hp = p >= 0 && snap.hand ? snap.hand.players[p] : null;
   const info = snap.hand_info;
-  const turn = Boolean(hp) && snap.hand.to_act === p && snap.hand.phase !== "over";
+  const live = Boolean(hp) && snap.hand.phase !== "over";
+  const turn = live && snap.hand.to_act === p;
   const result = snap.hand && snap.hand.result;
   const box = seatBox({
     number: seat.number,
@@ -51,7 +48,7 @@ function occupiedSeat(table, seat, winners) {
     words: hp && result ? wordsOf(result.hands[String(p)]) : "",
   });
   if (turn && table.state.timer) box.querySelector(".seat-plate").appendChild(timerBar("seat-timer"));
-  return box;
+  return { number: seat.number, box, bet: live ? hp.bet : 0 };
 }
 
 // Everything a taken seat's tags say, in order: the seat's state, the hand's
