@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from tables.rules.betting import STRUCTURES as BETTING_STRUCTURES
+from tables.rules.betting import Structure
 from tables.rules.errors import IllegalAction
 from tables.rules.variants import Variant, get_variant
 
@@ -88,7 +89,8 @@ class GameConfig:
     tie_break: str = "position"  # showing-hand ties: "position" (000/001) or "suit" (003)
     all_in_opener: str = "next_seat"  # the opener is all in: "next_seat" (WSOP) or the best other
     open_pair_big_bet: bool | None = None  # None: the variant's default
-    max_raises: int = 3  # one bet and three raises (seed 002)
+    max_raises: int = 3  # one bet and three raises (seed 002); fixed and spread limit
+    raise_at_least_last: bool = True  # spread limit: a raise is at least the last one (003)
     heads_up_uncapped: bool = False  # lift the cap when two players start the round (003)
     short_all_in: str = "half"  # "half": an all-in of half a bet or more reopens raising
     auto_muck: bool = True
@@ -100,14 +102,14 @@ class GameConfig:
             _need_chips(name, getattr(self, name))
         _need_chips("small bet", self.small_bet, positive=True)
         _need_chips("big bet", self.big_bet, positive=True)
-        self._check_sizes()
         self._check_choices(variant)
+        self._check_sizes()
 
     def _check_sizes(self) -> None:
-        if self.big_bet < self.small_bet:
-            raise IllegalAction(
-                f"the big bet ({self.big_bet}) can't be below the small bet ({self.small_bet})"
-            )
+        structure = BETTING_STRUCTURES.get(self.structure)
+        problems = structure.problems(self) if structure is not None else []
+        if problems:
+            raise IllegalAction(problems[0])
         if self.bring_in >= self.small_bet:
             raise IllegalAction(
                 f"the bring-in ({self.bring_in}) must be below the small bet ({self.small_bet})"
@@ -127,7 +129,9 @@ class GameConfig:
         for name, (value, allowed) in choices.items():
             if value not in allowed:
                 raise IllegalAction(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
-        for name in ("heads_up_uncapped", "auto_muck"):
+        if self.structure not in variant.structures:
+            raise IllegalAction(f"{variant.name} isn't dealt {self.structure} limit")
+        for name in ("heads_up_uncapped", "auto_muck", "raise_at_least_last"):
             if type(getattr(self, name)) is not bool:
                 raise IllegalAction(f"{name} must be true or false")
         if self.open_pair_big_bet not in (None, True, False):
@@ -142,6 +146,19 @@ class GameConfig:
     @property
     def game(self) -> Variant:
         return get_variant(self.variant)
+
+    @property
+    def betting(self) -> Structure:
+        return BETTING_STRUCTURES[self.structure]
+
+    def describe(self) -> str:
+        """The game and its stakes in words: "Razz, pot limit, minimum bet 5, ante 1, bring-in 2"."""
+        parts = [self.game.name, self.betting.describe(self)]
+        if self.ante:
+            parts.append(f"ante {self.ante}")
+        if self.bring_in:
+            parts.append(f"bring-in {self.bring_in}")
+        return ", ".join(parts)
 
     @property
     def open_pair(self) -> bool:

@@ -8,8 +8,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from tables.rules import evaluate
+from typing import TYPE_CHECKING
+
 from tables.rules.cards import low_rank, rank, suit
+
+if TYPE_CHECKING:
+    from tables.rules.evaluators import Evaluator
 
 
 @dataclass(slots=True)
@@ -93,17 +97,17 @@ class Contender:
     low_key: int | None  # lower is better; None without a (qualifying) low
 
 
-def high_chip_order(hand: Contender) -> tuple[int, int]:
+def high_chip_order(hand: Contender, evaluator: Evaluator) -> tuple[int, int]:
     """Seed 002: a high tie's odd chip goes to the highest card by suit
     (spades high) among the five cards played."""
-    played = evaluate.high_hand(hand.cards).cards
+    played = evaluator.high_cards(hand.cards)
     return max((rank(c), suit(c)) for c in played)
 
 
-def low_chip_order(hand: Contender) -> tuple[int, int]:
+def low_chip_order(hand: Contender, evaluator: Evaluator) -> tuple[int, int]:
     """Seed 002: a low tie's odd chip goes to the lowest card by suit (clubs
     low) among the five cards played."""
-    played = evaluate.low_hand(hand.cards).cards
+    played = evaluator.low_cards(hand.cards)
     return min((low_rank(c), suit(c)) for c in played)
 
 
@@ -118,7 +122,12 @@ class PotAward:
 
 
 def award_pot(
-    pot: Pot, rake: int, hands: Mapping[int, Contender], *, high: bool, low: bool
+    pot: Pot,
+    rake: int,
+    hands: Mapping[int, Contender],
+    evaluator: Evaluator,
+    *,
+    uncontested: bool = False,
 ) -> PotAward:
     """Award one pot (after its rake) between the shown hands eligible for it.
 
@@ -127,8 +136,12 @@ def award_pot(
     """
     net = pot.amount - rake
     contenders = [i for i in pot.eligible if i in hands]
-    high_winners = _best_high(contenders, hands) if high else ()
-    low_winners = _best_low(contenders, hands) if low else ()
+    if uncontested:  # one hand left, unread: it takes the pot
+        high_winners: tuple[int, ...] = tuple(contenders)
+        low_winners: tuple[int, ...] = ()
+    else:
+        high_winners = _best_high(contenders, hands, evaluator) if evaluator.high else ()
+        low_winners = _best_low(contenders, hands, evaluator) if evaluator.low else ()
     if high_winners and low_winners:
         low_part = net // 2
         shares = _merge(
@@ -141,25 +154,30 @@ def award_pot(
     return PotAward(pot.amount, rake, pot.eligible, high_winners, low_winners, shares)
 
 
-def _best_high(contenders: Sequence[int], hands: Mapping[int, Contender]) -> tuple[int, ...]:
-    if not contenders:
+def _best_high(
+    contenders: Sequence[int], hands: Mapping[int, Contender], evaluator: Evaluator
+) -> tuple[int, ...]:
+    keys = {i: key for i in contenders if (key := hands[i].high_key) is not None}
+    if not keys:
         return ()
-    best = max(hands[i].high_key for i in contenders)
-    tied = [i for i in contenders if hands[i].high_key == best]
+    best = max(keys.values())
+    tied = [i for i, key in keys.items() if key == best]
     if len(tied) == 1:
         return tuple(tied)
-    return tuple(sorted(tied, key=lambda i: high_chip_order(hands[i]), reverse=True))
+    return tuple(sorted(tied, key=lambda i: high_chip_order(hands[i], evaluator), reverse=True))
 
 
-def _best_low(contenders: Sequence[int], hands: Mapping[int, Contender]) -> tuple[int, ...]:
-    qualified = [i for i in contenders if hands[i].low_key is not None]
-    if not qualified:
+def _best_low(
+    contenders: Sequence[int], hands: Mapping[int, Contender], evaluator: Evaluator
+) -> tuple[int, ...]:
+    keys = {i: key for i in contenders if (key := hands[i].low_key) is not None}
+    if not keys:
         return ()
-    best = min(hands[i].low_key for i in qualified)
-    tied = [i for i in qualified if hands[i].low_key == best]
+    best = min(keys.values())
+    tied = [i for i, key in keys.items() if key == best]
     if len(tied) == 1:
         return tuple(tied)
-    return tuple(sorted(tied, key=lambda i: low_chip_order(hands[i])))
+    return tuple(sorted(tied, key=lambda i: low_chip_order(hands[i], evaluator)))
 
 
 def _merge(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:

@@ -22,14 +22,15 @@ Every public method validates first and changes nothing on refusal.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any, NamedTuple, NoReturn
 
-from tables.rules import evaluate
-from tables.rules.betting import STRUCTURES
-from tables.rules.cards import DECK_SIZE, card_str, check_deck, low_rank, rank, shuffled_deck, suit
+from tables.rules.betting import STRUCTURES, Structure
+from tables.rules.cards import DECK_SIZE, card_str, check_deck, rank, shuffled_deck
 from tables.rules.config import GameConfig
 from tables.rules.errors import HandOver, IllegalAction, NotYourTurn
 from tables.rules.pots import Contender, Pot, PotAward, allocate_rake, award_pot, build_pots
+from tables.rules.variants import Bet, Deal, Showdown, Variant
 
 UNKNOWN = -1
 BOARD = -1  # deal target for a community card
@@ -45,12 +46,22 @@ OPEN_WITH = "open_with"
 MAX_PLAYERS = 8
 
 
+class Held(NamedTuple):
+    """One card in a player's hand: the card (or :data:`UNKNOWN`) and whether
+    it is face up. A player's hand is a list of these in dealing order."""
+
+    card: int
+    up: bool
+
+
 class LegalAction(NamedTuple):
     """One thing the player to act may do.
 
-    ``amounts`` lists the exact amounts allowed (fixed limit allows a few
-    exact sizes); ``min``/``max`` bound them. Amounts are totals for the
-    street ("raise to 16"), or the chips a call or bring-in puts in.
+    ``min``/``max`` bound the amount. ``amounts`` lists the exact amounts
+    allowed where the structure has them (fixed limit allows a few exact
+    sizes); ``None`` for a complete, bet or raise means any whole number
+    from ``min`` to ``max`` (spread, pot and no limit). Amounts are totals for
+    the street ("raise to 16"), or the chips a call or bring-in puts in.
     (A NamedTuple because the engine builds a few of these every move.)
     """
 
@@ -66,6 +77,14 @@ class LegalAction(NamedTuple):
         ordered = tuple(sorted(set(amounts)))
         return cls(kind, ordered[0], ordered[-1], ordered)
 
+    def allows(self, amount: object) -> bool:
+        """Whether a complete, bet or raise to ``amount`` is one of these."""
+        if type(amount) is not int:
+            return False
+        if self.amounts is not None:
+            return amount in self.amounts
+        return self.min is not None and self.max is not None and self.min <= amount <= self.max
+
     def to_dict(self) -> dict[str, Any]:
         amounts = list(self.amounts) if self.amounts is not None else None
         return {"kind": self.kind, "min": self.min, "max": self.max, "amounts": amounts}
@@ -76,7 +95,10 @@ class LegalAction(NamedTuple):
         if self.kind == "call":
             return f"call {self.min}"
         if self.kind in WAGERS:
-            sizes = " or ".join(str(a) for a in self.amounts or ())
+            if self.amounts is not None:
+                sizes = " or ".join(str(a) for a in self.amounts)
+            else:
+                sizes = f"{self.min}" if self.min == self.max else f"{self.min} to {self.max}"
             return f"{self.kind} {'to ' if self.kind != 'bet' else ''}{sizes}"
         return self.kind
 
@@ -84,25 +106,72 @@ class LegalAction(NamedTuple):
 FOLD, CHECK = LegalAction("fold"), LegalAction("check")
 
 # Every field that makes up a hand, in to_dict order. Derived values
-# (the Variant, the open-pair flag's source) are recomputed, not stored.
+# (the Variant, the betting structure) are recomputed, not stored.
 FIELDS = (
     "config", "scripted", "starting_stacks", "deck", "stub", "stub_count", "burns",
-    "stacks", "bets", "committed", "folded", "protected", "hole", "up", "community",
-    "street", "phase", "to_act", "needs", "acted_level", "current_bet", "full_level",
-    "wagers", "big_made", "open_pair", "bring_in_due", "round_players", "first_actor",
-    "last_aggressor", "pending_deals", "showdown_order", "shown", "mucked",
+    "stacks", "bets", "committed", "folded", "protected", "cards", "community",
+    "step", "street", "phase", "to_act", "needs", "acted_level", "current_bet", "full_level",
+    "raise_size", "wagers", "big_made", "open_pair", "bring_in_due", "round_players",
+    "first_actor", "last_aggressor", "pending_deals", "showdown_order", "shown", "mucked",
     "actions", "events", "turn", "result",
 )  # fmt: skip
-# Fields added after hands were first stored: a saved hand without one loads
-# with every player False (nobody protected).
-LATER_FIELDS = ("protected",)
+# Fields added after hands were first stored, with what a saved hand without
+# one loads as. (Hands saved before the one card list are upgraded whole.)
+LATER_FIELDS = ("protected", "raise_size")
 REQUIRED_FIELDS = frozenset(FIELDS) - frozenset(LATER_FIELDS)
 
 
+@dataclass(slots=True, eq=False, repr=False, init=False)
 class HandState:
+    """One hand. Build it with :meth:`new`, :meth:`from_script` or
+    :meth:`from_dict`; change it only with :meth:`act` (and the dealer's and
+    the clock's doors). Every field below is saved by :meth:`to_dict`."""
+
+    config: GameConfig
+    scripted: bool
+    starting_stacks: list[int]
+    deck: list[int] | None  # the whole shuffled deck (deck mode only)
+    stub: list[int] | None  # the undealt cards; pop() deals the next (deck mode only)
+    stub_count: int
+    burns: list[int]
+    stacks: list[int]
+    bets: list[int]  # chips in on this street
+    committed: list[int]  # chips in this hand, antes included
+    folded: list[bool]
+    protected: list[bool]
+    cards: list[list[Held]]  # each player's cards in dealing order, face up or down
+    community: list[int]
+    step: int  # where the hand is in its variant's script
+    street: int  # which deal step (street) the hand has reached, from 0
+    phase: str
+    to_act: int | None
+    needs: list[bool]  # still to act in this round
+    acted_level: list[int]  # the full level each player last acted at
+    current_bet: int  # the street total to call
+    full_level: int  # the street total of the last full wager
+    raise_size: int  # the largest full bet or raise of the round
+    wagers: int  # full completes, bets and raises this round
+    big_made: bool
+    open_pair: bool
+    bring_in_due: bool
+    round_players: int
+    first_actor: int | None
+    last_aggressor: int | None
+    pending_deals: list[list[int]]
+    showdown_order: list[int]
+    shown: list[bool]
+    mucked: list[bool]
+    actions: list[dict[str, Any]]
+    events: list[dict[str, Any]]
+    turn: int
+    result: dict[str, Any] | None
     # Not saved: the Variant and betting structure come from the config, the
     # caches (options, the cards a scripted hand knows) from the state.
-    __slots__ = (*FIELDS, "game", "betting", "n", "_options", "_seen")
+    game: Variant
+    betting: Structure
+    n: int
+    _options: tuple[int, tuple[LegalAction, ...]] | None
+    _seen: set[int] | None
 
     # ----------------------------------------------------------------- creation
 
@@ -116,7 +185,7 @@ class HandState:
         state.deck = cards
         state.stub = cards[::-1]  # pop() deals the next card
         state._post_antes()
-        state._begin_street(0)
+        state._run()
         return state
 
     @classmethod
@@ -124,14 +193,14 @@ class HandState:
         """Start a hand whose cards arrive through :meth:`deal` (PHH replays)."""
         state = cls._blank(config, stacks, scripted=True)
         state._post_antes()
-        state._begin_street(0)
+        state._run()
         return state
 
     @classmethod
     def _blank(cls, config: GameConfig, stacks: Sequence[int], *, scripted: bool) -> HandState:
         if not isinstance(config, GameConfig):
             raise IllegalAction("a hand needs a GameConfig")
-        stacks = _check_stacks(stacks)
+        stacks = _check_stacks(stacks, config.game)
         n = len(stacks)
         state = cls.__new__(cls)
         state.config, state.game, state.n, state.scripted = config, config.game, n, scripted
@@ -141,8 +210,8 @@ class HandState:
         state.bets, state.committed = [0] * n, [0] * n
         state.folded, state.shown, state.mucked = [False] * n, [False] * n, [False] * n
         state.protected = [False] * n
-        state.hole, state.up, state.community = [[] for _ in stacks], [[] for _ in stacks], []
-        state.street, state.phase, state.to_act = 0, DEALING, None
+        state.cards, state.community = [[] for _ in stacks], []
+        state.step, state.street, state.phase, state.to_act = 0, -1, DEALING, None
         state._reset_round()
         state.first_actor = state.last_aggressor = None
         state.pending_deals, state.showdown_order = [], []
@@ -152,7 +221,8 @@ class HandState:
 
     def _reset_round(self) -> None:
         self.needs, self.acted_level = [False] * self.n, [-1] * self.n
-        self.current_bet = self.full_level = self.wagers = self.round_players = 0
+        self.current_bet = self.full_level = self.raise_size = 0
+        self.wagers = self.round_players = 0
         self.big_made = self.open_pair = self.bring_in_due = False
         self.last_aggressor = None
 
@@ -164,7 +234,13 @@ class HandState:
 
     @property
     def street_name(self) -> str:
-        return self.game.streets[self.street].name
+        return self.game.streets[max(self.street, 0)]
+
+    @property
+    def round_is_big(self) -> bool:
+        """Whether the betting round under way is one of the script's big-bet rounds."""
+        step = self.game.script[self.step] if self.step < len(self.game.script) else None
+        return isinstance(step, Bet) and step.size == "big"
 
     @property
     def live(self) -> list[int]:
@@ -182,9 +258,17 @@ class HandState:
     def pot_total(self) -> int:
         return sum(self.committed)
 
+    def upcards(self, player: int) -> list[int]:
+        """A player's face-up cards in dealing order."""
+        return [held.card for held in self.cards[player] if held.up]
+
+    def downcards(self, player: int) -> list[int]:
+        """A player's face-down cards in dealing order."""
+        return [held.card for held in self.cards[player] if not held.up]
+
     def cards_of(self, player: int) -> list[int]:
         """All of a player's cards in dealing order, plus any community card."""
-        return self._ordered_cards(player) + self.community
+        return [held.card for held in self.cards[player]] + self.community
 
     def legal_actions(self) -> list[LegalAction]:
         """What the player to act may do now; empty when nobody is to act."""
@@ -197,7 +281,10 @@ class HandState:
     @property
     def pending_deal(self) -> tuple[int, int] | None:
         """Scripted mode: (player or BOARD, number of cards) the dealer must deal next."""
-        return tuple(self.pending_deals[0]) if self.pending_deals else None
+        if not self.pending_deals:
+            return None
+        target, count = self.pending_deals[0]
+        return (target, count)
 
     # ------------------------------------------------------------------ actions
 
@@ -290,14 +377,15 @@ class HandState:
         want_target, want_count = self.pending_deals[0]
         if target != want_target:
             raise IllegalAction(f"the next cards go to {_who(want_target)}, not {_who(target)}")
-        cards = self._check_dealt_cards(target, cards, want_count)
+        dealt = self._check_dealt_cards(target, cards, want_count)
         self.pending_deals.pop(0)
         self.stub_count -= want_count
-        self.actions.append({"player": None, "kind": "deal", "target": target, "cards": cards})
+        self.actions.append({"player": None, "kind": "deal", "target": target, "cards": dealt})
         self.turn += 1
-        self._place(target, cards)
+        self._place(target, dealt)
         if not self.pending_deals:
-            self._open_round()
+            self.step += 1
+            self._run()
 
     def _check_actor(self, player: int) -> None:
         if self.phase == OVER:
@@ -328,7 +416,7 @@ class HandState:
         else:
             self._refuse(f"player {player} can't {kind!r} now", self._options_now())
         if kind in WAGERS:
-            if type(amount) is not int or amount not in option.amounts:
+            if not option.allows(amount):
                 self._refuse(f"player {player} can't {kind} to {amount!r}", options)
         elif amount is not None and (type(amount) is not int or amount != option.min):
             self._refuse(f"player {player} can't {kind} {amount!r}", self._options_now())
@@ -337,13 +425,14 @@ class HandState:
         self._apply_bet(player, kind, amount)
 
     @staticmethod
-    def _refuse(problem: str, options: Sequence[LegalAction]) -> None:
+    def _refuse(problem: str, options: Sequence[LegalAction]) -> NoReturn:
         allowed = "; ".join(o.describe() for o in options)
         raise IllegalAction(f"{problem}; allowed: {allowed}")
 
     def _options_now(self) -> tuple[LegalAction, ...]:
         """The betting options of the player to act, worked out once per turn."""
         if self._options is None or self._options[0] != self.turn:
+            assert self.to_act is not None
             self._options = (self.turn, tuple(self._betting_options(self.to_act)))
         return self._options[1]
 
@@ -371,7 +460,7 @@ class HandState:
         if self.bring_in_due:
             if stack <= min(self.config.bring_in, stack):
                 return None
-            return LegalAction.exact("complete", min(self.config.small_bet, stack))
+            return self._wager_option(player)
         if stack > self.current_bet - self.bets[player] and self._may_raise(player):
             return self._wager_option(player) if self._someone_can_call(player) else None
         return None
@@ -389,23 +478,23 @@ class HandState:
         reopened = self.acted_level[player] < self.full_level
         return reopened and not self.betting.capped(self)
 
-    def _full_targets(self) -> list[int]:
-        """The street totals a full complete, bet or raise may go to."""
-        return [self.full_level + size for size in self.betting.raise_sizes(self)]
+    def _wager_kind(self) -> str:
+        if self.bring_in_due or (self.current_bet and not self.wagers):
+            return "complete"  # the bring-in, or a short all-in, is not yet a full bet
+        return "raise" if self.current_bet else "bet"
 
     def _wager_option(self, player: int) -> LegalAction:
         reach = self.bets[player] + self.stacks[player]
-        targets = self._full_targets()
-        amounts = [t for t in targets if t <= reach]
-        if reach < targets[-1] and reach not in amounts:
-            amounts.append(reach)  # all in for less than a full wager
-        if self.current_bet == 0:
-            kind = "bet"
-        elif self.wagers == 0:
-            kind = "complete"  # the bring-in, or a short all-in, is not yet a full bet
-        else:
-            kind = "raise"
-        return LegalAction(kind, amounts[0], amounts[-1], tuple(amounts))  # already ascending
+        low, high, exact = self.betting.targets(self, player)
+        kind = self._wager_kind()
+        if exact is not None:
+            amounts = [t for t in exact if t <= reach]
+            if reach < exact[-1] and reach not in amounts:
+                amounts.append(reach)  # all in for less than a full wager
+            return LegalAction(kind, amounts[0], amounts[-1], tuple(amounts))  # ascending
+        if reach <= low:
+            return LegalAction(kind, reach, reach)  # all in for a full wager or less
+        return LegalAction(kind, low, min(high, reach))
 
     def _apply_bet(self, player: int, kind: str, amount: int | None) -> None:
         if kind == "fold":
@@ -417,6 +506,7 @@ class HandState:
             self.bring_in_due = False
             self._log_action(player, kind, self.bets[player])
         elif kind in WAGERS:
+            assert amount is not None  # checked by _bet_act
             self._apply_wager(player, kind, amount)
         elif kind == "call":
             self._put(player, min(self.current_bet - self.bets[player], self.stacks[player]))
@@ -431,16 +521,13 @@ class HandState:
             self._pass_turn(player)
 
     def _apply_wager(self, player: int, kind: str, total: int) -> None:
-        targets = self._full_targets()
-        increase = total - self.full_level
-        full = total >= targets[0] or (
-            self.config.short_all_in == "half" and 2 * increase >= targets[0] - self.full_level
-        )
-        if self.open_pair and increase >= self.config.big_bet:
+        full = self.betting.is_full(self, total)
+        if self.open_pair and total - self.full_level >= self.config.big_bet:
             self.big_made = True
         self._put(player, total - self.bets[player])
         if full:
             self.wagers += 1
+            self.raise_size = max(self.raise_size, total - self.full_level)
             self.full_level = total
         self.current_bet = total
         self.bring_in_due = False
@@ -468,7 +555,24 @@ class HandState:
                 return
         self._close_round()
 
-    # ------------------------------------------------------------ street flow
+    # ---------------------------------------------------------- the script
+
+    def _run(self) -> None:
+        """Walk the variant's script from the current step until a player, or
+        (in a scripted hand) the dealer, must act, or the hand is over."""
+        script = self.game.script
+        while self.phase != OVER:
+            step = script[self.step]
+            if isinstance(step, Deal):
+                if not self._deal_step(step):
+                    return  # the dealer's cards come through deal()
+            elif isinstance(step, Bet):
+                if self._open_round(step):
+                    return
+            elif isinstance(step, Showdown):
+                self._start_showdown()
+                return
+            self.step += 1
 
     def _post_antes(self) -> None:
         for player in range(self.n):
@@ -478,33 +582,35 @@ class HandState:
                 self.committed[player] += chips
                 self.events.append({"type": "ante", "player": player, "amount": chips})
 
-    def _begin_street(self, street: int) -> None:
-        self.street, self.phase, self.to_act = street, DEALING, None
+    def _deal_step(self, step: Deal) -> bool:
+        """Start a street: burn, then deal. False while a scripted hand waits for cards."""
+        self.street += 1
+        self.phase, self.to_act = DEALING, None
         self._reset_round()
-        plan = self._deal_plan()
+        plan = self._deal_plan(step)
         self._burn(sum(count for _, count in plan))
         if self.scripted:
             self.pending_deals = plan
-            return
-        self._deal_from_deck(plan)
-        self._open_round()
+            return False
+        self._deal_from_deck(plan, step)
+        return True
 
-    def _deal_plan(self) -> list[list[int]]:
+    def _deal_plan(self, step: Deal) -> list[list[int]]:
         """Who gets how many cards this street, reusing burns or going to a
         community card when the deck runs short (seeds 000, 001, 003)."""
-        spec, live = self.game.streets[self.street], self.live
-        need = len(live) * (spec.down + spec.up)
+        per, live = len(step.faces), self.live
+        need = len(live) * per
         if self.stub_count < need + 1 and self.burns:
             self._reuse_burns()
         if self.stub_count >= need:
-            return [[player, spec.down + spec.up] for player in live]
-        if spec.down + spec.up != 1 or self.stub_count < 1:
+            return [[player, per] for player in live]
+        if per != 1 or self.stub_count < 1:
             raise IllegalAction("the deck can't complete this deal")  # unreachable with 8 seats
         return [[BOARD, 1]]
 
     def _reuse_burns(self) -> None:
         self.stub_count += len(self.burns)
-        if not self.scripted:
+        if self.stub is not None:
             self.stub[:0] = self.burns[::-1]  # under the stub: dealt after what is left
         self.events.append({"type": "reuse_burns", "count": len(self.burns)})
         self.burns = []
@@ -520,16 +626,17 @@ class HandState:
         self.stub_count -= 1
         self.events.append({"type": "burn", "card": card, "street": self.street})
 
-    def _deal_from_deck(self, plan: list[list[int]]) -> None:
+    def _deal_from_deck(self, plan: list[list[int]], step: Deal) -> None:
+        stub = self.stub
+        assert stub is not None  # deck mode
         if plan[0][0] == BOARD:
-            self._place(BOARD, [self.stub.pop()])
+            self._place(BOARD, [stub.pop()])
             self.stub_count -= 1
             return
-        spec = self.game.streets[self.street]
         dealt: dict[int, list[int]] = {player: [] for player, _ in plan}
-        for _ in range(spec.down + spec.up):  # one card at a time around the table
+        for _ in step.faces:  # one card at a time around the table
             for player in dealt:
-                dealt[player].append(self.stub.pop())
+                dealt[player].append(stub.pop())
         for player, cards in dealt.items():
             self._place(player, cards)
         self.stub_count -= sum(len(c) for c in dealt.values())
@@ -554,7 +661,8 @@ class HandState:
         """Every card the hand has placed that isn't unknown: a scripted hand
         checks each card dealt or shown against them. Kept as cards are placed."""
         if self._seen is None:
-            seen = {c for cards in (*self.hole, *self.up, self.community) for c in cards}
+            seen = {held.card for hand in self.cards for held in hand}
+            seen.update(self.community)
             seen.discard(UNKNOWN)
             self._seen = seen
         return self._seen
@@ -567,35 +675,37 @@ class HandState:
             self.community.extend(cards)
             self.events.append({"type": "board", "card": cards[0], "street": self.street})
             return
-        down, street, events = self.game.streets[self.street].down, self.street, self.events
-        for index, card in enumerate(cards):
-            face_up = index >= down
-            (self.up if face_up else self.hole)[target].append(card)
+        step = self.game.script[self.step]
+        assert isinstance(step, Deal)
+        hand, street, events = self.cards[target], self.street, self.events
+        for card, face_up in zip(cards, step.faces, strict=True):
+            hand.append(Held(card, face_up))
             events.append(
                 {"type": "deal", "player": target, "card": card, "up": face_up, "street": street}
             )
 
     # ---------------------------------------------------------- opening a round
 
-    def _open_round(self) -> None:
-        able = [p for p in self.live if self._can_bet(p)]
+    def _open_round(self, step: Bet) -> bool:
+        """Open a betting round; False when fewer than two players can bet."""
+        able = self._able()
         self.phase = BETTING
         self.round_players = len(able)
         if len(able) < 2:
             # Nobody left to bet against: deal on. Who would have opened still
             # counts, for the order of the showdown.
             self.first_actor = self._openers(self.live)[0]
-            self._close_round()
-            return
-        self.open_pair = self.street == 1 and self.config.open_pair and self._any_open_pair()
+            return False
+        self.open_pair = step.open_pair and self.config.open_pair and self._any_open_pair()
         for player in able:
             self.needs[player] = True
-        self.bring_in_due = self.street == 0 and bool(self.config.bring_in)
+        self.bring_in_due = step.bring_in and bool(self.config.bring_in)
         choices = self._first_to_act(able)
         if len(choices) == 1:
             self.to_act, self.first_actor = next(iter(choices.items()))
         else:
             self.to_act = self.first_actor = None  # a scripted hand names them: open_with()
+        return True
 
     def open_with(self, player: int) -> None:
         """Scripted mode: ``player`` acts first in a round whose opener depends
@@ -656,47 +766,54 @@ class HandState:
         In a scripted hand a player whose upcards are unknown might be the one:
         every such player is returned too, with the best of the known hands.
         """
-        up, known, unknown = self.up, [], []
+        known: list[int] = []
+        unknown: list[int] = []
         for player in pool:
-            (unknown if UNKNOWN in up[player] else known).append(player)
+            (unknown if UNKNOWN in self.upcards(player) else known).append(player)
         if not known:
             return unknown
         best = min(known, key=lambda p: (self._opening_key(p), p))
         return sorted([best, *unknown]) if unknown else [best]
 
+    @property
+    def _door_round(self) -> bool:
+        """Whether the round under way is opened by the door cards (the bring-in round)."""
+        step = self.game.script[self.step]
+        return isinstance(step, Bet) and step.bring_in
+
     def _opening_key(self, player: int) -> tuple[int, ...]:
         """Sorts first for the player the cards call on to open: the bring-in's
         door card, or else the best door card, later the best showing hand."""
-        if self.street:
+        if not self._door_round:
             return self._showing_key(player)
-        card = self.up[player][0]
+        door = self.upcards(player)[0]
+        opening = self.game.opening
         if self.config.bring_in:
-            return self.game.bring_in_key(card)
-        return (-self.game.opener_rank(card), *self._suit_tie(card))
+            return opening.bring_in_key(door)
+        return (-opening.opener_rank(door), *self._suit_tie(door))
 
     def _showing_key(self, player: int) -> tuple[int, ...]:
-        showing = self.up[player] + self.community if self.community else self.up[player]
-        lowball = self.game.lowball_order
-        score = evaluate.showing_key(showing, lowball=lowball)
+        showing = self.upcards(player) + self.community
+        opening = self.game.opening
+        score = opening.showing_key(showing)
         if self.config.tie_break != "suit":
             return (-score,)
-        top = max(showing, key=(lambda c: (low_rank(c), suit(c))) if lowball else _rank_suit)
-        return (-score, *self._suit_tie(top))
+        return (-score, *opening.suit_tie(opening.top_card(showing)))
 
     def _suit_tie(self, card: int) -> tuple[int, ...]:
         """Seed 003 breaks showing ties by the suit of the highest card: the
-        higher suit acts first in high games, the lower suit in razz. (As a
-        key that sorts first for the player who acts first.)"""
+        higher suit acts first in high games, the lower suit in low ones."""
         if self.config.tie_break != "suit":
             return ()
-        return (suit(card),) if self.game.lowball_order else (-suit(card),)
+        return self.game.opening.suit_tie(card)
 
     def _any_open_pair(self) -> bool:
         """A pair showing on 4th street, or in a scripted hand, unknown upcards
         that might make one: then the big bet is allowed, as the file may show."""
         for player in self.live:
-            ranks = {rank(c) for c in self.up[player] if c != UNKNOWN}
-            if len(ranks) < len(self.up[player]):
+            up = self.upcards(player)
+            ranks = {rank(c) for c in up if c != UNKNOWN}
+            if len(ranks) < len(up):
                 return True
         return False
 
@@ -709,10 +826,9 @@ class HandState:
         if self.folded.count(False) == 1:
             winner = self.live[0]  # everyone else folded: no cards to read
             self._award({winner: Contender((), high_key=0, low_key=None)}, uncontested=True)
-        elif self.street == len(self.game.streets) - 1:
-            self._start_showdown()
-        else:
-            self._begin_street(self.street + 1)
+            return
+        self.step += 1
+        self._run()
 
     def _return_uncalled(self) -> None:
         if not any(self.bets):
@@ -733,8 +849,8 @@ class HandState:
         first = self.last_aggressor if self.last_aggressor is not None else self.first_actor
         start = live.index(first) if first in live else 0
         self.showdown_order = live[start:] + live[:start]
+        self.phase = SHOWDOWN
         if self.scripted:
-            self.phase = SHOWDOWN
             self.to_act = self.showdown_order[0]
             return
         everyone_shows = not self.config.auto_muck or any(self.is_all_in(p) for p in live)
@@ -758,24 +874,22 @@ class HandState:
             rivals = [hands[p] for p in pot.eligible if self.shown[p]]
             if not rivals:
                 return True
-            if self.game.high and mine.high_key >= max(r.high_key for r in rivals):
+            highs = [r.high_key for r in rivals if r.high_key is not None]
+            if mine.high_key is not None and (not highs or mine.high_key >= max(highs)):
                 return True
             lows = [r.low_key for r in rivals if r.low_key is not None]
-            if (
-                self.game.low
-                and mine.low_key is not None
-                and (not lows or mine.low_key <= min(lows))
-            ):
+            if mine.low_key is not None and (not lows or mine.low_key <= min(lows)):
                 return True
         return False
 
     def _reveal(self, player: int) -> None:
         self.shown[player] = True
-        self.events.append({"type": "show", "player": player, "cards": self._ordered_cards(player)})
+        self.events.append({"type": "show", "player": player, "cards": self._dealt(player)})
 
     def _showdown_act(self, player: int, kind: str, cards: Sequence[int] | None) -> None:
         if kind not in SHOWDOWN_KINDS:
             raise IllegalAction(f"at the showdown player {player} may show or muck, not {kind!r}")
+        filled: list[int] = []
         if kind == "show":
             filled = self._check_shown_cards(player, cards)
         elif cards is not None:
@@ -813,7 +927,8 @@ class HandState:
         ``None`` shows them as dealt. Named cards fill in any the hand history
         didn't know, and must match every card it did.
         """
-        mine = self._ordered_cards(player)
+        hand = self.cards[player]
+        mine = [held.card for held in hand]
         if cards is None:
             if UNKNOWN in mine:
                 raise IllegalAction(f"player {player}'s cards are unknown; show them by name")
@@ -821,13 +936,16 @@ class HandState:
         named = list(cards) if isinstance(cards, (list, tuple)) else []
         if any(type(c) is not int or not 0 <= c < DECK_SIZE for c in named):
             raise IllegalAction("shown cards must be real cards")
-        hole, up = self.hole[player], self.up[player]
-        if len(named) == len(hole) and UNKNOWN not in up:
-            named = self._in_dealing_order(named, up)
+        down = [i for i, held in enumerate(hand) if not held.up]
+        if len(named) == len(down) and all(h.card != UNKNOWN for h in hand if h.up):
+            whole = list(mine)  # the down cards named: put them where they were dealt
+            for index, card in zip(down, named, strict=True):
+                whole[index] = card
+            named = whole
         if len(named) != len(mine):
             raise IllegalAction(
                 f"player {player} must show their {len(mine)} cards, "
-                f"or their {len(hole)} down cards"
+                f"or their {len(down)} down cards"
             )
         if any(old not in (UNKNOWN, new) for old, new in zip(mine, named, strict=True)):
             raise IllegalAction(f"player {player} can't show cards they weren't dealt")
@@ -836,21 +954,16 @@ class HandState:
             raise IllegalAction(f"player {player} shows a card that is elsewhere in the hand")
         return named
 
-    @staticmethod
-    def _in_dealing_order(hole: list[int], up: list[int]) -> list[int]:
-        """Two down, the upcards, the last down: the order the cards were dealt."""
-        return hole[:2] + up + hole[2:]
-
     def _fill(self, player: int, cards: list[int]) -> None:
         """Take a shown hand, in dealing order, as the player's cards."""
-        ups = len(self.up[player])
-        self.hole[player] = cards[:2] + cards[2 + ups :]
-        self.up[player] = cards[2 : 2 + ups]
+        self.cards[player] = [
+            Held(card, held.up) for card, held in zip(cards, self.cards[player], strict=True)
+        ]
         self._seen = None  # rebuilt with the cards shown
 
-    def _ordered_cards(self, player: int) -> list[int]:
-        """A player's cards in the order they were dealt."""
-        return self._in_dealing_order(self.hole[player], self.up[player])
+    def _dealt(self, player: int) -> list[int]:
+        """A player's cards in the order they were dealt (no community card)."""
+        return [held.card for held in self.cards[player]]
 
     # ------------------------------------------------------------------- awards
 
@@ -858,20 +971,18 @@ class HandState:
         cards = tuple(self.cards_of(player))
         if UNKNOWN in cards:
             raise IllegalAction(f"player {player}'s cards are unknown, so the hand can't be read")
-        return Contender(
-            cards,
-            high_key=evaluate.high_key(cards) if self.game.high else None,
-            low_key=evaluate.low_key(cards, self.game.low_qualifier) if self.game.low else None,
-        )
+        evaluator = self.game.evaluator
+        return Contender(cards, high_key=evaluator.high_key(cards), low_key=evaluator.low_key(cards))
 
     def _award(self, hands: dict[int, Contender], *, uncontested: bool = False) -> None:
         """Rake the pots, then award each one between the shown ``hands``."""
         pots = build_pots(self.committed, [p in hands for p in range(self.n)])
         rake = self.config.rake.amount(self.pot_total, reached_fourth_street=self.street >= 1)
         rakes = allocate_rake([pot.amount for pot in pots], rake)
-        high, low = (True, False) if uncontested else (self.game.high, self.game.low)
+        evaluator = self.game.evaluator
         awards = [
-            award_pot(pot, r, hands, high=high, low=low) for pot, r in zip(pots, rakes, strict=True)
+            award_pot(pot, r, hands, evaluator, uncontested=uncontested)
+            for pot, r in zip(pots, rakes, strict=True)
         ]
         if any(not a.shares for a in awards if a.amount > a.rake):
             raise IllegalAction("a pot has no shown hand to award it to")
@@ -915,10 +1026,11 @@ class HandState:
 
     def _hand_words(self, hand: Contender) -> dict[str, Any]:
         words: dict[str, Any] = {"cards": [card_str(c) for c in hand.cards]}
-        if self.game.high:
-            words["high"] = evaluate.high_words(hand.high_key)
+        evaluator = self.game.evaluator
+        if self.game.high and hand.high_key is not None:
+            words["high"] = evaluator.high_words(hand.high_key)
         if self.game.low:
-            words["low"] = None if hand.low_key is None else evaluate.low_words(hand.low_key)
+            words["low"] = None if hand.low_key is None else evaluator.low_words(hand.low_key)
         return words
 
     def _where(self) -> str:
@@ -939,14 +1051,22 @@ class HandState:
         The state copies what it takes from ``data``, unless the caller
         ``adopt``s: then ``data``'s lists become the state's own, which saves
         the copy when ``data`` was just decoded and nothing else will use it.
+        Hands saved before each player's cards were one list are upgraded.
         """
+        if isinstance(data, dict) and "hole" in data and "cards" not in data:
+            data = _upgrade_split_cards(data)
         if not isinstance(data, dict) or not REQUIRED_FIELDS <= set(data) <= set(FIELDS):
             raise IllegalAction("not a saved hand: its fields don't match")
         state = cls.__new__(cls)
-        nobody = [False] * len(data["stacks"])
         take = (lambda value: value) if adopt else _copy
         for name in FIELDS:
-            setattr(state, name, take(data.get(name, nobody)))
+            if name in data:
+                setattr(state, name, take(data[name]))
+        if "protected" not in data:
+            state.protected = [False] * len(data["stacks"])
+        if "raise_size" not in data:
+            state.raise_size = 0
+        state.cards = [[Held(card, up) for card, up in hand] for hand in data["cards"]]
         state.config = GameConfig.from_dict(data["config"])
         state.game, state.n = state.config.game, len(state.stacks)
         state._options = state._seen = None
@@ -974,15 +1094,15 @@ class HandState:
         if not isinstance(action, dict) or "kind" not in action:
             raise IllegalAction(f"not an action: {action!r}")
         if action["kind"] == "deal":
-            self.deal(action.get("target"), action.get("cards"))
+            self.deal(action.get("target"), action.get("cards"))  # type: ignore[arg-type]
         elif action["kind"] in (PROTECT, OPEN_WITH):
             if action.get("amount") is not None or action.get("cards") is not None:
                 raise IllegalAction(f"{action['kind']!r} takes no amount and no cards")
             door = self.protect if action["kind"] == PROTECT else self.open_with
-            door(action.get("player"))
+            door(action.get("player"))  # type: ignore[arg-type]
         else:
             self.act(
-                action.get("player"),
+                action.get("player"),  # type: ignore[arg-type]
                 action["kind"],
                 action.get("amount"),
                 action.get("cards"),
@@ -990,20 +1110,32 @@ class HandState:
             )
 
 
-def _rank_suit(card: int) -> tuple[int, int]:
-    return (rank(card), suit(card))
-
-
 def _who(target: int) -> str:
     return "the board" if target == BOARD else f"player {target}"
 
 
-def _check_stacks(stacks: Sequence[int]) -> list[int]:
-    if not isinstance(stacks, (list, tuple)) or not 2 <= len(stacks) <= MAX_PLAYERS:
-        raise IllegalAction(f"a stud hand needs 2 to {MAX_PLAYERS} players' stacks")
+def _check_stacks(stacks: Sequence[int], game: Variant) -> list[int]:
+    most = min(game.max_players, MAX_PLAYERS)
+    if not isinstance(stacks, (list, tuple)) or not game.min_players <= len(stacks) <= most:
+        raise IllegalAction(f"a hand of {game.name} needs {game.min_players} to {most} players' stacks")
     if any(type(s) is not int or s < 1 for s in stacks):
         raise IllegalAction("every stack must be a positive whole number of chips")
     return list(stacks)
+
+
+def _upgrade_split_cards(data: dict[str, Any]) -> dict[str, Any]:
+    """A hand saved with down cards and upcards apart (stud's "two down, the
+    upcards, the last down"), as one list per player, and its script step."""
+    data = dict(data)
+    hole, up = data.pop("hole"), data.pop("up")
+    data["cards"] = [
+        [[c, False] for c in down[:2]] + [[c, True] for c in ups] + [[c, False] for c in down[2:]]
+        for down, ups in zip(hole, up, strict=True)
+    ]
+    # Stud's script: street k is dealt by step 2k and bet by step 2k + 1.
+    street, phase = data.get("street", 0), data.get("phase")
+    data["step"] = {DEALING: 2 * street, SHOWDOWN: 2 * street + 2}.get(phase, 2 * street + 1)
+    return data
 
 
 def _plain(value: Any) -> Any:

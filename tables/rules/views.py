@@ -33,6 +33,7 @@ def view(
     yours = player is not None and player == state.to_act
     return {
         "variant": state.config.variant,
+        "structure": state.config.structure,
         "street": state.street_name,
         "phase": state.phase,
         "turn": state.turn,
@@ -63,8 +64,12 @@ def _seat(state: HandState, seat: int, viewer: int | None, everything: bool) -> 
         "all_in": state.is_all_in(seat),
         "protected": state.protected[seat],
         "shown": state.shown[seat],
-        "up": [_card(c) for c in state.up[seat]],  # a hand history may not know one
-        "down": [_card(c) if open_to_viewer else None for c in state.hole[seat]],
+        # All the seat's cards in dealing order, each face up or down; a down
+        # card the viewer may not see is None (so is one a hand history didn't know).
+        "cards": [
+            {"card": _card(held.card) if held.up or open_to_viewer else None, "up": held.up}
+            for held in state.cards[seat]
+        ],
     }
 
 

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { actMessage, actionChoices } from "../../static/js/table/actions.js";
+import { moveFor } from "../../static/js/table/advance.js";
 import { clockAt, clockPlan } from "../../static/js/table/clock.js";
 import { centreWords } from "../../static/js/table/render.js";
 import { amountProblem } from "../../static/js/table/seat-controls.js";
@@ -32,6 +33,43 @@ test("a kind with several amounts has a button for each; the first takes the key
       ["Bet 20", null],
     ],
   );
+});
+
+test("a wager open to any amount is one choice with its bounds, keyed, for the bet-size control", () => {
+  const choices = actionChoices([
+    { kind: "fold", min: null, max: null, amounts: null },
+    { kind: "call", min: 40, max: 40, amounts: null },
+    { kind: "raise", min: 100, max: 1250, amounts: null },
+  ]);
+  assert.deepEqual(choices, [
+    { kind: "fold", amount: null, label: "Fold", key: "F" },
+    { kind: "call", amount: null, label: "Call 40", key: "C" },
+    { kind: "raise", amount: null, label: "Raise to", key: "R", range: { min: 100, max: 1250 } },
+  ]);
+  const complete = actionChoices([{ kind: "complete", min: 5, max: 5, amounts: null }])[0];
+  assert.deepEqual([complete.label, complete.key, complete.range], ["Complete to", "B", { min: 5, max: 5 }]);
+});
+
+test("the amount chosen on the bet-size control goes in the act message", () => {
+  const snap = { hand: { turn: 3 }, hand_info: { id: 8 } };
+  assert.deepEqual(actMessage(snap, { kind: "raise", amount: 1250 }), {
+    type: "act",
+    action: "raise",
+    turn: 3,
+    hand: 8,
+    amount: 1250,
+  });
+});
+
+test("advance actions play the same against an open-sized raise", () => {
+  const legal = [
+    { kind: "fold", min: null, max: null, amounts: null },
+    { kind: "call", min: 40, max: 40, amounts: null },
+    { kind: "raise", min: 100, max: 1250, amounts: null },
+  ];
+  assert.equal(moveFor({ kind: "call", amount: 40 }, legal), "call");
+  assert.equal(moveFor({ kind: "call_any" }, legal), "call");
+  assert.equal(moveFor({ kind: "check_fold" }, legal), "fold");
 });
 
 test("a move is sent with its hand and turn, and an amount only when it has one", () => {

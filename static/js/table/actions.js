@@ -1,8 +1,10 @@
 // The move buttons and their keys. Every amount on a button comes from the
-// server's legal_actions, never from arithmetic here.
+// server's legal_actions, never from arithmetic here; an open-sized wager's
+// amount is the player's, within the server's bounds (bet-size.js).
 import { byId, el } from "../shared/felt.js";
 import { chips } from "../shared/format.js";
 import { advanceChoices, facingOf, keep, moveFor, myTurn, situation } from "./advance.js";
+import { betSizeControl, isOpenSized } from "./bet-size.js";
 
 // One key per kind of move: fold, the passive move, the aggressive one.
 export const KEYS = { fold: "F", check: "C", call: "C", bring_in: "C", complete: "B", bet: "B", raise: "R" };
@@ -17,11 +19,19 @@ const VERBS = {
 };
 
 // The buttons for `legalActions`, in order: {kind, amount, label, key}. A
-// kind with several amounts (spread limit) has a button for each; the first
-// takes the key. A call or bring-in is labelled with what it costs.
+// kind with several amounts (fixed limit) has a button for each; the first
+// takes the key. A call or bring-in is labelled with what it costs. A wager
+// open to any amount from min to max (`amounts` null: spread, pot and no
+// limit) is one choice with amount null, its verb as label and a `range`
+// {min, max}: the bet-size control picks the amount.
 export function actionChoices(legalActions) {
   const choices = [];
   legalActions.forEach((option) => {
+    if (isOpenSized(option)) {
+      const range = { min: option.min, max: option.max };
+      choices.push({ kind: option.kind, amount: null, label: VERBS[option.kind], key: KEYS[option.kind], range });
+      return;
+    }
     const amounts = option.amounts && option.amounts.length ? option.amounts : [null];
     amounts.forEach((amount, i) => {
       let label = VERBS[option.kind] || option.kind;
@@ -44,23 +54,52 @@ export function actMessage(snap, choice) {
 export function renderActions(table) {
   const box = byId("actions");
   const snap = table.state.snap;
-  box.textContent = "";
   byId("keys").hidden = !table.mySeat();
+  // A snapshot that leaves the move as it was (someone sat down, say) keeps
+  // a bet-size control as it stands: the amount chosen, and the focus.
+  const moves = movesKey(snap);
+  if (moves && box.dataset.moves === moves && box.querySelector(".bet-size")) return;
+  box.dataset.moves = moves;
+  box.textContent = "";
   if (!snap.hand || !snap.hand.legal_actions.length) return;
   actionChoices(snap.hand.legal_actions).forEach((choice) => {
-    const b = el("button", "button action action-" + choice.kind);
-    b.type = "button";
-    b.appendChild(el("span", "action-label", choice.label));
-    if (choice.key) {
-      b.appendChild(el("kbd", "", choice.key));
-      b.dataset.key = choice.key;
-      b.title = "Shortcut: " + choice.key;
-    }
-    b.addEventListener("click", () => {
-      table.send(actMessage(table.state.snap, choice));
-      box.textContent = ""; // one click, one move; the next snapshot brings new buttons
-    });
-    box.appendChild(b);
+    box.appendChild(choice.range ? betSize(table, choice) : actionButton(table, choice));
+  });
+}
+
+function movesKey(snap) {
+  const hand = snap.hand;
+  if (!hand || !hand.legal_actions.length) return "";
+  return JSON.stringify([snap.hand_info.id, hand.turn, hand.legal_actions]);
+}
+
+// One click, one move: the buttons go, and the next snapshot brings new ones.
+function play(table, choice) {
+  table.send(actMessage(table.state.snap, choice));
+  byId("actions").textContent = "";
+}
+
+function actionButton(table, choice) {
+  const b = el("button", "button action action-" + choice.kind);
+  b.type = "button";
+  b.appendChild(el("span", "action-label", choice.label));
+  if (choice.key) {
+    b.appendChild(el("kbd", "", choice.key));
+    b.dataset.key = choice.key;
+    b.title = "Shortcut: " + choice.key;
+  }
+  b.addEventListener("click", () => play(table, choice));
+  return b;
+}
+
+function betSize(table, choice) {
+  return betSizeControl({
+    hand: table.state.snap.hand,
+    option: choice.range,
+    kind: choice.kind,
+    verb: choice.label,
+    key: choice.key,
+    send: (amount) => play(table, { kind: choice.kind, amount }),
   });
 }
 

@@ -1,0 +1,71 @@
+"""What every betting structure answers, and the sizes they share."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple, Protocol
+
+if TYPE_CHECKING:
+    from tables.rules.config import GameConfig
+    from tables.rules.state import HandState
+
+
+class Targets(NamedTuple):
+    """The street totals a full wager may go to: ``low`` to ``high``, and
+    ``exact`` lists them where the structure allows only some (fixed limit)."""
+
+    low: int
+    high: int
+    exact: tuple[int, ...] | None = None
+
+
+class Structure(Protocol):
+    code: str  # stored in configs and on stakes: "fixed", "spread", "pot", "no"
+    name: str  # "Fixed limit"
+    words: str  # how PokerStars-style text names it: "Limit", "Pot Limit"
+
+    def targets(self, state: HandState, player: int) -> Targets:
+        """The totals a full complete, bet or raise by ``player`` may go to."""
+        ...
+
+    def is_full(self, state: HandState, total: int) -> bool:
+        """Whether raising the street to ``total`` is a full wager (reopens the betting)."""
+        ...
+
+    def capped(self, state: HandState) -> bool:
+        """Whether the round has had all the wagers it may have."""
+        ...
+
+    def describe(self, config: GameConfig) -> str:
+        """The bet sizes in words: "2/4", "spread 5-20", "pot limit, minimum bet 5"."""
+        ...
+
+    def problems(self, config: GameConfig) -> list[str]:
+        """What is wrong with ``config``'s sizes for this structure (empty: nothing)."""
+        ...
+
+
+def limit_capped(state: HandState) -> bool:
+    """Fixed and spread limit: one bet and ``max_raises`` raises a round, unless
+    the table lifts the cap for a round that two players started (seed 003)."""
+    if state.config.heads_up_uncapped and state.round_players == 2:
+        return False
+    return state.wagers > state.config.max_raises
+
+
+def wager_base(state: HandState) -> int:
+    """What a bet or raise is measured from: the current bet once a full wager
+    was made; before that (a bring-in, or an all-in short of a bet) nothing,
+    so a complete goes to a full bet."""
+    return state.current_bet if state.wagers else 0
+
+
+def least_raise(state: HandState) -> int:
+    """The smallest full raise: the minimum bet, or the last full bet or raise
+    if that was bigger (seed 003; WSOP for pot and no limit)."""
+    return max(state.config.small_bet, state.raise_size)
+
+
+def raises_fully(state: HandState, total: int, least: int) -> bool:
+    """The full-bet rule: a wager reopens the betting only if it tops the last
+    full level by a whole ``least`` raise; smaller all-ins add up until one does."""
+    return total - state.full_level >= least

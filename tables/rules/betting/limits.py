@@ -1,0 +1,95 @@
+"""Limit structures: fixed limit and spread limit."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tables.rules.betting.base import (
+    Targets,
+    least_raise,
+    limit_capped,
+    raises_fully,
+    wager_base,
+)
+
+if TYPE_CHECKING:
+    from tables.rules.config import GameConfig
+    from tables.rules.state import HandState
+
+
+class FixedLimit:
+    """Fixed limit (seeds 002, 003): small bets on the rounds the variant's
+    script calls small, big bets on the others. With an open pair on 4th
+    street the big bet may be chosen, and once it is, raises stay big. One bet
+    and ``max_raises`` raises per round. An all-in of half a bet or more is a
+    full raise unless the table plays the full-bet rule."""
+
+    code = "fixed"
+    name = "Fixed limit"
+    words = "Limit"
+
+    def _sizes(self, state: HandState) -> list[int]:
+        small, big = state.config.small_bet, state.config.big_bet
+        if state.round_is_big:
+            return [big]
+        if state.open_pair:
+            return [big] if state.big_made else [small, big]
+        return [small]
+
+    def targets(self, state: HandState, player: int) -> Targets:
+        totals = tuple(state.full_level + size for size in self._sizes(state))
+        return Targets(totals[0], totals[-1], totals)
+
+    def is_full(self, state: HandState, total: int) -> bool:
+        least = self._sizes(state)[0]
+        increase = total - state.full_level
+        return increase >= least or (state.config.short_all_in == "half" and 2 * increase >= least)
+
+    def capped(self, state: HandState) -> bool:
+        return limit_capped(state)
+
+    def describe(self, config: GameConfig) -> str:
+        return f"{config.small_bet}/{config.big_bet}"
+
+    def problems(self, config: GameConfig) -> list[str]:
+        if config.big_bet < config.small_bet:
+            return [f"the big bet ({config.big_bet}) can't be below the small bet ({config.small_bet})"]
+        return []
+
+
+class SpreadLimit:
+    """Spread limit (seed 003's $1-5, $5-20): any bet or raise from the
+    spread's minimum (``small_bet``) to its maximum (``big_bet``) on every
+    street. By default a raise is at least the last bet or raise of the round
+    (seed 003's rule, the ``raise_at_least_last`` option). Capped as fixed limit."""
+
+    code = "spread"
+    name = "Spread limit"
+    words = "Spread Limit"
+
+    def _least(self, state: HandState) -> int:
+        if state.config.raise_at_least_last:
+            return least_raise(state)
+        return state.config.small_bet
+
+    def targets(self, state: HandState, player: int) -> Targets:
+        base = wager_base(state)
+        least = min(self._least(state), state.config.big_bet)
+        return Targets(base + least, base + state.config.big_bet)
+
+    def is_full(self, state: HandState, total: int) -> bool:
+        return raises_fully(state, total, min(self._least(state), state.config.big_bet))
+
+    def capped(self, state: HandState) -> bool:
+        return limit_capped(state)
+
+    def describe(self, config: GameConfig) -> str:
+        return f"spread {config.small_bet}-{config.big_bet}"
+
+    def problems(self, config: GameConfig) -> list[str]:
+        if config.big_bet <= config.small_bet:
+            return [
+                f"a spread's maximum ({config.big_bet}) must be above its minimum "
+                f"({config.small_bet})"
+            ]
+        return []

@@ -1,0 +1,79 @@
+"""How a variant values a player's cards: for high, for low, or both.
+
+The engine, the pots, the bots and the narrators ask a variant's
+:class:`Evaluator`; none of them calls :mod:`tables.rules.evaluate` directly.
+Every key is an ``int``: for high, higher is better; for low, lower is
+better, and ``None`` is a hand that doesn't qualify.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tables.rules import evaluate
+from tables.rules.evaluators.ace_to_six import low_a6_cards, low_a6_key, low_a6_words
+
+ACE_TO_FIVE, ACE_TO_SIX = "ace-to-five", "ace-to-six"
+LOW_RANKINGS = (ACE_TO_FIVE, ACE_TO_SIX)
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluator:
+    """Values hands for the high half, the low half, or both.
+
+    ``low``: the low ranking (``ACE_TO_FIVE``: straights and flushes don't
+    count; ``ACE_TO_SIX``: they count against), or ``None`` for a high-only
+    game. ``qualifier``: a low must be this card or better, unpaired (8 in
+    eight-or-better); ``None``: any low plays.
+    """
+
+    high: bool
+    low: str | None = None
+    qualifier: int | None = None
+
+    @property
+    def split(self) -> bool:
+        return self.high and self.low is not None
+
+    def high_key(self, cards: Sequence[int]) -> int | None:
+        return evaluate.high_key(cards) if self.high else None
+
+    def low_key(self, cards: Sequence[int]) -> int | None:
+        if self.low == ACE_TO_FIVE:
+            return evaluate.low_key(cards, self.qualifier)
+        if self.low == ACE_TO_SIX:
+            key = low_a6_key(cards)
+            if self.qualifier is not None and key >> 16 > self.qualifier:
+                return None
+            return key
+        return None
+
+    def high_cards(self, cards: Sequence[int]) -> tuple[int, ...]:
+        """The five cards the best high hand plays."""
+        return evaluate.high_hand(cards).cards
+
+    def low_cards(self, cards: Sequence[int]) -> tuple[int, ...]:
+        """The five cards the best low hand plays (qualifying or not)."""
+        if self.low == ACE_TO_SIX:
+            return low_a6_cards(cards)
+        low = evaluate.low_hand(cards)
+        assert low is not None  # no qualifier asked: every hand has a low
+        return low.cards
+
+    def high_words(self, key: int) -> str:
+        return evaluate.high_words(key)
+
+    def low_words(self, key: int) -> str:
+        return low_a6_words(key) if self.low == ACE_TO_SIX else evaluate.low_words(key)
+
+    def strength(self, cards: Sequence[int]) -> float:
+        """A rough 0-1 value of a made hand of 5 to 7 cards (for bots): its
+        high category, or how good its low is, whichever the game plays."""
+        scores = []
+        if self.high:
+            scores.append((evaluate.high_key(cards) >> evaluate.CATEGORY_SHIFT) / 8)
+        low = self.low_key(cards)
+        if low is not None:
+            scores.append(max(0.0, 1 - ((low >> 16) - 5) / 8) if low >> 20 == 0 else 0.0)
+        return max(scores, default=0.0)

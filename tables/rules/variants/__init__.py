@@ -1,0 +1,121 @@
+"""Variants as data: a script of steps, an evaluator, and opening rules.
+
+A new stud game is a new :class:`Variant` value, not a copy of the engine.
+The engine walks the variant's :attr:`Variant.script`; it asks the
+:attr:`Variant.opening` who brings in and who opens, and the
+:attr:`Variant.evaluator` what a finished hand is worth for high and low.
+:func:`tables.rules.games.games` lists every variant with every betting
+structure it may be dealt in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tables.rules.errors import IllegalAction
+from tables.rules.evaluators import ACE_TO_FIVE, ACE_TO_SIX, Evaluator
+from tables.rules.variants.openings import HIGH_OPENING, LOW_OPENING, Opening
+from tables.rules.variants.steps import SEVEN_CARD_STUD, Bet, Deal, Showdown, Step
+
+__all__ = [
+    "BY_PHH",
+    "VARIANTS",
+    "Bet",
+    "Deal",
+    "Showdown",
+    "Step",
+    "Variant",
+    "get_variant",
+]
+
+ALL_STRUCTURES = ("fixed", "spread", "pot", "no")
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    code: str  # our short name, stored on tables
+    name: str
+    seed: str  # the seed document(s) that describe it
+    phh: str | None  # the PHH standard's variant code, if it has one
+    evaluator: Evaluator
+    opening: Opening
+    script: tuple[Step, ...] = SEVEN_CARD_STUD
+    structures: tuple[str, ...] = ALL_STRUCTURES  # the betting structures it suits
+    open_pair_default: bool = False  # fixed limit: an open pair on 4th allows the big bet
+    open_pair_allowed: bool = False
+    min_players: int = 2
+    max_players: int = 8
+
+    @property
+    def streets(self) -> tuple[str, ...]:
+        """The names of the streets, one per deal step, in order."""
+        return tuple(step.street for step in self.script if isinstance(step, Deal))
+
+    @property
+    def cards_per_player(self) -> int:
+        return sum(len(step.faces) for step in self.script if isinstance(step, Deal))
+
+    @property
+    def high(self) -> bool:
+        return self.evaluator.high
+
+    @property
+    def low(self) -> bool:
+        return self.evaluator.low is not None
+
+    @property
+    def split(self) -> bool:
+        return self.evaluator.split
+
+    @property
+    def low_qualifier(self) -> int | None:
+        return self.evaluator.qualifier
+
+
+STUD = Variant(
+    code="stud",
+    name="Seven-card stud",
+    seed="000, 001",
+    phh="F7S",
+    evaluator=Evaluator(high=True),
+    opening=HIGH_OPENING,
+    open_pair_default=True,
+    open_pair_allowed=True,
+)
+RAZZ = Variant(
+    code="razz",
+    name="Razz",
+    seed="003",
+    phh="FR",
+    evaluator=Evaluator(high=False, low=ACE_TO_FIVE),
+    opening=LOW_OPENING,
+)
+STUD8 = Variant(
+    code="stud8",
+    name="Seven-card stud hi-lo, eight or better",
+    seed="002, 003",
+    phh="F7S/8",
+    evaluator=Evaluator(high=True, low=ACE_TO_FIVE, qualifier=8),
+    opening=HIGH_OPENING,
+    open_pair_allowed=True,
+)
+LONDON = Variant(
+    code="london",
+    name="London lowball",
+    seed="003",
+    phh=None,
+    evaluator=Evaluator(high=False, low=ACE_TO_SIX),
+    opening=LOW_OPENING,
+)
+
+VARIANTS: dict[str, Variant] = {v.code: v for v in (STUD, RAZZ, STUD8, LONDON)}
+BY_PHH: dict[str, Variant] = {v.phh: v for v in VARIANTS.values() if v.phh}
+
+
+def get_variant(code: str) -> Variant:
+    try:
+        return VARIANTS[code]
+    except (KeyError, TypeError):
+        raise IllegalAction(
+            f"unknown variant {code!r}; choose one of {', '.join(VARIANTS)}"
+        ) from None
