@@ -1,7 +1,8 @@
 """Hypothesis strategies and a random-play driver for the rules engine.
 
-Games are drawn at the house stakes (ante 1, bring-in 2, 5/10 fixed limit) with
-every rule option drawn too, and stacks mostly of 1 to 60 chips, so that all-ins
+Games are drawn from every variant in every betting structure it suits, at the
+house stakes (ante 1, bring-in 2, bets of 5 and 10: 5/10 fixed limit, a 5-10
+spread, or a minimum bet of 5 at pot and no limit) with every rule option drawn too, and stacks mostly of 1 to 60 chips, so that all-ins
 on the ante, on the bring-in and on every later street turn up often. Some hands
 also time players out: a player who qualifies may be protected (seed 002).
 """
@@ -14,8 +15,10 @@ from functools import cache
 from hypothesis import note, settings
 from hypothesis import strategies as st
 
-from tables.rules import GameConfig, HandState, RakeRule
+from tables.rules import GameConfig, HandState, LegalAction, RakeRule
+from tables.rules.betting import STRUCTURES
 from tables.rules.state import WAGERS
+from tables.rules.variants import VARIANTS
 
 # No hand at these stakes comes near this many actions; it bounds every driver loop.
 MAX_ACTIONS = 200
@@ -38,11 +41,18 @@ def rakes(draw: st.DrawFn) -> RakeRule:
 
 
 @st.composite
-def configs(draw: st.DrawFn, variants: tuple[str, ...] = ("stud", "razz", "stud8")) -> GameConfig:
+def configs(
+    draw: st.DrawFn,
+    variants: tuple[str, ...] = tuple(VARIANTS),
+    structures: tuple[str, ...] = tuple(STRUCTURES),
+) -> GameConfig:
     variant = draw(st.sampled_from(variants))
-    open_pair = [None, False] if variant == "razz" else [None, False, True]
+    game = VARIANTS[variant]
+    open_pair = [None, False, True] if game.open_pair_allowed else [None, False]
     return GameConfig(
         variant=variant,
+        structure=draw(st.sampled_from([s for s in structures if s in game.structures])),
+        raise_at_least_last=draw(st.booleans()),
         ante=draw(st.sampled_from([1, 0])),
         bring_in=draw(st.sampled_from([2, 0])),
         small_bet=5,
@@ -70,13 +80,15 @@ decks = st.permutations(range(52))
 def legal_moves(state: HandState) -> list[Move]:
     """Every (kind, amount) the engine reports as legal now.
 
-    Wagers take one of their exact totals; a call or bring-in takes its chip
+    Wagers take one of their exact totals, or where any total from min to
+    max is allowed, the least, the most, one more than the least and the
+    middle; a call or bring-in takes its chip
     amount or no amount; fold, check, show and muck take no amount.
     """
     moves: list[Move] = []
     for option in state.legal_actions():
         if option.kind in WAGERS:
-            moves.extend((option.kind, total) for total in option.amounts or ())
+            moves.extend((option.kind, total) for total in _totals(option))
         else:
             moves.append((option.kind, None))
             if option.kind in ("call", "bring_in"):
@@ -84,8 +96,25 @@ def legal_moves(state: HandState) -> list[Move]:
     return moves
 
 
-def is_one_of(moves: list[Move], to_act: int, player: object, kind: object, amount: object) -> bool:
-    """Whether (player, kind, amount) is exactly one of ``moves`` for ``to_act``.
+def _totals(option: LegalAction) -> tuple[int, ...]:
+    if option.amounts is not None:
+        return option.amounts
+    low, high = option.min, option.max
+    assert low is not None and high is not None
+    return tuple(sorted({low, min(low + 1, high), (low + high) // 2, high}))
+
+
+def is_one_of(
+    moves: list[Move],
+    to_act: int,
+    player: object,
+    kind: object,
+    amount: object,
+    spans: dict[str, tuple[int, int]] | None = None,
+) -> bool:
+    """Whether (player, kind, amount) is exactly one of ``moves`` for ``to_act``,
+    or a wager inside one of ``spans`` (kind: the least and most total, where
+    the structure allows any amount between).
 
     Types are compared too: ``True`` and ``5.0`` equal ``1`` and ``5`` but are no chips.
     """
@@ -93,7 +122,22 @@ def is_one_of(moves: list[Move], to_act: int, player: object, kind: object, amou
         return False
     if amount is not None and type(amount) is not int:
         return False
+    if spans and kind in spans and isinstance(amount, int):
+        low, high = spans[kind]
+        return low <= amount <= high
     return (kind, amount) in moves
+
+
+def open_spans(state: HandState) -> dict[str, tuple[int, int]]:
+    """The wagers the engine reports as "any total from min to max"."""
+    return {
+        option.kind: (option.min, option.max)
+        for option in state.legal_actions()
+        if option.kind in WAGERS
+        and option.amounts is None
+        and option.min is not None
+        and option.max is not None
+    }
 
 
 def choose_move(data: st.DataObject, state: HandState, stubbornness: int = 3) -> Move:

@@ -1,8 +1,9 @@
 """Invariants of the rules engine under random legal play (hypothesis).
 
-Every test deals a random hand of stud, razz or stud hi-lo to 2 to 8 players with
-short stacks (mostly 1 to 60 chips, so all-ins happen on every street), at ante 1,
-bring-in 2 (or none) and 5/10 fixed limit, with the table's rule options drawn at
+Every test deals a random hand of any variant (stud, razz, stud hi-lo, London
+lowball) in any betting structure it suits (fixed, spread, pot or no limit) to 2
+to 8 players with short stacks (mostly 1 to 60 chips, so all-ins happen on every
+street), at ante 1, bring-in 2 (or none) and bets of 5 and 10, with the table's rule options drawn at
 random, and plays it out by choosing among all the moves the engine reports as legal.
 In some hands players also time out and are protected (seed 002), so every
 property holds with protected players too.
@@ -26,9 +27,9 @@ from hypothesis import strategies as st
 
 from tables.rules import GameConfig, HandOver, HandState, IllegalAction
 from tables.rules.cards import card_str
-from tables.rules.evaluate import high_key, low_key
 from tables.rules.state import BET_KINDS, PROTECT, WAGERS
 from tables.rules.views import events_for, view
+from tests.rules.seats import down_of, up_of
 from tests.rules.strategies import (
     MAX_ACTIONS,
     choose_move,
@@ -38,6 +39,7 @@ from tests.rules.strategies import (
     index_below,
     is_one_of,
     legal_moves,
+    open_spans,
     play_out,
     stacks,
 )
@@ -105,8 +107,8 @@ def test_no_stack_or_commitment_ever_goes_negative(game, stacks, deck, data):
 
 
 def dealt_and_burned(state: HandState) -> list[int]:
-    hole = [c for cards in state.hole for c in cards]
-    up = [c for cards in state.up for c in cards]
+    hole = [c for p in range(state.n) for c in state.downcards(p)]
+    up = [c for p in range(state.n) for c in state.upcards(p)]
     return hole + up + state.community + state.burns
 
 
@@ -135,7 +137,7 @@ def folded_snapshots() -> tuple[dict[int, set[int]], Callable[[HandState], None]
     def record(state: HandState) -> None:
         for player in range(state.n):
             if state.folded[player] and player not in folded:
-                folded[player] = set(state.hole[player] + state.up[player])
+                folded[player] = set(state.downcards(player) + state.upcards(player))
 
     return folded, record
 
@@ -152,7 +154,7 @@ def test_a_folded_players_cards_never_reach_another_seat_the_board_or_the_burns(
             elsewhere = set(state.community + state.burns)
             for other in range(state.n):
                 if other != player:
-                    elsewhere.update(state.hole[other] + state.up[other])
+                    elsewhere.update(state.downcards(other) + state.upcards(other))
             assert not cards & elsewhere, (player, sorted(cards & elsewhere))
 
     checked_hand(game, stacks, deck, data, check)
@@ -165,7 +167,7 @@ def test_a_folded_player_is_dealt_no_more_cards(game, stacks, deck, data):
     def check(state: HandState) -> None:
         record(state)
         for player, cards in folded.items():
-            assert set(state.hole[player] + state.up[player]) == cards
+            assert set(state.downcards(player) + state.upcards(player)) == cards
 
     checked_hand(game, stacks, deck, data, check)
 
@@ -179,10 +181,10 @@ CARD_SLOTS = ("card", "cards", "down", "up", "community")
 def may_know(state: HandState, viewer: int | None) -> set[str]:
     """The cards ``viewer`` may know: all up cards, the board, their own down
     cards and the down cards of hands shown at the showdown."""
-    cards = {c for up in state.up for c in up} | set(state.community)
+    cards = {c for p in range(state.n) for c in state.upcards(p)} | set(state.community)
     for player in range(state.n):
         if player == viewer or state.shown[player]:
-            cards.update(state.hole[player])
+            cards.update(state.downcards(player))
     return {card_str(c) for c in cards}
 
 
@@ -211,7 +213,7 @@ def test_no_view_shows_another_seats_unshown_down_cards(game, stacks, deck, data
             seats = view(state, viewer)["players"]
             for player in range(state.n):
                 if player != viewer and not state.shown[player]:
-                    assert seats[player]["down"] == [None] * len(state.hole[player])
+                    assert down_of(seats[player]) == [None] * len(state.downcards(player))
 
     checked_hand(game, stacks, deck, data, check)
 
@@ -236,9 +238,9 @@ def test_every_view_shows_the_up_cards_the_board_and_the_down_cards_it_may_see(
             seen = view(state, viewer)
             assert seen["community"] == [card_str(c) for c in state.community]
             for player, seat in enumerate(seen["players"]):
-                assert seat["up"] == [card_str(c) for c in state.up[player]]
+                assert up_of(seat) == [card_str(c) for c in state.upcards(player)]
                 if player == viewer or state.shown[player]:
-                    assert seat["down"] == [card_str(c) for c in state.hole[player]]
+                    assert down_of(seat) == [card_str(c) for c in state.downcards(player)]
 
     checked_hand(game, stacks, deck, data, check)
 
@@ -328,7 +330,8 @@ def illegal_attempts(state: HandState) -> list[tuple[Any, Any, Any]]:
         attempts += [(player, kind, junk) for junk in GARBAGE]
         if kind in WAGERS:
             attempts.append((player, kind, None))
-    return [a for a in attempts if not is_one_of(moves, player, *a)]
+    spans = open_spans(state)
+    return [a for a in attempts if not is_one_of(moves, player, *a, spans)]
 
 
 @random_hands()
@@ -449,9 +452,10 @@ def best_hands(state: HandState, contenders: list[int]) -> tuple[set[int], set[i
     highs, lows = {}, {}
     for player in contenders:
         cards = state.cards_of(player)
-        if game.high:
-            highs[player] = high_key(cards)
-        low = low_key(cards, game.low_qualifier) if game.low else None
+        high = game.evaluator.high_key(cards)
+        if high is not None:
+            highs[player] = high
+        low = game.evaluator.low_key(cards)
         if low is not None:
             lows[player] = low
     best_high = {p for p, k in highs.items() if k == max(highs.values())}

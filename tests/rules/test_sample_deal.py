@@ -12,6 +12,7 @@ import pytest
 
 from tables.rules import HandState
 from tables.rules.views import view
+from tests.rules.seats import down_of
 from tests.rules.stacking import config, play, stack_deck
 
 LARRY, CRAIG, KATHERINE, JIMMY = range(4)
@@ -100,11 +101,11 @@ def test_craig_shows_first_as_the_last_bettor_and_jimmy_mucks():
     shows = [e for e in state.events if e["type"] in ("show", "muck")]
     assert [(e["type"], e["player"]) for e in shows] == [("show", CRAIG), ("muck", JIMMY)]
     seen_by_larry = view(state, LARRY)["players"][JIMMY]
-    assert seen_by_larry["down"] == [None, None, None]
+    assert down_of(seen_by_larry) == [None, None, None]
 
 
 @pytest.mark.parametrize("viewer", [None, LARRY, KATHERINE])
 def test_nobody_else_sees_craigs_down_cards_before_the_showdown(viewer):
     state = play_to_seventh(sample_hand())
-    assert view(state, viewer)["players"][CRAIG]["down"] == [None, None, None]
-    assert view(state, CRAIG)["players"][CRAIG]["down"] == ["Qs", "2h", "Ad"]
+    assert down_of(view(state, viewer)["players"][CRAIG]) == [None, None, None]
+    assert down_of(view(state, CRAIG)["players"][CRAIG]) == ["Qs", "2h", "Ad"]

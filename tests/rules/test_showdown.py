@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tables.rules import HandState, RakeRule
 from tables.rules.views import view
+from tests.rules.seats import down_of
 from tests.rules.stacking import config, play, stack_deck
 from tests.rules.test_all_ins import RANKED, run_out
 
@@ -42,7 +43,7 @@ def test_auto_muck_hides_hands_that_cannot_win():
     state = play(to_seventh(), (1, "bet", 10), (2, "call"), (0, "call"))
     # Kings show first; queens full can't beat them and are mucked; aces can.
     assert shows(state) == [("show", 1), ("muck", 2), ("show", 0)]
-    assert view(state, 1)["players"][2]["down"] == [None, None, None]
+    assert down_of(view(state, 1)["players"][2]) == [None, None, None]
     assert "2" not in state.result["hands"]
 
 

@@ -20,14 +20,14 @@ def check_around(state: HandState, until: str | None = None) -> HandState:
 
 def test_streets_deal_two_down_one_up_then_three_up_then_one_down():
     state = check_around(HandState.new(config(bring_in=0), [50] * 3, fisher_yates(7)))
-    assert [len(cards) for cards in state.hole] == [3, 3, 3]
-    assert [len(cards) for cards in state.up] == [4, 4, 4]
+    assert [len(state.downcards(p)) for p in range(state.n)] == [3, 3, 3]
+    assert [len(state.upcards(p)) for p in range(state.n)] == [4, 4, 4]
 
 
 def test_one_card_is_burned_before_each_street_and_never_dealt():
     state = check_around(HandState.new(config(bring_in=0), [50] * 3, fisher_yates(7)))
     assert len(state.burns) == 5
-    dealt = {c for cards in state.hole + state.up for c in cards}
+    dealt = {c for p in range(state.n) for c in state.cards_of(p)}
     assert dealt.isdisjoint(state.burns)
 
 
@@ -35,14 +35,14 @@ def test_seven_players_reuse_the_burns_to_deal_everyone_a_seventh_card():
     state = check_around(HandState.new(config(bring_in=0), [50] * 7, fisher_yates(99)))
     assert any(e["type"] == "reuse_burns" for e in state.events)
     assert state.community == []
-    assert all(len(cards) == 3 for cards in state.hole)
+    assert all(len(state.downcards(p)) == 3 for p in range(state.n))
 
 
 def test_eight_players_get_one_community_card_when_even_the_burns_run_short():
     state = HandState.new(config(bring_in=0), [50] * 8, fisher_yates(5))
     check_around(state, until="7th street")
     assert len(state.community) == 1
-    assert all(len(cards) == 2 for cards in state.hole)
+    assert all(len(state.downcards(p)) == 2 for p in range(state.n))
     assert view(state, None)["community"] == [card_str(state.community[0])]
     check_around(state)
     assert all(len(hand["cards"]) == 7 for hand in state.result["hands"].values())
@@ -56,10 +56,10 @@ def test_folded_cards_are_dead_even_when_the_deck_runs_short():
     state.act(state.to_act, "bet", 5)
     while state.to_act != folder:
         state.act(state.to_act, "call")
-    folded_cards = state.hole[folder] + state.up[folder]
+    folded_cards = state.downcards(folder) + state.upcards(folder)
     state.act(folder, "fold")
     check_around(state)
-    seven = [state.hole[p] + state.up[p] for p in state.live]
+    seven = [state.downcards(p) + state.upcards(p) for p in state.live]
     assert all(len(cards) == 7 for cards in seven)
     assert not {c for cards in seven for c in cards}.intersection(folded_cards)
     # 49 cards were used by 7th street, so the burns came back and no burn was left to spare.

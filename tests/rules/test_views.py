@@ -8,6 +8,7 @@ import json
 from tables.rules import HandState
 from tables.rules.cards import card_str
 from tables.rules.views import events_for, view
+from tests.rules.seats import down_of, up_of
 from tests.rules.stacking import config, play
 from tests.rules.test_all_ins import RANKED, run_out
 from tests.rules.test_showdown import to_seventh
@@ -21,15 +22,15 @@ def fresh() -> HandState:
 
 def test_a_player_sees_their_own_down_cards_and_nobody_elses():
     seats = view(fresh(), ALICE)["players"]
-    assert seats[ALICE]["down"] == ["Ac", "Ad"]
-    assert seats[BOB]["down"] == [None, None]
-    assert seats[CAROL]["down"] == [None, None]
+    assert down_of(seats[ALICE]) == ["Ac", "Ad"]
+    assert down_of(seats[BOB]) == [None, None]
+    assert down_of(seats[CAROL]) == [None, None]
 
 
 def test_an_observer_sees_no_down_cards_but_every_upcard():
     seats = view(fresh(), OBSERVER)["players"]
-    assert all(seat["down"] == [None, None] for seat in seats)
-    assert [seat["up"] for seat in seats] == [["Ah"], ["Kh"], ["2c"]]
+    assert all(down_of(seat) == [None, None] for seat in seats)
+    assert [up_of(seat) for seat in seats] == [["Ah"], ["Kh"], ["2c"]]
 
 
 def test_only_the_player_to_act_gets_their_legal_actions():
@@ -53,11 +54,11 @@ def test_the_view_shows_stacks_bets_and_pots():
 def test_shown_hands_become_visible_to_everyone_and_mucked_hands_never_do():
     state = play(to_seventh(), (1, "bet", 10), (2, "call"), (0, "call"))
     seen = view(state, OBSERVER)
-    assert seen["players"][1]["down"] == ["Kc", "Kd", "8d"]
-    assert seen["players"][0]["down"] == ["Ac", "Ad", "7d"]
-    assert seen["players"][2]["down"] == [None, None, None]  # mucked
+    assert down_of(seen["players"][1]) == ["Kc", "Kd", "8d"]
+    assert down_of(seen["players"][0]) == ["Ac", "Ad", "7d"]
+    assert down_of(seen["players"][2]) == [None, None, None]  # mucked
     text = json.dumps(seen)
-    assert all(card_str(c) not in text for c in state.hole[2])
+    assert all(card_str(c) not in text for c in state.downcards(2))
 
 
 def test_event_logs_hide_other_players_down_cards_and_every_burn():
@@ -76,5 +77,5 @@ def test_a_folded_players_down_cards_stay_hidden_after_the_hand():
     state = play(fresh(), (CAROL, "bring_in"), (ALICE, "complete", 5), (BOB, "fold"))
     play(state, (CAROL, "fold"))
     assert state.finished
-    assert view(state, ALICE)["players"][BOB]["down"] == [None, None]
-    assert view(state, BOB)["players"][BOB]["down"] == ["Kc", "Kd"]
+    assert down_of(view(state, ALICE)["players"][BOB]) == [None, None]
+    assert down_of(view(state, BOB)["players"][BOB]) == ["Kc", "Kd"]
