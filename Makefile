@@ -18,6 +18,8 @@ STAMP := $(VENV)/.installed
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	$(BIN)/lint-imports
 	node --test tests/js/
 	$(BIN)/pytest
 

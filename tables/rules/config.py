@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeGuard
 
 from tables.rules.betting import STRUCTURES as BETTING_STRUCTURES
 from tables.rules.betting import Structure
@@ -24,7 +24,7 @@ SHORT_ALL_IN_RULES = ("half", "full")
 STRUCTURES = tuple(BETTING_STRUCTURES)
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return type(value) is int
 
 

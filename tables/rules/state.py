@@ -21,7 +21,7 @@ Every public method validates first and changes nothing on refusal.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, NoReturn
 
@@ -1058,7 +1058,7 @@ class HandState:
         if not isinstance(data, dict) or not REQUIRED_FIELDS <= set(data) <= set(FIELDS):
             raise IllegalAction("not a saved hand: its fields don't match")
         state = cls.__new__(cls)
-        take = (lambda value: value) if adopt else _copy
+        take: Callable[[Any], Any] = _same if adopt else _copy
         for name in FIELDS:
             if name in data:
                 setattr(state, name, take(data[name]))
@@ -1134,7 +1134,8 @@ def _upgrade_split_cards(data: dict[str, Any]) -> dict[str, Any]:
     ]
     # Stud's script: street k is dealt by step 2k and bet by step 2k + 1.
     street, phase = data.get("street", 0), data.get("phase")
-    data["step"] = {DEALING: 2 * street, SHOWDOWN: 2 * street + 2}.get(phase, 2 * street + 1)
+    steps = {DEALING: 2 * street, SHOWDOWN: 2 * street + 2}
+    data["step"] = steps.get(phase, 2 * street + 1) if isinstance(phase, str) else 2 * street + 1
     return data
 
 
@@ -1146,6 +1147,10 @@ def _plain(value: Any) -> Any:
         return {k: _plain(v) for k, v in value.items()}
     if isinstance(value, GameConfig):
         return value.to_dict()
+    return value
+
+
+def _same(value: Any) -> Any:
     return value
 
 
