@@ -162,7 +162,10 @@ class GameConfig:
 
     @property
     def open_pair(self) -> bool:
-        """Whether an open pair on 4th street allows the big bet at this table."""
+        """Whether an open pair on 4th street allows the big bet at this table
+        (a fixed-limit rule: the other structures have no big bet to allow)."""
+        if not self.betting.open_pair:
+            return False
         if self.open_pair_big_bet is None:
             return self.game.open_pair_default
         return self.open_pair_big_bet

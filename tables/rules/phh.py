@@ -32,6 +32,23 @@ Table options PHH has no field for (rake, tie-breaks, raise caps...) travel in
 one user-defined field, ``_cardroom_rules``, written only when they differ from
 the defaults, so that a raked hand replays to the same finishing stacks.
 
+The standard's stud codes (``F7S``, ``FR``, ``F7S/8``) are fixed limit, and it
+has none for London lowball. Two more user-defined fields, written only when
+needed, say what those codes can't, and the standard fields stay as close as
+other tools can still read:
+
+* ``_cardroom_structure``: ``"spread"``, ``"pot"`` or ``"no"`` (absent:
+  ``"fixed"``). ``small_bet`` and ``big_bet`` are the two bet sizes in fixed
+  limit, and the spread's least and most bet in spread limit. In pot and no
+  limit ``small_bet`` is the minimum bet on every street, and ``big_bet`` is
+  written as the table's stakes have it, though no bet depends on it: the
+  stud codes require the field, and the stakes come back whole.
+* ``_cardroom_variant``: ``"london"``, with ``variant = "FR"`` (see
+  :data:`STAND_INS`).
+
+The reader honours both, and refuses a value it doesn't know, or a
+``_cardroom_variant`` that doesn't go with the file's ``variant``.
+
 PHH has no action for seed 002's timeout protection (a player whose time ran
 out is all in for what they have put in). It is written where it happened, as
 an action that is only a commentary, ``"# _cardroom_protect p2"``: valid PHH
@@ -62,16 +79,29 @@ from dataclasses import dataclass
 from typing import Any
 
 from tables.rules import fasttoml
+from tables.rules.betting import STRUCTURES
 from tables.rules.cards import FULL_DECK, card_str, cards_str, parse_card
 from tables.rules.config import GameConfig
 from tables.rules.errors import IllegalAction
 from tables.rules.state import BOARD, DEALING, PROTECT, SHOWDOWN, UNKNOWN, WAGERS, HandState
-from tables.rules.variants import BY_PHH
+from tables.rules.variants import BY_PHH, VARIANTS, Variant
 
 RULES_FIELD = "_cardroom_rules"
+VARIANT_FIELD = "_cardroom_variant"
+STRUCTURE_FIELD = "_cardroom_structure"
 REQUIRED = ("variant", "antes", "bring_in", "small_bet", "big_bet", "starting_stacks", "actions")
-# Fields the PHH standard defines for stud; the rest of GameConfig goes in RULES_FIELD.
+# GameConfig options with a field of their own: those the PHH standard defines
+# for stud, and the structure (STRUCTURE_FIELD). The rest go in RULES_FIELD.
 PHH_STAKES = ("variant", "ante", "bring_in", "small_bet", "big_bet")
+OWN_FIELDS = (*PHH_STAKES, "structure")
+FIXED = "fixed"  # the structure every PHH stud code stands for
+# The PHH code written for a variant the standard has no code for. London
+# lowball is razz's game but for the low ranking: the same deal, the highest
+# door card bringing in, the lowest showing hand acting first, and no split.
+# Only ace-to-six's straights and flushes, which count against a low, differ.
+# A tool that knows only FR replays every bet and every show of the file; only
+# who wins a pot may differ from ours. VARIANT_FIELD names the real game.
+STAND_INS = {"london": "FR"}
 PLAIN_VERBS = {"bring_in": "pb", "check": "cc", "call": "cc", "fold": "f", "muck": "sm"}
 MAX_PLAYERS = 8
 MUCK = "muck"  # what a bare ``pN sm`` reads as
@@ -189,13 +219,12 @@ def _chip_list(
 
 
 def _config(fields: dict[str, Any], players: int) -> GameConfig:
-    variant = fields["variant"]
-    if not isinstance(variant, str) or variant not in BY_PHH:
-        raise PHHError(f"variant {variant!r} is not played here; use one of {', '.join(BY_PHH)}")
+    variant = _variant_read(fields)
     _refuse_button_fields(fields)
     options = {
         **_house_rules_read(fields),
-        "variant": BY_PHH[variant].code,
+        "variant": variant,
+        "structure": _structure_read(fields),
         "ante": _uniform_ante(_chip_list(fields, "antes", count=players)),
         **{name: _chips(fields[name], name) for name in ("bring_in", "small_bet", "big_bet")},
     }
@@ -218,13 +247,52 @@ def _game_now(options: dict[str, Any]) -> GameConfig:
         raise PHHError(f"the game can't be set up: {exc}") from None
 
 
+def _variant_read(fields: dict[str, Any]) -> str:
+    """Our variant code: from the PHH code, or from VARIANT_FIELD when the file has it."""
+    code = fields["variant"]
+    if not isinstance(code, str) or code not in BY_PHH:
+        raise PHHError(f"variant {code!r} is not played here; use one of {', '.join(BY_PHH)}")
+    ours = fields.get(VARIANT_FIELD)
+    if ours is None:
+        return BY_PHH[code].code
+    if not isinstance(ours, str) or ours not in VARIANTS:
+        raise PHHError(f"{VARIANT_FIELD} must be one of {', '.join(VARIANTS)}, not {ours!r}")
+    expected = phh_variant(VARIANTS[ours])
+    if expected != code:
+        raise PHHError(
+            f"{VARIANT_FIELD} {ours!r} is written with variant {expected!r}, not {code!r}"
+        )
+    return ours
+
+
+def _structure_read(fields: dict[str, Any]) -> str:
+    """The betting structure: STRUCTURE_FIELD's, or fixed limit as the stud codes say."""
+    structure = fields.get(STRUCTURE_FIELD, FIXED)
+    if not isinstance(structure, str) or structure not in STRUCTURES:
+        raise PHHError(
+            f"{STRUCTURE_FIELD} must be one of {', '.join(STRUCTURES)}, not {structure!r}"
+        )
+    return structure
+
+
+def phh_variant(variant: Variant) -> str:
+    """The PHH code a variant is written with: its own, or its stand-in's."""
+    code = variant.phh or STAND_INS.get(variant.code)
+    if code is None:
+        raise PHHError(f"PHH has no variant code for {variant.name}, and none stands in for it")
+    return code
+
+
 def _refuse_button_fields(fields: dict[str, Any]) -> None:
     blinds = fields.get("blinds_or_straddles")
     harmless = blinds is None or (isinstance(blinds, list) and not any(blinds))  # all zeros
     if not harmless:
         raise PHHError("blinds_or_straddles: stud has a bring-in, not blinds")
     if "min_bet" in fields:
-        raise PHHError("min_bet: stud here is fixed limit; give small_bet and big_bet")
+        raise PHHError(
+            "min_bet: stud here takes its minimum bet from small_bet, beside big_bet; "
+            f"pot and no limit are named in {STRUCTURE_FIELD}"
+        )
 
 
 def _uniform_ante(antes: list[int]) -> int:
@@ -238,9 +306,9 @@ def _house_rules_read(fields: dict[str, Any]) -> dict[str, Any]:
     rules = fields.get(RULES_FIELD, {})
     if not isinstance(rules, dict):
         raise PHHError(f"{RULES_FIELD} must be a table of game options")
-    clash = sorted(set(rules) & set(PHH_STAKES))
+    clash = sorted(set(rules) & set(OWN_FIELDS))
     if clash:
-        raise PHHError(f"{RULES_FIELD} can't set {', '.join(clash)}; the PHH fields do")
+        raise PHHError(f"{RULES_FIELD} can't set {', '.join(clash)}; a field of its own does")
     return dict(rules)
 
 
@@ -414,7 +482,7 @@ def _showdown(state: HandState, player: int, shown: Shown) -> None:
     if shown == MUCK:
         state.act(player, "muck")
     else:
-        state.act(player, "show", cards=shown)
+        state.act(player, "show", cards=shown if isinstance(shown, list) else None)
 
 
 @dataclass
@@ -459,15 +527,18 @@ class _Shows:
         self.held.clear()
 
     def _so_far(self, player: int, shown: Shown) -> Shown:
+        """Named cards, before the showdown: all the player's cards so far in
+        dealing order, or just the down ones, which the engine puts in place."""
         if not isinstance(shown, list):
             return shown
-        return self.state.shown_cards(player, _early_order(self.state, player, shown))
+        return self.state.shown_cards(player, shown)
 
     def _hold(self, player: int, held: _Held) -> None:
         before = self.held.get(player)
         if before is not None and not _repeats(held.shown, before.shown):
+            earlier = before.shown if isinstance(before.shown, list) else []
             raise IllegalAction(
-                f"player {player} showed {cards_str(before.shown or [])} in action "
+                f"player {player} showed {cards_str(earlier)} in action "
                 f"{before.index}; a later show must repeat those cards"
             )
         self.held[player] = held
@@ -482,10 +553,9 @@ class _Shows:
         cards = _dealt(self.state, player)
         if shown == MUCK:
             raise IllegalAction(f"player {player} has shown their hand; it can't be mucked")
-        if shown is None:
+        if not isinstance(shown, list):
             return
-        down = [c for c in cards if c in self.state.hole[player]]
-        if shown not in (cards, down):
+        if shown not in (cards, self.state.downcards(player)):
             raise IllegalAction(
                 f"player {player} has shown {cards_str(cards)}; a later show can't "
                 f"name other cards ({cards_str(c for c in shown if c != UNKNOWN)})"
@@ -499,19 +569,9 @@ def _repeats(later: Shown, earlier: Shown) -> bool:
     return later[: len(earlier)] == earlier
 
 
-def _early_order(state: HandState, player: int, shown: list[int]) -> list[int]:
-    """Named cards, before the showdown: all so far in dealing order, or just the down ones."""
-    down, up = state.hole[player], state.up[player]
-    if len(shown) == len(down) and UNKNOWN not in up:
-        return shown[:2] + up + shown[2:]
-    if len(shown) != len(down) + len(up):
-        raise IllegalAction(f"player {player} has {len(down) + len(up)} cards to show")
-    return shown
-
-
 def _dealt(state: HandState, player: int) -> list[int]:
     """The player's own cards, in dealing order (no community card)."""
-    return state.cards_of(player)[: len(state.hole[player]) + len(state.up[player])]
+    return [held.card for held in state.cards[player]]
 
 
 def _waiting_on(state: HandState) -> str:
@@ -521,7 +581,7 @@ def _waiting_on(state: HandState) -> str:
         names = ", ".join(f"p{p + 1}" for p in state.showdown_order)
         return f"{names} to show or muck at the showdown"
     if state.phase == DEALING:
-        target, count = state.pending_deal
+        target, count = state.pending_deal or (BOARD, 0)
         whom = "the board" if target == BOARD else f"p{target + 1}"
         return f"the dealer to deal {count} card(s) to {whom} on {street}"
     if state.to_act is None:
@@ -593,7 +653,7 @@ def hand_fields(
     _check_writable(state, viewer)
     config = state.config
     fields: dict[str, Any] = {
-        "variant": config.game.phh,
+        "variant": phh_variant(config.game),
         "antes": [config.ante] * state.n,
         "bring_in": config.bring_in,
         "small_bet": config.small_bet,
@@ -602,6 +662,10 @@ def hand_fields(
         "actions": _action_lines(state, _open_hands(state, viewer, everything)),
         "finishing_stacks": list(state.stacks),
     }
+    if config.game.phh is None:
+        fields[VARIANT_FIELD] = config.variant
+    if config.structure != FIXED:
+        fields[STRUCTURE_FIELD] = config.structure
     rules = _house_rules(config)
     if rules:
         fields[RULES_FIELD] = rules
@@ -672,7 +736,7 @@ def _house_rules(config: GameConfig) -> dict[str, Any]:
     return {
         name: value
         for name, value in config.to_dict().items()
-        if name not in PHH_STAKES and value != default[name]
+        if name not in OWN_FIELDS and value != default[name]
     }
 
 

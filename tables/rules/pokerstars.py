@@ -11,7 +11,10 @@ What follows the PokerStars layout:
 
 * the header line (``PokerStars Hand #ID:  7 Card Stud Limit (5/10) - date
   time zone``), the ``Table 'name' 8-max`` line and one ``Seat N: name (chips
-  in chips)`` line per player, in seat order;
+  in chips)`` line per player, in seat order. The game is named as PokerStars
+  names it, then the betting structure as PokerStars names its structures
+  (``Limit``, ``Pot Limit``, ``No Limit``; ``Spread Limit`` for spread limit,
+  which PokerStars doesn't deal);
 * ``posts the ante``, then ``*** 3rd STREET ***`` to ``*** 6th STREET ***``
   and ``*** RIVER ***``, each with its ``Dealt to`` lines: the viewer's cards
   in full (``Dealt to bob [2h 3c 3h]``, later ``[2h 3c 3h 7d] [Qs]``), others'
@@ -33,6 +36,16 @@ Where Cardroom differs:
 
 * Chips are play-money integers: no currency sign, and the table line says
   ``(Play Money)`` as PokerStars' play-money histories do.
+* PokerStars deals stud only at fixed limit, where the header's stakes are the
+  small and big bet. A spread's are its least and most bet. At pot and no
+  limit they are the bring-in and the minimum bet, as PokerStars' pot- and
+  no-limit headers give the small and big blind: the forced bet that opens
+  the betting and the minimum bet.
+* PokerStars has no London lowball. Its hands are headed ``London Lowball``,
+  the game's own name in PokerStars' capitals, and its lows are named in
+  ace-to-six words (``Lo: 7-5-4-3-2 low``, ``Lo: 6-4-3-2-A low, flush``):
+  PokerStars' list of five ranks reads as an ace-to-five low, which has no
+  straights or flushes to count against it.
 * The hand number is Cardroom's hand id. The time is the site's time zone with
   its abbreviation, without PokerStars' second time in ET.
 * PokerStars stud deals from seat 1; Cardroom deals from the seat after the
@@ -89,11 +102,35 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tables.rules import evaluate
 from tables.rules.cards import RANK_CHARS, RANK_NAMES, RANK_PLURALS, card_str, low_rank, rank
+from tables.rules.config import GameConfig
+from tables.rules.evaluate import (
+    CATEGORY_SHIFT,
+    FLUSH,
+    FOUR_OF_A_KIND,
+    FULL_HOUSE,
+    HIGH_CARD,
+    PAIR,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    THREE_OF_A_KIND,
+    TWO_PAIR,
+)
+from tables.rules.evaluators import ACE_TO_FIVE, Evaluator
 from tables.rules.state import PROTECT, UNKNOWN, HandState
 
-GAMES = {"stud": "7 Card Stud Limit", "razz": "Razz Limit", "stud8": "7 Card Stud Hi/Lo Limit"}
+# Each variant's name in the header, before its structure's words ("Limit").
+# PokerStars deals no London lowball: it gets its own name, capitalised as
+# PokerStars capitalises "Razz".
+GAMES = {
+    "stud": "7 Card Stud",
+    "razz": "Razz",
+    "stud8": "7 Card Stud Hi/Lo",
+    "london": "London Lowball",
+}
+# Structures whose header stakes are the bring-in and the minimum bet, as
+# PokerStars' pot- and no-limit games give their blinds.
+BIG_BET = frozenset({"pot", "no"})
 STREET_HEADERS = ("3rd STREET", "4th STREET", "5th STREET", "6th STREET", "RIVER")
 STREET_NAMES = ("3rd Street", "4th Street", "5th Street", "6th Street", "River")
 # Events that only move the deck; the text doesn't tell them.
@@ -132,15 +169,15 @@ def write_text(
     upcards and shown hands; ``everything`` (staff only) writes every card.
     """
     _check(state, info, viewer)
-    open_hands = set(range(state.n)) if everything else {viewer} - {None}
+    open_hands = set(range(state.n)) if everything else ({viewer} if viewer is not None else set())
     return "\n".join(_Narrator(state, info, open_hands).lines()) + "\n"
 
 
 def _check(state: HandState, info: HandInfo, viewer: int | None) -> None:
     if not state.finished:
         raise PokerStarsError("only a finished hand can be written")
-    if state.config.variant not in GAMES or state.config.structure != "fixed":
-        raise PokerStarsError(f"PokerStars has no text for {state.config.variant!r} here")
+    if state.config.variant not in GAMES:
+        raise PokerStarsError(f"PokerStars-style text has no name for {state.game.name}")
     if not len(info.players) == len(info.seats) == state.n:
         raise PokerStarsError(f"the hand has {state.n} players; name and seat each of them")
     if viewer is not None and (type(viewer) is not int or not 0 <= viewer < state.n):
@@ -173,9 +210,8 @@ class _Narrator:
     def _header(self) -> list[str]:
         info, config = self.info, self.state.config
         when = f"{info.started:%Y/%m/%d} {info.started.hour}:{info.started:%M:%S}"
-        stakes = f"{config.small_bet}/{config.big_bet}"
         return [
-            f"PokerStars Hand #{info.hand_id}:  {GAMES[config.variant]} ({stakes})"
+            f"PokerStars Hand #{info.hand_id}:  {game_title(config)} ({_stakes(config)})"
             f" - {when} {info.zone}",
             f"Table '{info.table}' {info.max_seats}-max (Play Money)",
             *(
@@ -280,18 +316,19 @@ class _Narrator:
 
     def _hand_name(self, player: int) -> str:
         cards = self.state.cards_of(player)
-        game = self.state.game
-        if not game.high:
-            return f"Lo: {_low_name(evaluate.low_hand(cards))}"
-        high = _high_name(evaluate.high_hand(cards))
-        if not game.low:
+        evaluator = self.state.game.evaluator
+        low = _low_name(evaluator, cards) if evaluator.low else None
+        if not evaluator.high:
+            return f"Lo: {low or 'no low hand'}"
+        high = _high_name(evaluator, cards)
+        if not evaluator.low:
             return high
-        low = evaluate.low_hand(cards, game.low_qualifier)
-        return f"HI: {high}" + (f"; LO: {_low_name(low)}" if low else "")
+        return f"HI: {high}" + (f"; LO: {low}" if low else "")
 
     def _collected(self) -> list[str]:
         """Who took what from each pot, the last side pot first as PokerStars does."""
-        result, lines = self.state.result, []
+        result = self._finished_result()
+        lines: list[str] = []
         pots = result["pots"]
         for index in reversed(range(len(pots))):
             pot, shares = pots[index], dict(pots[index]["shares"])
@@ -308,6 +345,12 @@ class _Narrator:
             lines.append("No low hand qualified")
         return lines
 
+    def _finished_result(self) -> dict[str, Any]:
+        result = self.state.result
+        if result is None:
+            raise PokerStarsError("only a finished hand can be written")
+        return result
+
     # ---------------------------------------------------------------- summary
 
     def _summary(self) -> list[str]:
@@ -317,7 +360,8 @@ class _Narrator:
         return lines + [self._seat_line(p) for p in self._by_seat()]
 
     def _pot_line(self) -> str:
-        pots, rake = self.state.result["pots"], self.state.result["rake"]
+        result = self._finished_result()
+        pots, rake = result["pots"], result["rake"]
         total = sum(pot["amount"] for pot in pots)
         if len(pots) == 1:
             return f"Total pot {total} | Rake {rake}"
@@ -328,7 +372,7 @@ class _Narrator:
         return f"Total pot {total} {parts} | Rake {rake}"
 
     def _seat_line(self, player: int) -> str:
-        state, won = self.state, self.state.result["payouts"][player]
+        state, won = self.state, self._finished_result()["payouts"][player]
         start = f"Seat {self.info.seats[player]}: {self.names[player]}"
         if state.folded[player]:
             bet = "" if player in self.put_in else " (didn't bet)"
@@ -345,8 +389,7 @@ class _Narrator:
 
     def _own_cards(self, player: int) -> list[int]:
         """A shown hand in dealing order, without any shared river card."""
-        count = len(self.state.hole[player]) + len(self.state.up[player])
-        return self.state.cards_of(player)[:count]
+        return [held.card for held in self.state.cards[player]]
 
 
 # ----------------------------------------------------------------- helpers
@@ -363,6 +406,23 @@ def _dealt_by_street(state: HandState) -> dict[int, dict[int, list[tuple[int, bo
 
 
 # ------------------------------------------------------------------- words
+
+
+def game_title(config: GameConfig) -> str:
+    """The game as the header names it: ``7 Card Stud Limit``, ``Razz Pot Limit``.
+
+    >>> game_title(GameConfig(variant="razz", structure="no"))
+    'Razz No Limit'
+    """
+    return f"{GAMES[config.variant]} {config.betting.words}"
+
+
+def _stakes(config: GameConfig) -> str:
+    """The header's stakes: the two bet sizes (a spread's least and most), or
+    at pot and no limit the bring-in and the minimum bet."""
+    if config.structure in BIG_BET:
+        return f"{config.bring_in}/{config.small_bet}"
+    return f"{config.small_bet}/{config.big_bet}"
 
 
 def _cards(cards: Iterable[int]) -> str:
@@ -390,34 +450,55 @@ def _many(r: int) -> str:
     return RANK_PLURALS[r].capitalize()  # "Deuces", "Sixes"
 
 
-def _high_name(hand: evaluate.HighHand) -> str:
+def _high_name(evaluator: Evaluator, cards: Sequence[int]) -> str:
     """The best high hand in PokerStars' words, such as ``two pair, Kings and Nines``.
 
     >>> from tables.rules.cards import parse_cards
-    >>> _high_name(evaluate.high_hand(parse_cards("9h5d9cKhKc3s5s")))
+    >>> stud = Evaluator(high=True)
+    >>> _high_name(stud, parse_cards("9h5d9cKhKc3s5s"))
     'two pair, Kings and Nines'
-    >>> _high_name(evaluate.high_hand(parse_cards("Ac2d3h4s5cKdQh")))
+    >>> _high_name(stud, parse_cards("Ac2d3h4s5cKdQh"))
     'a straight, Ace to Five'
     """
-    r = [rank(card) for card in hand.cards]
-    if hand.category == evaluate.STRAIGHT_FLUSH and r[0] == 14:
+    key = evaluator.high_key(cards)
+    assert key is not None  # asked only of a game with a high half
+    category = key >> CATEGORY_SHIFT
+    r = [rank(card) for card in evaluator.high_cards(cards)]  # most important first
+    if category == STRAIGHT_FLUSH and r[0] == 14:
         return "a Royal Flush"
-    return (
-        f"high card {_one(r[0])}",
-        f"a pair of {_many(r[0])}",
-        f"two pair, {_many(r[0])} and {_many(r[2])}",
-        f"three of a kind, {_many(r[0])}",
-        f"a straight, {_one(r[4])} to {_one(r[0])}",
-        f"a flush, {_one(r[0])} high",
-        f"a full house, {_many(r[0])} full of {_many(r[3])}",
-        f"four of a kind, {_many(r[0])}",
-        f"a straight flush, {_one(r[4])} to {_one(r[0])}",
-    )[hand.category]
+    return {
+        HIGH_CARD: f"high card {_one(r[0])}",
+        PAIR: f"a pair of {_many(r[0])}",
+        TWO_PAIR: f"two pair, {_many(r[0])} and {_many(r[2])}",
+        THREE_OF_A_KIND: f"three of a kind, {_many(r[0])}",
+        STRAIGHT: f"a straight, {_one(r[4])} to {_one(r[0])}",
+        FLUSH: f"a flush, {_one(r[0])} high",
+        FULL_HOUSE: f"a full house, {_many(r[0])} full of {_many(r[3])}",
+        FOUR_OF_A_KIND: f"four of a kind, {_many(r[0])}",
+        STRAIGHT_FLUSH: f"a straight flush, {_one(r[4])} to {_one(r[0])}",
+    }[category]
 
 
-def _low_name(hand: evaluate.LowHand) -> str:
-    """An ace-to-five low, highest card first: ``8,6,4,3,2`` or ``K,8,6,3,A``."""
-    return ",".join(_low_char(card) for card in hand.cards)
+def _low_name(evaluator: Evaluator, cards: Sequence[int]) -> str | None:
+    """The best low, or None when it doesn't qualify. An ace-to-five low as
+    PokerStars lists it, highest card first (``8,6,4,3,2``, ``K,8,6,3,A``);
+    any other low in the evaluator's words (``7-5-4-3-2 low``).
+
+    >>> from tables.rules.cards import parse_cards
+    >>> from tables.rules.evaluators import ACE_TO_SIX
+    >>> _low_name(Evaluator(high=False, low=ACE_TO_FIVE), parse_cards("Ac2d3h4s5cKdQh"))
+    '5,4,3,2,A'
+    >>> _low_name(Evaluator(high=False, low=ACE_TO_SIX), parse_cards("Ac2d3h4s5cKdQh"))
+    'Q-4-3-2-A low'
+
+    (Ace-to-six counts the wheel as a straight, so the queen plays for the five.)
+    """
+    key = evaluator.low_key(cards)
+    if key is None:
+        return None
+    if evaluator.low != ACE_TO_FIVE:
+        return evaluator.low_words(key)
+    return ",".join(_low_char(card) for card in evaluator.low_cards(cards))
 
 
 def _low_char(card: int) -> str:

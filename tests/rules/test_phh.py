@@ -1,8 +1,9 @@
 """PHH hand histories: what an export names, and that every export replays.
 
-Random hands are played with ``random.Random(seed)`` so a failure names its seed.
-In the staff export every card is written; in a player's or an observer's
-export, other players' down cards are ``??`` unless shown at the showdown.
+Random hands are played with ``random.Random(seed)`` so a failure names its seed,
+in every variant and betting structure. In the staff export every card is
+written; in a player's or an observer's export, other players' down cards are
+``??`` unless shown at the showdown.
 """
 
 from __future__ import annotations
@@ -10,11 +11,13 @@ from __future__ import annotations
 import datetime
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tables.rules import UNKNOWN, GameConfig, HandState, RakeRule
 from tables.rules.cards import FULL_DECK, card_str
+from tables.rules.games import Game, games
 from tables.rules.phh import (
     PHHError,
     read_phh,
@@ -23,47 +26,86 @@ from tables.rules.phh import (
     write_phh,
     write_phhs,
 )
-from tables.rules.state import WAGERS
+from tables.rules.state import WAGERS, LegalAction
 from tables.rules.views import events_for, view
 from tests.rules.test_sample_deal import CRAIG, JIMMY, play, play_to_seventh, sample_hand
 
 FIXTURES = Path(__file__).parent / "phh"
 SEEDS = range(150)
-VARIANTS = ("stud", "razz", "stud8")
+GAMES = games()  # every variant in every betting structure it is dealt in
+# What only the way a hand was dealt sets: the engine's deck and burns, or the
+# file's deal actions. A replay deals from the file and knows no burned card.
+DEALING_FIELDS = ("scripted", "deck", "stub", "burns", "actions", "turn")
 
 
 # ------------------------------------------------------------------- helpers
 
 
-def random_config(rng: random.Random) -> GameConfig:
+def game_id(game: Game) -> str:
+    return f"{game.variant.code}-{game.structure.code}"
+
+
+def random_config(rng: random.Random, game: Game | None = None) -> GameConfig:
+    game = game or rng.choice(GAMES)
     small = rng.randint(2, 10)
+    # A spread's most bet is above its least; fixed limit's big bet may equal
+    # the small one; pot and no limit carry the table's big bet unused.
+    multiples = (2, 3, 4) if game.structure.code == "spread" else (1, 2)
     options = {
-        "variant": rng.choice(VARIANTS),
+        "variant": game.variant.code,
+        "structure": game.structure.code,
         "ante": rng.randint(0, 3),
         "bring_in": rng.randint(0, small - 1),
         "small_bet": small,
-        "big_bet": small * rng.choice((1, 2)),
+        "big_bet": small * rng.choice(multiples),
         "auto_muck": rng.random() < 0.7,
     }
     if rng.random() < 0.3:  # house rules that PHH has no field for
         options.update(tie_break="suit", short_all_in="full", rake=RakeRule("5", cap=3))
+        options.update(raise_at_least_last=False, heads_up_uncapped=True)
     return GameConfig(**options)
 
 
-def random_hand(seed: int) -> HandState:
-    """A finished hand of random legal play; stacks of 1..300 make all-ins common."""
+def random_amount(rng: random.Random, option: LegalAction) -> int | None:
+    """An amount the option allows: one of its sizes, or any total from min to max."""
+    if option.kind not in WAGERS:
+        return None
+    if option.amounts is not None:
+        return rng.choice(option.amounts)
+    assert option.min is not None and option.max is not None
+    return rng.randint(option.min, option.max)
+
+
+def random_hand(seed: int, game: Game | None = None) -> HandState:
+    """A finished hand of random legal play (of ``game``, or a random one);
+    stacks of 1..300 make all-ins common."""
     rng = random.Random(seed)
     stacks = [rng.randint(1, 300) for _ in range(rng.randint(2, 8))]
     deck = list(FULL_DECK)
     rng.shuffle(deck)
-    state = HandState.new(random_config(rng), stacks, deck)
+    state = HandState.new(random_config(rng, game), stacks, deck)
     while not state.finished:
         options = state.legal_actions()
         weights = [1 if option.kind == "fold" else 4 for option in options]
         option = rng.choices(options, weights)[0]
-        amount = rng.choice(option.amounts) if option.kind in WAGERS else None
-        state.act(state.to_act, option.kind, amount)
+        state.act(state.to_act, option.kind, random_amount(rng, option))
     return state
+
+
+def as_played(state: HandState) -> dict[str, Any]:
+    """The saved hand without what only its dealing sets (burned cards masked)."""
+    data = state.to_dict()
+    for name in DEALING_FIELDS:
+        del data[name]
+    data["events"] = [
+        {**event, "card": None} if event["type"] == "burn" else event for event in data["events"]
+    ]
+    return data
+
+
+def ups_seen(state: HandState, viewer: int | None, player: int) -> list[str | None]:
+    """A player's upcards in ``viewer``'s view of the hand."""
+    return [held["card"] for held in view(state, viewer)["players"][player]["cards"] if held["up"]]
 
 
 def finished_sample_hand() -> HandState:
@@ -123,6 +165,14 @@ def test_the_staff_export_replays_to_the_same_stacks(seed):
     assert replayed.stacks == state.stacks
 
 
+@pytest.mark.parametrize("game", GAMES, ids=game_id)
+@pytest.mark.parametrize("seed", range(4))
+def test_the_staff_export_replays_to_the_same_hand_in_every_game(game, seed):
+    state = random_hand(seed, game)
+    replayed = replay(read_phh(write_phh(state, everything=True)))
+    assert as_played(replayed) == as_played(state)
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_a_players_export_replays_to_the_same_stacks(seed):
     state = random_hand(seed)
@@ -141,13 +191,14 @@ def test_a_players_export_names_only_cards_that_player_saw(seed):
         assert written.count("??") == hidden_down_cards(state, viewer)
 
 
-def test_random_play_reaches_showdowns_all_ins_and_every_variant():
+def test_random_play_reaches_showdowns_all_ins_and_every_game():
     """The round trips above must cover what makes them hard."""
     hands = [random_hand(seed) for seed in SEEDS]
     kinds = {e["type"] for hand in hands for e in hand.events}
     assert {"show", "muck", "board"} <= kinds
     assert any(e.get("all_in") for hand in hands for e in hand.events)
-    assert {hand.config.variant for hand in hands} == set(VARIANTS)
+    played = {(hand.config.variant, hand.config.structure) for hand in hands}
+    assert played == {(game.variant.code, game.structure.code) for game in GAMES}
     assert any(hand.result["rake"] for hand in hands)
 
 
@@ -278,6 +329,143 @@ def test_house_rules_travel_in_a_user_defined_field():
     assert history.fields["_cardroom_rules"] == {"rake": rake}
     assert history.config.rake == RakeRule("10", cap=2)
     assert replay(history).stacks == state.stacks
+
+
+# ------------------------------------------- games PHH's stud codes don't name
+
+STUD_POT = fixture("stud_pot.phh")
+LONDON = fixture("london.phh")
+STUD_GAMES = {game.structure.code: game for game in GAMES if game.variant.code == "stud"}
+LONDON_FIXED = next(g for g in GAMES if g.variant.code == "london" and g.structure.code == "fixed")
+
+
+def test_a_fixed_limit_stud_hand_writes_no_field_of_ours_for_its_game():
+    fields = read_phh(write_phh(finished_sample_hand())).fields
+    assert fields["variant"] == "F7S"
+    assert "_cardroom_structure" not in fields
+    assert "_cardroom_variant" not in fields
+
+
+@pytest.mark.parametrize("structure", ["spread", "pot", "no"])
+def test_a_structure_the_stud_codes_cant_say_is_named_in_a_user_field(structure):
+    state = random_hand(0, STUD_GAMES[structure])
+    fields = read_phh(write_phh(state)).fields
+    assert fields["variant"] == "F7S"  # still the standard's code: other tools read the file
+    assert fields["_cardroom_structure"] == structure
+    assert "structure" not in fields.get("_cardroom_rules", {})
+
+
+@pytest.mark.parametrize("structure", ["fixed", "spread", "pot", "no"])
+def test_the_small_and_big_bet_fields_are_the_stakes_bet_sizes(structure):
+    state = random_hand(1, STUD_GAMES[structure])
+    fields = read_phh(write_phh(state)).fields
+    assert (fields["small_bet"], fields["big_bet"]) == (
+        state.config.small_bet,
+        state.config.big_bet,
+    )
+
+
+def test_a_pot_limit_file_replays_to_its_finishing_stacks():
+    state = replay(read_phh(STUD_POT))
+    assert state.config.structure == "pot"
+    assert state.stacks == [76, 345, 179]
+
+
+def test_in_pot_limit_small_bet_is_the_minimum_bet_and_the_pot_the_most():
+    # 4th street, p1 to act: the pot is 3 antes + 3 x 20 = 63.
+    state = replay(read_phh(STUD_POT), upto=11)
+    assert state.legal_actions() == [LegalAction("check"), LegalAction("bet", 5, 63)]
+
+
+def test_a_pot_limit_raise_past_the_pot_is_refused():
+    message = refusal(STUD_POT.replace('"p1 cbr 20"', '"p1 cbr 21"'))
+    assert message == "action 5 'p1 cbr 21': p1 can't raise to 21; allowed: fold; call 5; " + (
+        "raise to 10 to 20"
+    )
+
+
+def test_london_lowball_is_written_as_razz_and_named_in_a_user_field():
+    fields = read_phh(write_phh(random_hand(0, LONDON_FIXED))).fields
+    assert fields["variant"] == "FR"
+    assert fields["_cardroom_variant"] == "london"
+
+
+def test_a_london_lowball_file_is_read_as_london_lowball():
+    history = read_phh(LONDON)
+    assert history.config.variant == "london"
+
+
+def test_a_london_lowball_wheel_is_a_straight_and_loses_to_a_seven_low():
+    state = replay(read_phh(LONDON))
+    assert state.result["hands"]["0"]["low"] == "Q-4-3-2-A low"
+    assert state.result["hands"]["1"]["low"] == "7-6-4-3-2 low"
+    assert state.stacks == [69, 131]
+
+
+def test_without_the_variant_field_a_london_file_replays_as_razz_to_other_stacks():
+    # What a tool that knows only FR makes of it: every action replays, the wheel wins.
+    text = LONDON.replace('_cardroom_variant = "london"\n', "")
+    assert read_phh(text).config.variant == "razz"
+    assert refusal(text) == (
+        "finishing_stacks: the file says [69, 131] but the actions leave [131, 69]"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "edits", "message"),
+    [
+        (
+            LONDON,
+            [('_cardroom_variant = "london"', '_cardroom_variant = "badugi"')],
+            "_cardroom_variant must be one of stud, razz, stud8, london, not 'badugi'",
+        ),
+        (
+            LONDON,
+            [('_cardroom_variant = "london"', "_cardroom_variant = 3")],
+            "_cardroom_variant must be one of stud, razz, stud8, london, not 3",
+        ),
+        (
+            LONDON,
+            [('variant = "FR"', 'variant = "F7S"')],
+            "_cardroom_variant 'london' is written with variant 'FR', not 'F7S'",
+        ),
+        (
+            STUD_POT,
+            [('_cardroom_structure = "pot"', '_cardroom_structure = "half-pot"')],
+            "_cardroom_structure must be one of fixed, spread, pot, no, not 'half-pot'",
+        ),
+        (
+            STUD_POT,
+            [('_cardroom_structure = "pot"', '_cardroom_structure = "Pot Limit"')],
+            "_cardroom_structure must be one of fixed, spread, pot, no, not 'Pot Limit'",
+        ),
+        (
+            STUD_POT,
+            [('_cardroom_structure = "pot"', '_cardroom_structure = ["pot"]')],
+            "_cardroom_structure must be one of fixed, spread, pot, no, not ['pot']",
+        ),
+        (
+            STUD_POT,
+            [('_cardroom_structure = "pot"', '_cardroom_rules = { structure = "pot" }')],
+            "_cardroom_rules can't set structure; a field of its own does",
+        ),
+        (
+            STUD_POT,
+            [
+                ('_cardroom_structure = "pot"', '_cardroom_structure = "spread"'),
+                ("big_bet = 10", "big_bet = 5"),
+            ],
+            "the game can't be set up: a spread's maximum (5) must be above its minimum (5)",
+        ),
+    ],
+)
+def test_a_bad_value_in_our_game_fields_is_refused_by_name(text, edits, message):
+    for old, new in edits:
+        assert old in text
+        text = text.replace(old, new)
+    with pytest.raises(PHHError) as caught:
+        read_phh(text)
+    assert str(caught.value) == message
 
 
 # ------------------------------------------------------------- hand-written
@@ -481,14 +669,14 @@ finishing_stacks = [99, 110, 97, 94]
 def test_unknown_door_cards_leave_the_bring_in_to_the_file():
     state = replay(read_phh(UNKNOWN_DOORS))
     assert state.stacks == [99, 110, 97, 94]
-    assert state.up[0] == [UNKNOWN]
+    assert state.upcards(0) == [UNKNOWN]
 
 
 def test_an_unknown_upcard_is_shown_to_every_viewer_as_unknown():
     state = replay(read_phh(UNKNOWN_DOORS))
     for viewer in (None, 0, 1):
-        assert view(state, viewer)["players"][0]["up"] == [None]
-    assert view(state, None)["players"][1]["up"] == ["Qh", "Qs"]
+        assert ups_seen(state, viewer, 0) == [None]
+    assert ups_seen(state, None, 1) == ["Qh", "Qs"]
 
 
 def test_the_bring_in_named_by_the_file_must_fit_the_known_door_cards():

@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from tables.rules import HandState, evaluate
-from tables.rules.cards import card_str, fisher_yates, parse_cards
+from tables.rules import HandState
+from tables.rules.cards import FULL_DECK, card_str, fisher_yates, parse_cards
+from tables.rules.evaluators import Evaluator
 from tables.rules.phh import read_phh, replay
 from tables.rules.pokerstars import HandInfo, PokerStarsError, _high_name, write_text
 from tests.rules.stacking import config, play
@@ -199,7 +200,7 @@ def test_the_sample_deal_names_only_cards_the_viewer_saw(viewer):
     assert named <= cards_seen_by(state, viewer)
     for player in (LARRY, KATHERINE, JIMMY):  # nobody shows these down cards
         if player != viewer:
-            assert not named & {card_str(card) for card in state.hole[player]}
+            assert not named & {card_str(card) for card in state.downcards(player)}
 
 
 def test_staff_read_every_card_dealt():
@@ -208,9 +209,8 @@ def test_staff_read_every_card_dealt():
     dealt = {card_str(e["card"]) for e in state.events if e["type"] == "deal"}
     assert dealt <= named
     assert "Seat 1: Jimmy mucked [9h 5d 9c Kh Kc 3s 5s]" in sample_text(everything=True)
-    assert "Dealt to Larry [" + " ".join(card_str(c) for c in state.hole[LARRY]) + " 4s]" in (
-        sample_text(everything=True)
-    )
+    larry_down = " ".join(card_str(c) for c in state.downcards(LARRY))
+    assert f"Dealt to Larry [{larry_down} 4s]" in sample_text(everything=True)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -324,7 +324,62 @@ def test_a_timeout_protection_is_written_as_a_timeout():
     ],
 )
 def test_high_hands_have_pokerstars_names(cards, name):
-    assert _high_name(evaluate.high_hand(parse_cards(cards))) == name
+    assert _high_name(Evaluator(high=True), parse_cards(cards)) == name
+
+
+def headed_hand(**options) -> HandState:
+    """A two-player hand over on 3rd street: one brings in, the other completes
+    to the minimum bet of 5, and the first folds."""
+    state = HandState.new(config(**options), [100, 100], list(FULL_DECK))
+    first = state.to_act
+    return play(state, (first, "bring_in"), (1 - first, "complete", 5), (first, "fold"))
+
+
+@pytest.mark.parametrize(
+    ("structure", "big_bet", "header"),
+    [
+        ("fixed", 10, "7 Card Stud Limit (5/10)"),
+        ("spread", 20, "7 Card Stud Spread Limit (5/20)"),  # the spread's least and most
+        ("pot", 10, "7 Card Stud Pot Limit (2/5)"),  # the bring-in and the minimum bet
+        ("no", 10, "7 Card Stud No Limit (2/5)"),
+    ],
+)
+def test_the_header_names_the_betting_structure_and_its_stakes(structure, big_bet, header):
+    written = text(headed_hand(structure=structure, big_bet=big_bet))
+    assert written.startswith(f"PokerStars Hand #42:  {header} - 2026/11/21 20:05:09 UTC\n")
+
+
+@pytest.mark.parametrize(
+    ("variant", "game"),
+    [
+        ("razz", "Razz Pot Limit"),
+        ("stud8", "7 Card Stud Hi/Lo Pot Limit"),
+        ("london", "London Lowball Pot Limit"),
+    ],
+)
+def test_the_header_names_each_variant(variant, game):
+    written = text(headed_hand(variant=variant, structure="pot"))
+    assert written.startswith(f"PokerStars Hand #42:  {game} (2/5) - ")
+
+
+def test_london_lowball_names_lows_in_ace_to_six_words():
+    # p1's wheel is a straight in ace-to-six: Q-4-3-2-A plays, and loses to 7-6-4-3-2.
+    state = replay(read_phh((PHH / "london.phh").read_text()))
+    written = text(state)
+    assert "p1: shows [Ac 2d Kd 3h 4s 5c Qh] (Lo: Q-4-3-2-A low)" in written
+    assert "p2: shows [2c 3c 4d 6h 7s Kc Kh] (Lo: 7-6-4-3-2 low)" in written
+    assert "Seat 2: p2 showed [2c 3c 4d 6h 7s Kc Kh] and won (62) with Lo: 7-6-4-3-2 low" in (
+        written
+    )
+
+
+def test_a_pot_limit_hand_tells_its_pot_sized_bets():
+    state = replay(read_phh((PHH / "stud_pot.phh").read_text()))
+    written = text(state)
+    assert written.startswith("PokerStars Hand #42:  7 Card Stud Pot Limit (2/5) - ")
+    assert "p1: raises 15 to 20" in written
+    assert "p1: bets 63" in written
+    assert stacks_read_back(written) == named_stacks(state)
 
 
 # ------------------------------------------------------------------ refusals

@@ -22,6 +22,7 @@ class Structure(Protocol):
     code: str  # stored in configs and on stakes: "fixed", "spread", "pot", "no"
     name: str  # "Fixed limit"
     words: str  # how PokerStars-style text names it: "Limit", "Pot Limit"
+    open_pair: bool  # whether an open pair on 4th street may allow the big bet
 
     def targets(self, state: HandState, player: int) -> Targets:
         """The totals a full complete, bet or raise by ``player`` may go to."""

@@ -21,6 +21,7 @@ class PotLimit:
     code = "pot"
     name = "Pot limit"
     words = "Pot Limit"
+    open_pair = False
 
     def targets(self, state: HandState, player: int) -> Targets:
         low = wager_base(state) + least_raise(state)

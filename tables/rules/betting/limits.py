@@ -27,6 +27,7 @@ class FixedLimit:
     code = "fixed"
     name = "Fixed limit"
     words = "Limit"
+    open_pair = True
 
     def _sizes(self, state: HandState) -> list[int]:
         small, big = state.config.small_bet, state.config.big_bet
@@ -66,6 +67,7 @@ class SpreadLimit:
     code = "spread"
     name = "Spread limit"
     words = "Spread Limit"
+    open_pair = False
 
     def _least(self, state: HandState) -> int:
         if state.config.raise_at_least_last:
