@@ -109,7 +109,7 @@ def expect_step(page: Page, state: HandState, viewer: int, seats: list[int]) -> 
     """Every seat shows what the engine says this viewer saw at this point."""
     for p, seat in enumerate(seats):
         box = seat_box(page, seat)
-        hole, up = state.hole[p], state.up[p]
+        hole, up = state.downcards(p), state.upcards(p)
         if p == viewer or state.shown[p]:
             faces, backs = hole + up, 0  # down cards together, then the up cards
         else:
@@ -129,7 +129,7 @@ def expect_step(page: Page, state: HandState, viewer: int, seats: list[int]) -> 
     # (the players' table below shows the end of the hand, shown cards included).
     for p in range(state.n):
         if p != viewer and not state.shown[p]:
-            for card in state.hole[p]:
+            for card in state.downcards(p):
                 expect(page.locator(f'#replay-felt [aria-label="{label(card)}"]')).to_have_count(0)
                 expect(page.locator("#replay-lines")).not_to_contain_text(label(card))
 

@@ -211,7 +211,7 @@ def test_a_full_hand_of_eight_on_a_phone_with_every_control_in_reach(
         if street not in streets_seen and street >= 3:
             streets_seen.add(street)
             assert_laid_out(phone, 390, 844)
-            assert_hole_cards_apart(phone, len(state.hole[alice_index]))
+            assert_hole_cards_apart(phone, len(state.downcards(alice_index)))
             shot(phone, screenshots, f"phone-street-{street + 3}")
             shot(desktop, screenshots, f"desktop-street-{street + 3}")
             # What the README shows: the screen as each player sees it.

@@ -243,8 +243,9 @@ def test_two_players_sign_up_sit_and_play_to_showdown_while_a_visitor_watches(
         state = HandState.from_dict(hand.state)
         if state.phase == OVER:
             break
-        hole = {seats[p]: state.hole[p] for p in range(state.n)}
-        up = {seats[p]: state.up[p] for p in range(state.n)}
+        # Each seat's cards by face, from the one list in dealing order.
+        hole = {seats[p]: state.downcards(p) for p in range(state.n)}
+        up = {seats[p]: state.upcards(p) for p in range(state.n)}
         for page, mine in viewers.values():
             for seat in (1, 2):
                 if seat == mine:
@@ -305,7 +306,7 @@ def test_two_players_sign_up_sit_and_play_to_showdown_while_a_visitor_watches(
         expect(page.locator("#actions button")).to_have_count(0)
         for seat in (1, 2):
             p = seats.index(seat)
-            cards = state.hole[p] + state.up[p]
+            cards = state.downcards(p) + state.upcards(p)  # the felt's groups
             expect_cards(page, seat, [label(c) for c in cards], backs=0)
             box = seat_box(page, seat)
             expect(box.locator(".seat-hand")).to_have_text(words[seat])

@@ -30,17 +30,38 @@ export function card(code, down = false) {
   return node;
 }
 
-// A stud hand as the felt shows it: the down cards together (faces for their
-// owner, backs for everyone else), then the up cards everyone sees, each
-// group fanned so every card's corner shows.
+// A seat's cards as the felt groups them. `cards` is the view's one list in
+// dealing order, each {card, up} (card null: a down card this viewer can't
+// see). The down cards go together, then the up cards, each group in dealing
+// order, whatever order the game dealt them in; a card turned face up moves
+// to the up group.
+export function cardGroups(cards) {
+  return {
+    down: cards.filter((c) => !c.up).map((c) => c.card),
+    up: cards.filter((c) => c.up).map((c) => c.card),
+  };
+}
+
+// Where cardGroups puts the card at `position` in `cards`: {group, index},
+// the group "down" or "up" and the card's place within it.
+export function cardPlace(cards, position) {
+  const up = Boolean(cards[position].up);
+  const index = cards.slice(0, position).filter((c) => Boolean(c.up) === up).length;
+  return { group: up ? "up" : "down", index };
+}
+
+// A seat's hand as the felt shows it: the down cards together (faces, tinted
+// as hole cards, where this viewer may see them; backs where not), then the
+// up cards everyone sees, each group fanned so every card's corner shows.
 export function studCards(player) {
+  const groups = cardGroups(player.cards);
   const row = el("div", "cards seat-cards");
   const down = el("span", "hand-down");
-  player.down.forEach((c) => down.appendChild(card(c, true)));
+  groups.down.forEach((c) => down.appendChild(card(c, true)));
   const up = el("span", "hand-up");
-  player.up.forEach((c) => up.appendChild(card(c)));
-  if (player.down.length) row.appendChild(down);
-  if (player.up.length) row.appendChild(up);
+  groups.up.forEach((c) => up.appendChild(card(c)));
+  if (groups.down.length) row.appendChild(down);
+  if (groups.up.length) row.appendChild(up);
   return row;
 }
 
@@ -52,16 +73,16 @@ export function cardRow(codes, className) {
 }
 
 // A seat around the felt; the caller says what it shows. seat: {number, name,
-// stack, mine, turn, folded, winner, tags: [..], player: the hand's {down,
-// up, bet} or null when not dealt in, words}. Its cards sit above its name
-// plate; its bet is drawn on the felt by drawSeats.
+// stack, mine, turn, folded, winner, tags: [..], player: the view's player
+// ({cards, bet, ...}) or null when not dealt in, words}. Its cards sit above
+// its name plate; its bet is drawn on the felt by drawSeats.
 export function seatBox(seat) {
   const box = el("div", "seat");
   box.classList.toggle("seat-mine", Boolean(seat.mine));
   box.classList.toggle("seat-turn", Boolean(seat.turn));
   box.classList.toggle("seat-folded", Boolean(seat.folded));
   box.classList.toggle("seat-winner", Boolean(seat.winner));
-  if (seat.player && (seat.player.down.length || seat.player.up.length)) box.appendChild(studCards(seat.player));
+  if (seat.player && seat.player.cards.length) box.appendChild(studCards(seat.player));
   const plate = el("div", "seat-plate");
   const head = el("div", "seat-head");
   head.appendChild(el("span", "seat-name", seat.name));

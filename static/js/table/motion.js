@@ -5,7 +5,7 @@
 // it with the Web Animations API after the new snapshot is drawn. Nothing
 // moves for a player who turned animations off, or whose device asks for
 // reduced motion.
-import { BET_SHARE, byId, chipStack } from "../shared/felt.js";
+import { BET_SHARE, byId, cardPlace, chipStack } from "../shared/felt.js";
 import { towardsCentre } from "../shared/layout.js";
 import { seatOf } from "./state.js";
 
@@ -14,33 +14,32 @@ const DEAL_GAP_MS = 45; // between one card and the next, round the table
 const CHIPS_MS = 380;
 
 // What moved from snapshot `before` to `after`: a list of
-//   {kind: "deal", seat, group: "down" | "up", index} a card new to the seat;
+//   {kind: "deal", seat, group: "down" | "up", index} a card new to the seat,
+//     drawn at `index` in that group of its cards (felt.js's cardPlace);
 //   {kind: "bet", seat} chips put in, out in front of the seat;
 //   {kind: "collect", seat, amount} a bet swept into the pot;
 //   {kind: "award", seat, amount} chips won, from the pot to the seat.
-// Seats are seat numbers. A new hand deals every card it shows.
+// Seats are seat numbers. A new hand deals every card it shows. A card
+// turned face up is no move: it is simply drawn again among the up cards.
 export function movesBetween(before, after) {
   const moves = [];
   const hand = after && after.hand;
   if (!hand || !after.hand_info) return moves;
   const sameHand = Boolean(before && before.hand && before.hand_info && before.hand_info.id === after.hand_info.id);
   const old = sameHand ? before.hand : null;
-  // Cards in dealing order: round the table for each card, as a dealer does.
-  const newCards = hand.players.map((p, i) => ({
+  // A seat's new cards are those past the end of its list before; one turned
+  // face up keeps its place in the list, so it is not dealt again.
+  const seats = hand.players.map((p, i) => ({
     seat: seatOf(after, i),
-    down: p.down.length - (old ? old.players[i].down.length : 0),
-    up: p.up.length - (old ? old.players[i].up.length : 0),
-    had: old ? old.players[i] : { down: [], up: [] },
+    cards: p.cards,
+    had: old ? old.players[i].cards.length : 0,
   }));
-  const rounds = Math.max(0, ...newCards.map((c) => Math.max(c.down, 0) + Math.max(c.up, 0)));
+  // Round the table for each card, as a dealer does (3rd street: each seat's
+  // first card, then each one's second, then third), in the seat's dealing order.
+  const rounds = Math.max(0, ...seats.map((s) => s.cards.length - s.had));
   for (let r = 0; r < rounds; r++) {
-    newCards.forEach((c) => {
-      // Down cards come first in a round of several (3rd street: two down, one up).
-      const downs = Math.max(c.down, 0);
-      if (r < downs) moves.push({ kind: "deal", seat: c.seat, group: "down", index: c.had.down.length + r });
-      else if (r < downs + Math.max(c.up, 0)) {
-        moves.push({ kind: "deal", seat: c.seat, group: "up", index: c.had.up.length + r - downs });
-      }
+    seats.forEach(({ seat, cards, had }) => {
+      if (had + r < cards.length) moves.push({ kind: "deal", seat, ...cardPlace(cards, had + r) });
     });
   }
   if (!old) return moves;

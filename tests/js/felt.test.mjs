@@ -1,0 +1,122 @@
+// A seat's cards on the felt (static/js/shared/felt.js), drawn from the view's
+// one list in dealing order: the down cards together, then the up cards.
+// Node has no DOM, so the few element methods felt.js uses are faked here.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { cardGroups, cardPlace, seatBox, studCards } from "../../static/js/shared/felt.js";
+
+class FakeElement {
+  constructor(tag) {
+    this.tagName = tag.toUpperCase();
+    this.className = "";
+    this.textContent = "";
+    this.children = [];
+    this.attributes = {};
+    this.dataset = {};
+    this.classList = {
+      contains: (name) => this.className.split(" ").includes(name),
+      toggle: (name, on) => {
+        const names = this.className.split(" ").filter((n) => n && n !== name);
+        this.className = (on ? [...names, name] : names).join(" ");
+      },
+    };
+  }
+
+  appendChild(child) {
+    this.children.push(child);
+    return child;
+  }
+
+  setAttribute(name, value) {
+    this.attributes[name] = String(value);
+  }
+}
+
+globalThis.document = { createElement: (tag) => new FakeElement(tag) };
+
+// A seat's cards as the view sends them: d("As") a down card (d(null) one
+// this viewer can't see), u("2c") an up card.
+const d = (card) => ({ card, up: false });
+const u = (card) => ({ card, up: true });
+
+// What studCards drew, group by group: a face by its code, starred when
+// tinted as a hole card; "back" for a card this viewer can't see.
+function drawn(cards) {
+  return studCards({ cards }).children.map((group) => [
+    group.className,
+    group.children.map((c) => {
+      if (c.classList.contains("card-back")) return "back";
+      return c.dataset.card + (c.classList.contains("card-hole") ? "*" : "");
+    }),
+  ]);
+}
+
+test("the owner's stud hand: down cards together and tinted, then the up cards, each in dealing order", () => {
+  // alice's seven cards as dealt: two down, four up, the last down.
+  const alice = [d("As"), d("Kd"), u("2c"), u("7s"), u("9h"), u("Qd"), d("3h")];
+  assert.deepEqual(drawn(alice), [
+    ["hand-down", ["As*", "Kd*", "3h*"]],
+    ["hand-up", ["2c", "7s", "9h", "Qd"]],
+  ]);
+});
+
+test("another player's down cards are backs, untinted; their up cards show", () => {
+  // bob's hand as alice (or an observer) sees it.
+  assert.deepEqual(drawn([d(null), d(null), u("9h"), d(null)]), [
+    ["hand-down", ["back", "back", "back"]],
+    ["hand-up", ["9h"]],
+  ]);
+});
+
+test("a card turned face up, the list the same length, is drawn with the up cards", () => {
+  const before = [d("As"), d("Kd"), u("2c")];
+  const after = [u("As"), d("Kd"), u("2c")];
+  assert.deepEqual(drawn(before), [
+    ["hand-down", ["As*", "Kd*"]],
+    ["hand-up", ["2c"]],
+  ]);
+  assert.deepEqual(drawn(after), [
+    ["hand-down", ["Kd*"]],
+    ["hand-up", ["As", "2c"]],
+  ]);
+});
+
+test("a hand dealt up, down, up groups its down card alone and its up cards in dealing order", () => {
+  assert.deepEqual(drawn([u("2c"), d("As"), u("7s")]), [
+    ["hand-down", ["As*"]],
+    ["hand-up", ["2c", "7s"]],
+  ]);
+  assert.deepEqual(drawn([u("2c"), d(null), u("7s")]), [
+    ["hand-down", ["back"]],
+    ["hand-up", ["2c", "7s"]],
+  ]);
+});
+
+test("a group with no cards is not drawn", () => {
+  assert.deepEqual(drawn([u("2c"), u("7s")]), [["hand-up", ["2c", "7s"]]]);
+  assert.deepEqual(drawn([d("As")]), [["hand-down", ["As*"]]]);
+});
+
+test("cardGroups splits the list by face, keeping dealing order", () => {
+  assert.deepEqual(cardGroups([u("2c"), d(null), d("As"), u("7s")]), { down: [null, "As"], up: ["2c", "7s"] });
+});
+
+test("cardPlace names where studCards draws each card of the list", () => {
+  const cards = [u("2c"), d("As"), u("7s"), d("Kd"), u("As"), u("9h")];
+  const row = studCards({ cards });
+  const groups = Object.fromEntries(row.children.map((g) => [g.className.replace("hand-", ""), g.children]));
+  cards.forEach((c, position) => {
+    const { group, index } = cardPlace(cards, position);
+    assert.equal(group, c.up ? "up" : "down");
+    assert.equal(groups[group][index].dataset.card, c.card, "card " + position);
+  });
+});
+
+test("a seat not dealt in, or dealt nothing yet, draws no cards", () => {
+  const seat = { number: 3, name: "carol", stack: 500, tags: [], words: "" };
+  const hasCards = (box) => box.children.some((c) => c.classList.contains("seat-cards"));
+  assert.equal(hasCards(seatBox({ ...seat, player: null })), false);
+  assert.equal(hasCards(seatBox({ ...seat, player: { cards: [], bet: 0 } })), false);
+  assert.equal(hasCards(seatBox({ ...seat, player: { cards: [d(null)], bet: 0 } })), true);
+});
