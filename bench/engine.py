@@ -1,11 +1,16 @@
 """Benchmark our stud rules engine against pokerkit, side by side.
 
-Both engines play the same number of random six-handed fixed-limit hands of each
-game with the same stakes, the same per-hand starting stacks and the same random
-policy, and the script prints hands per second and microseconds per player
-action for each. pokerkit is a benchmark-only dependency (the ``bench`` extra).
+Our engine plays random six-handed hands of every game in every betting
+structure; pokerkit plays the same number of each one it can: fixed-limit
+stud, razz and stud hi-lo, and pot- and no-limit stud and razz (built from
+pokerkit's stud in tests/rules/pokerkit_hands.py). Both get the same stakes,
+the same per-hand starting stacks and the same random policy, and the script
+prints hands per second and microseconds per player action for each, then
+one row per game and structure with the ratio. pokerkit is a benchmark-only
+dependency (the ``bench`` extra).
 
-    python bench/engine.py [--hands N] [--seed S] [--games stud,razz,stud8]
+    python bench/engine.py [--hands N] [--seed S] [--games stud,razz,stud8,london]
+                           [--structures fixed,spread,pot,no]
 
 Only the play loop is timed: state creation plus every player decision. Stacks
 are drawn before the clock starts. Dealing, antes, bet collection and showdown
@@ -25,20 +30,28 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import pokerkit
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # run as a script, only bench/ is on the path
+
+import pokerkit  # noqa: E402
+
+from tests.rules.pokerkit_hands import STRUCTURED_GAMES, structured_game  # noqa: E402
 
 SEATS = 6
 ANTE = 1
 BRING_IN = 2
+# Fixed limit 5/10, a 5-10 spread, and a least bet of 5 at pot and no limit.
 SMALL_BET = 5
 BIG_BET = 10
 # Short stacks next to deep ones so that all-ins and side pots are exercised.
 MIN_STACK = 20
 MAX_STACK = 300
-# A fixed-limit stud hand has a few dozen decisions at most; far more means a
-# bug in an engine or its adapter, and an error beats a benchmark that hangs.
+# A stud hand has a few dozen decisions at most (uncapped raising ends when
+# the stacks do); far more means a bug in an engine or its adapter, and an
+# error beats a benchmark that hangs.
 MAX_ACTIONS_PER_HAND = 500
-GAMES = ("stud", "razz", "stud8")
+GAMES = ("stud", "razz", "stud8", "london")
+STRUCTURES = ("fixed", "spread", "pot", "no")
 # Both engines build lookup tables and caches on first use; that is not play.
 WARM_UP_HANDS = 200
 # Hands per turn when the engines take turns (see run).
@@ -54,6 +67,7 @@ PlayHand = Callable[[list[int], random.Random], tuple[int, list[int]]]
 class Result:
     engine: str
     game: str
+    structure: str
     hands: int
     actions: int
     seconds: float
@@ -81,7 +95,7 @@ def choose(rng: random.Random, options: Sequence[Option]) -> tuple[str, int | No
     return kind, rng.choice((low, high))
 
 
-def make_ours(game: str) -> PlayHand:
+def make_ours(game: str, structure: str) -> PlayHand:
     """Our engine's adapter; every name from ``tables.rules`` is used only here.
 
     Raises ImportError while the engine is not there yet.
@@ -89,7 +103,12 @@ def make_ours(game: str) -> PlayHand:
     from tables.rules import GameConfig, HandState
 
     config = GameConfig(
-        variant=game, ante=ANTE, bring_in=BRING_IN, small_bet=SMALL_BET, big_bet=BIG_BET
+        variant=game,
+        structure=structure,
+        ante=ANTE,
+        bring_in=BRING_IN,
+        small_bet=SMALL_BET,
+        big_bet=BIG_BET,
     )
 
     def play(stacks: list[int], rng: random.Random) -> tuple[int, list[int]]:
@@ -106,13 +125,11 @@ def make_ours(game: str) -> PlayHand:
     return play
 
 
-def make_pokerkit(game: str) -> PlayHand:
-    """pokerkit's adapter: automations do everything but the players' decisions."""
-    variant = {
-        "stud": pokerkit.FixedLimitSevenCardStud,
-        "razz": pokerkit.FixedLimitRazz,
-        "stud8": pokerkit.FixedLimitSevenCardStudHighLowSplitEightOrBetter,
-    }[game]
+def make_pokerkit(game: str, structure: str) -> PlayHand | None:
+    """pokerkit's adapter, where pokerkit plays the game: automations do
+    everything but the players' decisions."""
+    if (game, structure) not in STRUCTURED_GAMES:
+        return None
     automation = pokerkit.Automation
     automations = (
         automation.ANTE_POSTING,
@@ -127,12 +144,20 @@ def make_pokerkit(game: str) -> PlayHand:
         automation.CHIPS_PUSHING,
         automation.CHIPS_PULLING,
     )
+    # Uniform antes want ante trimming on, as pokerkit's docs advise.
+    definition = structured_game(
+        game,
+        structure,
+        automations,
+        ante=ANTE,
+        bring_in=BRING_IN,
+        small_bet=SMALL_BET,
+        big_bet=BIG_BET,
+        ante_trimming=True,
+    )
 
     def play(stacks: list[int], rng: random.Random) -> tuple[int, list[int]]:
-        # Uniform antes want ante trimming on, as pokerkit's docs advise.
-        state = variant.create_state(
-            automations, True, ANTE, BRING_IN, SMALL_BET, BIG_BET, stacks, SEATS
-        )
+        state = definition(stacks, SEATS)
         actions = 0
         while state.status:
             if state.actor_index is None:
@@ -181,7 +206,9 @@ def draw_stacks(hands: int, seed: int) -> list[list[int]]:
     return [[rng.randint(MIN_STACK, MAX_STACK) for _ in range(SEATS)] for _ in range(hands)]
 
 
-def run(game: str, plays: dict[str, PlayHand], stacks: list[list[int]], seed: int) -> list[Result]:
+def run(
+    game: str, structure: str, plays: dict[str, PlayHand], stacks: list[list[int]], seed: int
+) -> list[Result]:
     """Time each engine over every hand, then check that no chip was made or lost.
 
     The engines take turns every CHUNK hands, so that anything slowing the
@@ -210,16 +237,16 @@ def run(game: str, plays: dict[str, PlayHand], stacks: list[list[int]], seed: in
     for engine in plays:
         for before, after in zip(stacks, finals[engine], strict=True):
             if sum(before) != sum(after):
-                raise RuntimeError(f"{engine} {game}: chips {sum(before)} became {sum(after)}")
-    return [Result(e, game, len(stacks), actions[e], seconds[e]) for e in plays]
+                raise RuntimeError(
+                    f"{engine} {game} {structure}: chips {sum(before)} became {sum(after)}"
+                )
+    return [Result(e, game, structure, len(stacks), actions[e], seconds[e]) for e in plays]
 
 
-def load_ours(games: Sequence[str]) -> dict[str, PlayHand]:
-    """Our adapter per game, or none at all while ``tables.rules`` cannot be imported."""
-    # Run as a script, only bench/ is on the path; the engine lives at the root.
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+def load_ours(games: Sequence[tuple[str, str]]) -> dict[tuple[str, str], PlayHand]:
+    """Our adapter per game and structure, or none while ``tables.rules`` cannot be imported."""
     try:
-        return {game: make_ours(game) for game in games}
+        return {(game, structure): make_ours(game, structure) for game, structure in games}
     except ImportError as exc:
         print(f"note: our engine is not importable yet ({exc}); benchmarking pokerkit only")
         return {}
@@ -233,34 +260,60 @@ def pokerkit_version() -> str:
 
 
 def print_table(results: Sequence[Result]) -> None:
-    header = f"{'game':<6} {'engine':<9} {'hands':>7} {'actions':>9} {'seconds':>8}"
+    header = f"{'game':<6} {'struct':<6} {'engine':<9} {'hands':>7} {'actions':>9} {'seconds':>8}"
     print(f"{header} {'hands/s':>9} {'µs/action':>10}")
     for r in results:
-        row = f"{r.game:<6} {r.engine:<9} {r.hands:>7} {r.actions:>9} {r.seconds:>8.3f}"
+        row = (
+            f"{r.game:<6} {r.structure:<6} {r.engine:<9} {r.hands:>7} {r.actions:>9} "
+            f"{r.seconds:>8.3f}"
+        )
         print(f"{row} {r.hands_per_second:>9.0f} {r.micros_per_action:>10.1f}")
 
 
-def summary(game: str, ours: Result | None, theirs: Result) -> str:
-    pk = f"pokerkit {theirs.hands_per_second:.0f} hands/s"
-    if ours is None:
-        return f"{game}: ours n/a, {pk}, ratio n/a"
-    ratio = ours.hands_per_second / theirs.hands_per_second
-    return f"{game}: ours {ours.hands_per_second:.0f} hands/s, {pk}, ratio {ratio:.1f}x"
+def print_ratios(results: Sequence[Result]) -> None:
+    """One row per game and structure, as a Markdown table (README's benchmark section)."""
+    by_game: dict[tuple[str, str], dict[str, Result]] = {}
+    for r in results:
+        by_game.setdefault((r.game, r.structure), {})[r.engine] = r
+    print("| game | structure | ours hands/s | pokerkit hands/s | ratio |")
+    print("|---|---|---|---|---|")
+    for (game, structure), engines in by_game.items():
+        row = ratio_row(engines.get("ours"), engines.get("pokerkit"))
+        print(f"| {game} | {structure} | {row} |")
 
 
-def parse_games(text: str) -> list[str]:
-    games = [g.strip() for g in text.split(",") if g.strip()]
-    unknown = sorted(set(games) - set(GAMES))
-    if unknown or not games:
-        raise argparse.ArgumentTypeError(f"choose from {','.join(GAMES)}; got {text!r}")
-    return games
+def ratio_row(ours: Result | None, theirs: Result | None) -> str:
+    cells = [f"{r.hands_per_second:.0f}" if r else "n/a" for r in (ours, theirs)]
+    ratio = f"{ours.hands_per_second / theirs.hands_per_second:.1f}x" if ours and theirs else "n/a"
+    return " | ".join([*cells, ratio])
+
+
+def parse_choices(allowed: Sequence[str]) -> Callable[[str], list[str]]:
+    def parse(text: str) -> list[str]:
+        chosen = [c.strip() for c in text.split(",") if c.strip()]
+        unknown = sorted(set(chosen) - set(allowed))
+        if unknown or not chosen:
+            raise argparse.ArgumentTypeError(f"choose from {','.join(allowed)}; got {text!r}")
+        return chosen
+
+    return parse
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=2000, help="hands per game and engine")
+    parser.add_argument(
+        "--hands", type=int, default=2000, help="hands per game, structure and engine"
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed for stacks and the policy")
-    parser.add_argument("--games", type=parse_games, default=list(GAMES), help="stud,razz,stud8")
+    parser.add_argument(
+        "--games", type=parse_choices(GAMES), default=list(GAMES), help=",".join(GAMES)
+    )
+    parser.add_argument(
+        "--structures",
+        type=parse_choices(STRUCTURES),
+        default=list(STRUCTURES),
+        help=",".join(STRUCTURES),
+    )
     args = parser.parse_args(argv)
     if args.hands < 1:
         parser.error("--hands must be at least 1")
@@ -270,22 +323,25 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
     print(
-        f"{args.hands} hands per game and engine, seed {args.seed}, pokerkit {pokerkit_version()}"
+        f"{args.hands} hands per game, structure and engine, seed {args.seed}, "
+        f"pokerkit {pokerkit_version()}"
     )
     stacks = draw_stacks(args.hands, args.seed)
-    ours_by_game = load_ours(args.games)
+    games = [(game, structure) for game in args.games for structure in args.structures]
+    ours_by_game = load_ours(games)
     results: list[Result] = []
-    lines: list[str] = []
-    for game in args.games:
-        plays = {"pokerkit": make_pokerkit(game)}
-        if game in ours_by_game:
-            plays = {"ours": ours_by_game[game], **plays}
-        timed = run(game, plays, stacks, args.seed)
-        results += timed
-        by_engine = {result.engine: result for result in timed}
-        lines.append(summary(game, by_engine.get("ours"), by_engine["pokerkit"]))
+    for game, structure in games:
+        plays: dict[str, PlayHand] = {}
+        if (game, structure) in ours_by_game:
+            plays["ours"] = ours_by_game[game, structure]
+        theirs = make_pokerkit(game, structure)
+        if theirs is not None:
+            plays["pokerkit"] = theirs
+        if plays:
+            results += run(game, structure, plays, stacks, args.seed)
     print_table(results)
-    print("\n".join(lines))
+    print()
+    print_ratios(results)
 
 
 if __name__ == "__main__":

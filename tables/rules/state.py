@@ -110,14 +110,15 @@ FOLD, CHECK = LegalAction("fold"), LegalAction("check")
 FIELDS = (
     "config", "scripted", "starting_stacks", "deck", "stub", "stub_count", "burns",
     "stacks", "bets", "committed", "folded", "protected", "cards", "community",
-    "step", "street", "phase", "to_act", "needs", "acted_level", "current_bet", "full_level",
+    "step", "street", "phase", "to_act", "needs", "acted_level", "acted_bet", "current_bet",
+    "full_level",
     "raise_size", "wagers", "big_made", "open_pair", "bring_in_due", "round_players",
     "first_actor", "last_aggressor", "pending_deals", "showdown_order", "shown", "mucked",
     "actions", "events", "turn", "result",
 )  # fmt: skip
 # Fields added after hands were first stored, with what a saved hand without
 # one loads as. (Hands saved before the one card list are upgraded whole.)
-LATER_FIELDS = ("protected", "raise_size")
+LATER_FIELDS = ("protected", "raise_size", "acted_bet")
 REQUIRED_FIELDS = frozenset(FIELDS) - frozenset(LATER_FIELDS)
 
 
@@ -147,6 +148,7 @@ class HandState:
     to_act: int | None
     needs: list[bool]  # still to act in this round
     acted_level: list[int]  # the full level each player last acted at
+    acted_bet: list[int]  # the street total each player last chose to match (-1: not yet)
     current_bet: int  # the street total to call
     full_level: int  # the street total of the last full wager
     raise_size: int  # the largest full bet or raise of the round
@@ -221,6 +223,7 @@ class HandState:
 
     def _reset_round(self) -> None:
         self.needs, self.acted_level = [False] * self.n, [-1] * self.n
+        self.acted_bet = [-1] * self.n
         self.current_bet = self.full_level = self.raise_size = 0
         self.wagers = self.round_players = 0
         self.big_made = self.open_pair = self.bring_in_due = False
@@ -475,8 +478,7 @@ class HandState:
 
     def _may_raise(self, player: int) -> bool:
         # A player may raise again only after a full wager since their last action.
-        reopened = self.acted_level[player] < self.full_level
-        return reopened and not self.betting.capped(self)
+        return self.betting.reopened(self, player) and not self.betting.capped(self)
 
     def _wager_kind(self) -> str:
         if self.bring_in_due or (self.current_bet and not self.wagers):
@@ -515,6 +517,8 @@ class HandState:
             self._log_action(player, kind, 0)
         self.needs[player] = False
         self.acted_level[player] = self.full_level
+        if kind != "bring_in":  # a forced bet is no choice: the bring-in may still raise
+            self.acted_bet[player] = self.current_bet
         if self.folded.count(False) == 1:
             self._close_round()
         else:
@@ -526,8 +530,11 @@ class HandState:
             self.big_made = True
         self._put(player, total - self.bets[player])
         if full:
+            # The raise is measured from the bet it tops (seed 003: the next one is
+            # at least as large); a complete from nothing, since a bring-in is no bet.
+            raised_from = self.current_bet if self.wagers else 0
             self.wagers += 1
-            self.raise_size = max(self.raise_size, total - self.full_level)
+            self.raise_size = max(self.raise_size, total - raised_from)
             self.full_level = total
         self.current_bet = total
         self.bring_in_due = False
@@ -972,7 +979,9 @@ class HandState:
         if UNKNOWN in cards:
             raise IllegalAction(f"player {player}'s cards are unknown, so the hand can't be read")
         evaluator = self.game.evaluator
-        return Contender(cards, high_key=evaluator.high_key(cards), low_key=evaluator.low_key(cards))
+        return Contender(
+            cards, high_key=evaluator.high_key(cards), low_key=evaluator.low_key(cards)
+        )
 
     def _award(self, hands: dict[int, Contender], *, uncontested: bool = False) -> None:
         """Rake the pots, then award each one between the shown ``hands``."""
@@ -1066,6 +1075,8 @@ class HandState:
             state.protected = [False] * len(data["stacks"])
         if "raise_size" not in data:
             state.raise_size = 0
+        if "acted_bet" not in data:
+            state.acted_bet = [-1] * len(data["stacks"])
         state.cards = [[Held(card, up) for card, up in hand] for hand in data["cards"]]
         state.config = GameConfig.from_dict(data["config"])
         state.game, state.n = state.config.game, len(state.stacks)
@@ -1117,7 +1128,9 @@ def _who(target: int) -> str:
 def _check_stacks(stacks: Sequence[int], game: Variant) -> list[int]:
     most = min(game.max_players, MAX_PLAYERS)
     if not isinstance(stacks, (list, tuple)) or not game.min_players <= len(stacks) <= most:
-        raise IllegalAction(f"a hand of {game.name} needs {game.min_players} to {most} players' stacks")
+        raise IllegalAction(
+            f"a hand of {game.name} needs {game.min_players} to {most} players' stacks"
+        )
     if any(type(s) is not int or s < 1 for s in stacks):
         raise IllegalAction("every stack must be a positive whole number of chips")
     return list(stacks)

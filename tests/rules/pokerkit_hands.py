@@ -117,3 +117,61 @@ def _decide(state: pokerkit.State, rng: random.Random, folds: int) -> None:
         low = state.min_completion_betting_or_raising_to_amount
         high = state.max_completion_betting_or_raising_to_amount
         state.complete_bet_or_raise_to(rng.choice((low, high)))
+
+
+# Pot- and no-limit stud and razz, which pokerkit has no classes for: its
+# seven-card stud streets under a big-bet structure's mixin, uncapped. Build
+# them through structured_game, which gives every street the small bet as its
+# least bet, as our pot and no limit do.
+class PotLimitSevenCardStud(pokerkit.PotLimitPokerMixin, pokerkit.SevenCardStud):
+    deck = pokerkit.Deck.STANDARD
+    hand_types = (pokerkit.StandardHighHand,)
+    low = False
+
+
+class NoLimitSevenCardStud(pokerkit.NoLimitPokerMixin, pokerkit.SevenCardStud):
+    deck = pokerkit.Deck.STANDARD
+    hand_types = (pokerkit.StandardHighHand,)
+    low = False
+
+
+class PotLimitRazz(pokerkit.PotLimitPokerMixin, pokerkit.SevenCardStud):
+    deck = pokerkit.Deck.REGULAR
+    hand_types = (pokerkit.RegularLowHand,)
+    low = True
+
+
+class NoLimitRazz(pokerkit.NoLimitPokerMixin, pokerkit.SevenCardStud):
+    deck = pokerkit.Deck.REGULAR
+    hand_types = (pokerkit.RegularLowHand,)
+    low = True
+
+
+# Every game pokerkit can play of ours, by (variant, structure).
+STRUCTURED_GAMES: dict[tuple[str, str], type[pokerkit.SevenCardStud]] = {
+    ("stud", "fixed"): pokerkit.FixedLimitSevenCardStud,
+    ("razz", "fixed"): pokerkit.FixedLimitRazz,
+    ("stud8", "fixed"): pokerkit.FixedLimitSevenCardStudHighLowSplitEightOrBetter,
+    ("stud", "pot"): PotLimitSevenCardStud,
+    ("stud", "no"): NoLimitSevenCardStud,
+    ("razz", "pot"): PotLimitRazz,
+    ("razz", "no"): NoLimitRazz,
+}
+
+
+def structured_game(
+    variant: str,
+    structure: str,
+    automations: tuple[pokerkit.Automation, ...],
+    *,
+    ante: int,
+    bring_in: int,
+    small_bet: int,
+    big_bet: int,
+    ante_trimming: bool = True,
+) -> pokerkit.SevenCardStud:
+    """pokerkit's definition of one of our games at these stakes. Pot and no
+    limit ignore ``big_bet``: the small bet is the least bet on every street."""
+    largest = big_bet if structure == "fixed" else small_bet
+    game = STRUCTURED_GAMES[variant, structure]
+    return game(automations, ante_trimming, ante, bring_in, small_bet, largest)

@@ -36,6 +36,11 @@ class Structure(Protocol):
         """Whether the round has had all the wagers it may have."""
         ...
 
+    def reopened(self, state: HandState, player: int) -> bool:
+        """Whether ``player`` may wager now: not yet acted this round, or the
+        betting reopened to them since they did."""
+        ...
+
     def describe(self, config: GameConfig) -> str:
         """The bet sizes in words: "2/4", "spread 5-20", "pot limit, minimum bet 5"."""
         ...
@@ -70,3 +75,12 @@ def raises_fully(state: HandState, total: int, least: int) -> bool:
     """The full-bet rule: a wager reopens the betting only if it tops the last
     full level by a whole ``least`` raise; smaller all-ins add up until one does."""
     return total - state.full_level >= least
+
+
+def faces_full_raise(state: HandState, player: int, least: int) -> bool:
+    """The full-bet rule for who may raise again (WSOP): a player who has
+    chosen an action this round may raise only when what they now face, over
+    what they matched then, is at least a full raise; short all-ins in between
+    count together. A bring-in is forced, not chosen: it leaves the option."""
+    matched = state.acted_bet[player]
+    return matched < 0 or state.current_bet - matched >= least

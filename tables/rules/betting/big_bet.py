@@ -6,7 +6,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tables.rules.betting.base import Targets, least_raise, raises_fully, wager_base
+from tables.rules.betting.base import (
+    Targets,
+    faces_full_raise,
+    least_raise,
+    raises_fully,
+    wager_base,
+)
 
 if TYPE_CHECKING:
     from tables.rules.config import GameConfig
@@ -34,6 +40,9 @@ class PotLimit:
 
     def capped(self, state: HandState) -> bool:
         return False
+
+    def reopened(self, state: HandState, player: int) -> bool:
+        return faces_full_raise(state, player, least_raise(state))
 
     def describe(self, config: GameConfig) -> str:
         return f"pot limit, minimum bet {config.small_bet}"

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from tables.rules.betting.base import (
     Targets,
+    faces_full_raise,
     least_raise,
     limit_capped,
     raises_fully,
@@ -49,12 +50,19 @@ class FixedLimit:
     def capped(self, state: HandState) -> bool:
         return limit_capped(state)
 
+    def reopened(self, state: HandState, player: int) -> bool:
+        # Only a full wager (or, by the half-bet rule, an all-in of half a bet
+        # or more) since the player last acted lets them raise again.
+        return state.acted_level[player] < state.full_level
+
     def describe(self, config: GameConfig) -> str:
         return f"{config.small_bet}/{config.big_bet}"
 
     def problems(self, config: GameConfig) -> list[str]:
         if config.big_bet < config.small_bet:
-            return [f"the big bet ({config.big_bet}) can't be below the small bet ({config.small_bet})"]
+            return [
+                f"the big bet ({config.big_bet}) can't be below the small bet ({config.small_bet})"
+            ]
         return []
 
 
@@ -84,6 +92,9 @@ class SpreadLimit:
 
     def capped(self, state: HandState) -> bool:
         return limit_capped(state)
+
+    def reopened(self, state: HandState, player: int) -> bool:
+        return faces_full_raise(state, player, min(self._least(state), state.config.big_bet))
 
     def describe(self, config: GameConfig) -> str:
         return f"spread {config.small_bet}-{config.big_bet}"
