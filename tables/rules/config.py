@@ -152,7 +152,7 @@ class GameConfig:
         return BETTING_STRUCTURES[self.structure]
 
     def describe(self) -> str:
-        """The game and its stakes in words: "Razz, pot limit, minimum bet 5, ante 1, bring-in 2"."""
+        """The game and its stakes: "Razz, pot limit, minimum bet 5, ante 1, bring-in 2"."""
         parts = [self.game.name, self.betting.describe(self)]
         if self.ante:
             parts.append(f"ante {self.ante}")

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-
 from typing import TYPE_CHECKING
 
 from tables.rules.cards import low_rank, rank, suit

@@ -1060,10 +1060,13 @@ class HandState:
         The state copies what it takes from ``data``, unless the caller
         ``adopt``s: then ``data``'s lists become the state's own, which saves
         the copy when ``data`` was just decoded and nothing else will use it.
-        Hands saved before each player's cards were one list are upgraded.
+        Hands saved before each player's cards were one list are rebuilt
+        by replaying them.
         """
         if isinstance(data, dict) and "hole" in data and "cards" not in data:
-            data = _upgrade_split_cards(data)
+            # Saved before each player's cards were one list: its start and its
+            # action list rebuild it exactly, fields added since included.
+            return cls._replay_saved(data)
         if not isinstance(data, dict) or not REQUIRED_FIELDS <= set(data) <= set(FIELDS):
             raise IllegalAction("not a saved hand: its fields don't match")
         state = cls.__new__(cls)
@@ -1083,6 +1086,13 @@ class HandState:
         state._options = state._seen = None
         state.betting = STRUCTURES[state.config.structure]
         return state
+
+    @classmethod
+    def _replay_saved(cls, data: dict[str, Any]) -> HandState:
+        try:
+            return cls.replay(data)
+        except (KeyError, TypeError):
+            raise IllegalAction("not a saved hand: its fields don't match") from None
 
     @classmethod
     def replay(cls, data: dict[str, Any]) -> HandState:
@@ -1134,22 +1144,6 @@ def _check_stacks(stacks: Sequence[int], game: Variant) -> list[int]:
     if any(type(s) is not int or s < 1 for s in stacks):
         raise IllegalAction("every stack must be a positive whole number of chips")
     return list(stacks)
-
-
-def _upgrade_split_cards(data: dict[str, Any]) -> dict[str, Any]:
-    """A hand saved with down cards and upcards apart (stud's "two down, the
-    upcards, the last down"), as one list per player, and its script step."""
-    data = dict(data)
-    hole, up = data.pop("hole"), data.pop("up")
-    data["cards"] = [
-        [[c, False] for c in down[:2]] + [[c, True] for c in ups] + [[c, False] for c in down[2:]]
-        for down, ups in zip(hole, up, strict=True)
-    ]
-    # Stud's script: street k is dealt by step 2k and bet by step 2k + 1.
-    street, phase = data.get("street", 0), data.get("phase")
-    steps = {DEALING: 2 * street, SHOWDOWN: 2 * street + 2}
-    data["step"] = steps.get(phase, 2 * street + 1) if isinstance(phase, str) else 2 * street + 1
-    return data
 
 
 def _plain(value: Any) -> Any:

@@ -2,8 +2,9 @@
 
 Games are drawn from every variant in every betting structure it suits, at the
 house stakes (ante 1, bring-in 2, bets of 5 and 10: 5/10 fixed limit, a 5-10
-spread, or a minimum bet of 5 at pot and no limit) with every rule option drawn too, and stacks mostly of 1 to 60 chips, so that all-ins
-on the ante, on the bring-in and on every later street turn up often. Some hands
+spread, or a minimum bet of 5 at pot and no limit) with every rule option
+drawn too, and stacks mostly of 1 to 60 chips, so that all-ins on the ante, on
+the bring-in and on every later street turn up often. Some hands
 also time players out: a player who qualifies may be protected (seed 002).
 """
 

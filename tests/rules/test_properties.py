@@ -3,8 +3,9 @@
 Every test deals a random hand of any variant (stud, razz, stud hi-lo, London
 lowball) in any betting structure it suits (fixed, spread, pot or no limit) to 2
 to 8 players with short stacks (mostly 1 to 60 chips, so all-ins happen on every
-street), at ante 1, bring-in 2 (or none) and bets of 5 and 10, with the table's rule options drawn at
-random, and plays it out by choosing among all the moves the engine reports as legal.
+street), at ante 1, bring-in 2 (or none) and bets of 5 and 10, with the table's
+rule options drawn at random, and plays it out by choosing among all the moves
+the engine reports as legal.
 In some hands players also time out and are protected (seed 002), so every
 property holds with protected players too.
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -65,3 +66,20 @@ def test_a_move_the_clock_made_is_marked_in_its_action_and_event_and_replays_so(
     play(state, (state.to_act, "bet", 10))
     assert "timed_out" not in state.actions[-1] and "timed_out" not in state.events[-1]
     assert HandState.replay(state.to_dict()).to_dict() == state.to_dict()
+
+
+# Hands saved by the engine before each player's cards were one list (down
+# cards and upcards apart): four finished at the showdown, two mid-betting.
+BEFORE_ONE_LIST = Path(__file__).parent / "saved" / "before_one_card_list.json"
+
+
+@pytest.mark.parametrize("saved", json.loads(BEFORE_ONE_LIST.read_text()))
+def test_a_hand_saved_with_down_cards_and_upcards_apart_loads_as_it_was(saved):
+    state = HandState.from_dict(saved)
+    assert [state.downcards(p) for p in range(state.n)] == saved["hole"]
+    assert [state.upcards(p) for p in range(state.n)] == saved["up"]
+    for name in ("stacks", "committed", "phase", "to_act", "events", "turn", "result"):
+        assert getattr(state, name) == saved[name], name
+    # And it plays on: the player to act has the options they had.
+    if state.to_act is not None:
+        assert state.legal_actions()
