@@ -30,8 +30,9 @@ from tables.models import (
     Table,
     WaitingPlayer,
 )
-from tables.rules import UNKNOWN
+from tables.rules import UNKNOWN, HandState
 from tables.rules.cards import card_str
+from tables.rules.state import Held
 
 
 class ReadOnlyAdminMixin:
@@ -53,6 +54,14 @@ class RakeRuleAdmin(admin.ModelAdmin):
     search_fields = ("name",)
 
 
+# What the two bet sizes mean in each structure, above the stakes' bets.
+BETS_DESCRIPTION = (
+    "Fixed limit: small bets on 3rd and 4th street, big bets from 5th on. Spread limit: "
+    "any bet or raise from the small bet (the spread's minimum) to the big bet (its "
+    "maximum). Pot and no limit: the small bet is the minimum bet; the big bet is not used."
+)
+
+
 class StakesForm(forms.ModelForm):
     """The admin's stakes form: every problem is reported on the first submit."""
 
@@ -70,12 +79,25 @@ class StakesForm(forms.ModelForm):
 class StakesAdmin(admin.ModelAdmin):
     form = StakesForm
     list_display = ("name", "describe", "seats", "min_buy_in", "max_buy_in", "rake")
-    list_filter = ("variant",)
+    list_filter = ("variant", "structure")
     list_select_related = ("rake",)
     search_fields = ("name",)
     fieldsets = (
         (None, {"fields": ("name", "variant", "structure")}),
-        ("Bets", {"fields": ("ante", "bring_in", "small_bet", "big_bet", "max_raises")}),
+        (
+            "Bets",
+            {
+                "fields": (
+                    "ante",
+                    "bring_in",
+                    "small_bet",
+                    "big_bet",
+                    "max_raises",
+                    "raise_at_least_last",
+                ),
+                "description": BETS_DESCRIPTION,
+            },
+        ),
         ("Seats and buy-in", {"fields": ("seats", "min_buy_in", "max_buy_in", "rake")}),
         (
             "Clock",
@@ -150,7 +172,7 @@ class WaitingPlayerInline(ReadOnlyAdminMixin, admin.TabularInline):
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
     list_display = ("name", "stakes", "game", "is_open", "seats_taken")
-    list_filter = ("is_open", "stakes")
+    list_filter = ("is_open", "stakes__variant", "stakes__structure", "stakes")
     list_select_related = ("stakes",)
     search_fields = ("name",)
     inlines = [SeatInline, WaitingPlayerInline]
@@ -270,24 +292,27 @@ class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         if not rows:
             return "No cards dealt."
         return format_html(
-            "<table><tr><th>Seat</th><th>Player</th><th>Down</th><th>Up</th></tr>{}</table>",
-            format_html_join(
-                "",
-                "<tr><td>{}</td><td>{}</td><td><code>{}</code></td><td><code>{}</code></td></tr>",
-                rows,
-            ),
+            "<table><tr><th>Seat</th><th>Player</th>"
+            "<th>Cards as dealt, [down cards] in brackets</th></tr>{}</table>",
+            format_html_join("", "<tr><td>{}</td><td>{}</td><td><code>{}</code></td></tr>", rows),
         )
 
 
-def _player_rows(hand: Hand) -> list[tuple[int, str, str, str]]:
-    """(seat, player, down cards, up cards) per player, in the engine's order."""
+def _player_rows(hand: Hand) -> list[tuple[int, str, str]]:
+    """(seat, player, cards as dealt) per player, in the engine's order."""
     players = hand.seating.get("players", [])
     names = User.objects.in_bulk([entry["player"] for entry in players])
-    dealt = zip(players, hand.state.get("hole", []), hand.state.get("up", []), strict=False)
+    # Loaded by the engine, which also reads hands stored before the one card list.
+    dealt = zip(players, HandState.from_dict(hand.state).cards, strict=False)
     return [
-        (entry["seat"], str(names.get(entry["player"], "?")), _cards(down), _cards(shown))
-        for entry, down, shown in dealt
+        (entry["seat"], str(names.get(entry["player"], "?")), _as_dealt(cards))
+        for entry, cards in dealt
     ]
+
+
+def _as_dealt(cards: Sequence[Held]) -> str:
+    """``[As] [Kd] 6c``: a player's cards in dealing order, down cards in brackets."""
+    return " ".join(_cards([h.card]) if h.up else f"[{_cards([h.card])}]" for h in cards)
 
 
 @admin.register(RakeEntry)

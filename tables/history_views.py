@@ -22,12 +22,11 @@ from tables.forms import DateRangeForm
 from tables.history import (
     HandAccess,
     Replay,
-    card_face,
+    card_faces,
     deck_revealed,
     hand_access,
     hand_replay,
     hand_words,
-    held_in_order,
     player_results,
     unshown_players,
 )
@@ -116,7 +115,7 @@ def _row(result: HandResult) -> dict[str, Any]:
     return {
         "hand": hand,
         "stakes": hand.table.stakes,
-        "cards": [card_face(c["code"], down=c["down"]) for c in held_in_order(result.cards)],
+        "cards": card_faces(result.cards),
         "net": result.net,
     }
 
@@ -167,20 +166,12 @@ def _players(
                 "seat": seating[p]["seat"],
                 "name": names[p],
                 "you": p == access.viewer,
-                "cards": _cards_seen(seen),
+                "cards": card_faces(seen["cards"]),
                 "outcome": outcome,
                 "net": mine.net if mine is not None else None,
             }
         )
     return rows
-
-
-def _cards_seen(seen: dict[str, Any]) -> list[dict[str, Any]]:
-    """A seat's cards in dealing order, as the view gives them (None: a back)."""
-    down, up = seen["down"], seen["up"]
-    faces = [card_face(code, down=True) for code in down[:2]]
-    faces += [card_face(code) for code in up]
-    return faces + [card_face(code, down=True) for code in down[2:]]
 
 
 def _replay_data(access: HandAccess, replay: Replay, names: list[str]) -> dict[str, Any]:

@@ -13,11 +13,15 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
-from tables.rules import GameConfig
+from tables.rules import GameConfig, IllegalAction
 from tables.rules import RakeRule as EngineRake
+from tables.rules.betting import STRUCTURES
+from tables.rules.games import structure_choices, variant_choices
 from tables.rules.variants import VARIANTS
 
-VARIANT_CHOICES = [(code, v.name) for code, v in VARIANTS.items()]
+# Both lists come from the engine's registry: a new variant or structure there
+# is a new choice here (and a migration for the new choices).
+VARIANT_CHOICES = variant_choices()
 
 
 class RakeRule(models.Model):
@@ -50,8 +54,10 @@ def _between(low: int, high: int) -> list[MinValueValidator | MaxValueValidator]
 
 
 class Stakes(models.Model):
-    class Structure(models.TextChoices):
-        FIXED = "fixed", "Fixed limit"
+    # FIXED = "fixed", "Fixed limit", and so on for every structure in the registry.
+    Structure = models.TextChoices(
+        "Structure", [(code.upper(), (code, name)) for code, name in structure_choices()]
+    )
 
     class TimeoutPolicy(models.TextChoices):
         CHECK_FOLD = "check_fold", "Check if checking is free, otherwise fold"
@@ -90,13 +96,20 @@ class Stakes(models.Model):
         default=0, help_text="Below the small bet. 0: no bring-in; the best door card opens."
     )
     small_bet = models.PositiveIntegerField(
-        validators=[MinValueValidator(1)], help_text="The bet on 3rd and 4th street."
+        validators=[MinValueValidator(1)],
+        help_text="Fixed limit: the bet on 3rd and 4th street. Spread limit: the spread's "
+        "minimum, the smallest bet or raise. Pot and no limit: the minimum bet.",
     )
     big_bet = models.PositiveIntegerField(
         validators=[MinValueValidator(1)],
-        help_text="The bet from 5th street on; at least the small bet.",
+        help_text="Fixed limit: the bet from 5th street on, at least the small bet. Spread "
+        "limit: the spread's maximum, the largest bet or raise, above the small bet. Pot and "
+        "no limit: not used (any number from 1).",
     )
-    min_buy_in = models.PositiveIntegerField(help_text="At least the big bet.")
+    min_buy_in = models.PositiveIntegerField(
+        help_text="At least the big bet (fixed limit), the spread's maximum (spread limit) "
+        "or the minimum bet (pot and no limit)."
+    )
     max_buy_in = models.PositiveIntegerField(help_text="At least the minimum buy-in.")
     seats = models.PositiveSmallIntegerField(
         default=8, validators=_between(2, 8), help_text="2 to 8."
@@ -167,17 +180,27 @@ class Stakes(models.Model):
     open_pair_big_bet = models.BooleanField(
         null=True,
         blank=True,
-        help_text="Whether a pair showing on 4th street lets players bet the big bet. "
-        "The variant's default: on in stud, off in stud hi-lo; razz has none.",
+        help_text="Fixed limit: whether a pair showing on 4th street lets players bet the big "
+        "bet. The variant's default: on in stud, off in stud hi-lo; razz and London lowball "
+        "have none.",
     )
     max_raises = models.PositiveSmallIntegerField(
         default=3,
         validators=_between(1, 10),
-        help_text="Raises allowed after the bet in a betting round (3: a bet and three "
-        "raises): 1 to 10.",
+        help_text="Fixed and spread limit: raises allowed after the bet in a betting round "
+        "(3: a bet and three raises): 1 to 10. Pot and no limit have no cap.",
+    )
+    raise_at_least_last = models.BooleanField(
+        default=True,
+        verbose_name="raise at least the last raise",
+        help_text="Spread limit: a raise must be at least as big as the last bet or raise of "
+        "the round. Off: any raise from the spread's minimum. (Pot and no limit always "
+        "play it; fixed limit has no choice of size.)",
     )
     heads_up_uncapped = models.BooleanField(
-        default=False, help_text="No limit on raises when only two players start the round."
+        default=False,
+        help_text="Fixed and spread limit: no limit on raises when only two players start "
+        "the round.",
     )
     short_all_in = models.CharField(
         max_length=4,
@@ -202,10 +225,24 @@ class Stakes(models.Model):
         return self.name
 
     def describe(self) -> str:
-        """``"Razz 5/10, ante 1, bring-in 2"``."""
-        forced = f", ante {self.ante}" if self.ante else ""
-        forced += f", bring-in {self.bring_in}" if self.bring_in else ""
-        return f"{VARIANTS[self.variant].name} {self.small_bet}/{self.big_bet}{forced}"
+        """The game in the engine's words: ``"Razz, pot limit, minimum bet 5, ante 1,
+        bring-in 2"``, ``"Seven-card stud, 5/10, ante 1"``."""
+        try:
+            return self._sizes_config().describe()
+        except IllegalAction:  # saved without clean(): still name it, so staff can fix it
+            game = f"{self.get_variant_display()}, {self.get_structure_display().lower()}"
+            return f"{game} (not a valid game)"
+
+    def _sizes_config(self) -> GameConfig:
+        """The game and its bet sizes alone (no rake to fetch, no rule options)."""
+        return GameConfig(
+            variant=self.variant,
+            structure=self.structure,
+            ante=self.ante,
+            bring_in=self.bring_in,
+            small_bet=self.small_bet,
+            big_bet=self.big_bet,
+        )
 
     def game_config(self) -> GameConfig:
         return GameConfig(
@@ -219,6 +256,7 @@ class Stakes(models.Model):
             all_in_opener=self.all_in_opener,
             open_pair_big_bet=self.open_pair_big_bet,
             max_raises=self.max_raises,
+            raise_at_least_last=self.raise_at_least_last,
             heads_up_uncapped=self.heads_up_uncapped,
             short_all_in=self.short_all_in,
             auto_muck=self.auto_muck,
@@ -244,7 +282,7 @@ class Stakes(models.Model):
             raise ValidationError(errors)
 
     def _problems(self) -> Iterator[tuple[str, str]]:
-        ante, bring_in, small, big = self.ante, self.bring_in, self.small_bet, self.big_bet
+        ante, bring_in, small = self.ante, self.bring_in, self.small_bet
         low, high = self.min_buy_in, self.max_buy_in
         if _known(bring_in, small) and bring_in >= small:
             yield "bring_in", f"The bring-in ({bring_in}) must be below the small bet ({small})."
@@ -252,22 +290,45 @@ class Stakes(models.Model):
             yield "ante", f"The ante ({ante}) must be below the bring-in ({bring_in})."
         elif _known(ante, bring_in, small) and not bring_in and ante >= small:
             yield "ante", f"The ante ({ante}) must be below the small bet ({small})."
-        if _known(small, big) and big < small:
-            yield "big_bet", f"The big bet ({big}) can't be below the small bet ({small})."
-        if _known(low, big) and low < big:
-            yield "min_buy_in", f"The minimum buy-in must cover a big bet ({big})."
+        yield from self._structure_problems()
+        cover, words = BUY_IN_COVERS.get(self.structure, BUY_IN_COVERS["fixed"])
+        bet = getattr(self, cover)
+        if _known(low, bet) and low < bet:
+            yield "min_buy_in", f"The minimum buy-in must cover {words} ({bet})."
         if _known(low, high) and high < low:
             yield "max_buy_in", f"The maximum buy-in ({high}) can't be below the minimum ({low})."
         variant = VARIANTS.get(self.variant)
         if self.open_pair_big_bet and variant is not None and not variant.open_pair_allowed:
             yield "open_pair_big_bet", f"{variant.name} has no open-pair big bet."
+        elif self.open_pair_big_bet and self.structure not in (None, "fixed"):
+            yield "open_pair_big_bet", "The open-pair big bet is a fixed-limit rule."
+
+    def _structure_problems(self) -> Iterator[tuple[str, str]]:
+        """The betting structure's own rule for the two sizes, in its words, on the big
+        bet: "A spread's maximum (5) must be above its minimum (5)."."""
+        structure = STRUCTURES.get(self.structure)
+        if structure is None or not _known(self.small_bet, self.big_bet):
+            return
+        # The structure reads the sizes by their GameConfig names, which the
+        # stakes share; a GameConfig can't be built to ask, since it refuses them.
+        for problem in structure.problems(self):  # type: ignore[arg-type]
+            yield "big_bet", problem[:1].upper() + problem[1:] + "."
 
 
 # What the engine's check of a game reads that can't be empty.
 ENGINE_FIELDS = (
     "variant", "structure", "ante", "bring_in", "small_bet", "big_bet", "max_raises",
-    "tie_break", "all_in_opener", "short_all_in", "heads_up_uncapped", "auto_muck",
+    "raise_at_least_last", "tie_break", "all_in_opener", "short_all_in", "heads_up_uncapped",
+    "auto_muck",
 )  # fmt: skip
+
+# The one bet the minimum buy-in must cover, per structure: (field, its words).
+BUY_IN_COVERS = {
+    "fixed": ("big_bet", "a big bet"),
+    "spread": ("big_bet", "the spread's maximum"),
+    "pot": ("small_bet", "a minimum bet"),
+    "no": ("small_bet", "a minimum bet"),
+}
 
 
 def _known(*values: object) -> bool:
@@ -521,9 +582,12 @@ class HandResult(models.Model):
     # player's hands needn't load every hand's whole state. Only ever shown to
     # this player (and staff): it holds their down cards.
     cards = models.JSONField(
-        default=dict,
+        default=list,
         blank=True,
-        help_text='The player\'s own cards: {"down": ["Ah", ...], "up": ["Kd", ...]}.',
+        help_text=(
+            "The player's own cards in dealing order, each face up or down: "
+            '[{"card": "Ah", "up": false}, ...].'
+        ),
     )
 
     class Meta:

@@ -1040,12 +1040,10 @@ def _player_days_write(hand: Hand) -> None:
     )
 
 
-def _held_cards(state: HandState, player: int) -> dict[str, list[str]]:
-    """The player's own down cards and upcards, for their list of past hands."""
-    return {
-        "down": [card_str(card) for card in state.hole[player]],
-        "up": [card_str(card) for card in state.up[player]],
-    }
+def _held_cards(state: HandState, player: int) -> list[dict[str, Any]]:
+    """The player's own cards in dealing order, each face up or down, for their
+    list of past hands (the shape of :attr:`HandResult.cards`)."""
+    return [{"card": card_str(held.card), "up": held.up} for held in state.cards[player]]
 
 
 # --------------------------------------------------------------- turn clock

@@ -119,10 +119,9 @@ def test_results_are_the_engines_stacks_and_sum_to_minus_the_rake(filled: Any) -
             assert r.final_stack == state.stacks[by_seat[r.seat_number]]
             assert r.net == r.final_stack - r.starting_stack
             player = by_seat[r.seat_number]
-            assert r.cards == {
-                "down": [card_str(card) for card in state.hole[player]],
-                "up": [card_str(card) for card in state.up[player]],
-            }
+            assert r.cards == [
+                {"card": card_str(card), "up": up} for card, up in state.cards[player]
+            ]
         assert sum(r.net for r in results) == -hand.rake_entry.amount
 
 

@@ -142,7 +142,7 @@ def bet_and_call(state: HandState) -> tuple[str, int | None]:
     options = {option.kind: option for option in state.legal_actions()}
     for kind in ("complete", "bet"):
         if kind in options:
-            return kind, options[kind].amounts[0]
+            return kind, options[kind].min
     for kind in ("call", "check", "bring_in"):
         if kind in options:
             return kind, None

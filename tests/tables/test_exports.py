@@ -102,14 +102,14 @@ def raise_and_call(state: HandState) -> tuple[str, int | None]:
     options = {option.kind: option for option in state.legal_actions()}
     for kind in WAGERS:
         if kind in options:
-            return kind, options[kind].amounts[-1]
+            return kind, options[kind].max
     return next(kind for kind in ("call", "check", "bring_in") if kind in options), None
 
 
 def unshown_down_cards(hand: Hand, player: int) -> set[str]:
     """``player``'s down cards in ``hand`` unless they were shown at the showdown."""
     state = HandState.from_dict(hand.state)
-    return set() if state.shown[player] else {card_str(c) for c in state.hole[player]}
+    return set() if state.shown[player] else {card_str(c) for c in state.downcards(player)}
 
 
 def dealt_cards(hand: Hand) -> set[str]:
@@ -210,7 +210,7 @@ def test_a_players_export_of_one_hand_holds_no_other_players_unshown_cards(
         body = get(client, user, one(folded_hand, fmt)).content.decode()
         named = phh_cards(read_phh(body).actions) if fmt == "phh" else set(CARD.findall(body))
         me = players_of(folded_hand)[user.pk]
-        assert {card_str(c) for c in HandState.from_dict(folded_hand.state).hole[me]} <= named
+        assert {card_str(c) for c in HandState.from_dict(folded_hand.state).downcards(me)} <= named
         for other in set(range(3)) - {me}:
             hidden = unshown_down_cards(folded_hand, other)
             hidden_somewhere |= bool(hidden)
@@ -398,7 +398,7 @@ def test_the_sample_deal_as_phh_names_players_seats_table_and_time(client, sampl
     assert (fields["time_zone"], fields["time_zone_abbreviation"]) == ("UTC", "UTC")
     assert fields["winnings"] == [0, 3800, 0, 0]
     assert fields["_cardroom_hand_id"] == hand.pk
-    larry_down = "".join(card_str(card) for card in engine(hand).hole[0])
+    larry_down = "".join(card_str(card) for card in engine(hand).downcards(0))
     assert f"d dh p1 {larry_down}4s" in fields["actions"]  # his own cards, named
     assert "d dh p4 ????9c" in fields["actions"]  # Jimmy mucked: hidden from Larry
 

@@ -109,7 +109,7 @@ def hidden_from(hand: Hand, user: User | None) -> list[str]:
         card_str(card)
         for p, entry in enumerate(hand.seating["players"])
         if (user is None or entry["player"] != user.pk) and not state.shown[p]
-        for card in state.hole[p]
+        for card in state.downcards(p)
     ]
 
 
@@ -198,8 +198,8 @@ def test_a_player_never_sees_the_unshown_cards_of_a_player_who_folded(heads_up, 
     html = page(Client(), alice, detail_url(hand)).content.decode()
     assert_hides(html, secret)
     # ...while her own down cards are on the page, and in the replayer.
-    mine = hand.state["hole"][hand.seating["players"].index({"seat": 1, "player": alice.pk})]
-    for code in map(card_str, mine):
+    me = hand.seating["players"].index({"seat": 1, "player": alice.pk})
+    for code in map(card_str, HandState.from_dict(hand.state).downcards(me)):
         assert f'data-card="{code}"' in html
         assert f'"{code}"' in html
 
@@ -245,8 +245,10 @@ def test_each_step_of_the_replayer_is_the_engines_view_for_that_player(heads_up,
             state.apply(stored.actions[number - 1])
         for p, seen in enumerate(step["view"]["players"]):
             open_ = p == me or state.shown[p]
-            assert seen["down"] == [card_str(c) if open_ else None for c in state.hole[p]]
-            assert seen["up"] == [card_str(c) for c in state.up[p]]
+            assert seen["cards"] == [
+                {"card": card_str(card) if up or open_ else None, "up": up}
+                for card, up in state.cards[p]
+            ]
             assert (seen["stack"], seen["bet"]) == (state.stacks[p], state.bets[p])
     assert len(data["steps"]) == len(stored.actions) + 1
 
@@ -292,8 +294,8 @@ def test_staff_see_every_card_burns_included(table, alice, bob, carol, staff):
     stored = HandState.from_dict(hand.state)
     last = data["steps"][-1]["view"]["players"]
     for p in range(stored.n):
-        assert last[p]["down"] == [card_str(c) for c in stored.hole[p]]
-        for code in map(card_str, stored.hole[p]):
+        assert last[p]["cards"] == [{"card": card_str(c), "up": up} for c, up in stored.cards[p]]
+        for code in map(card_str, stored.downcards(p)):
             assert f'data-card="{code}"' in html  # in the players' table too
     lines = " ".join(line for step in data["steps"] for line in step["lines"])
     for burn in stored.burns:
@@ -315,7 +317,7 @@ def test_my_hands_shows_my_cards_and_never_an_opponents_unshown_ones(heads_up, a
     mine = set()
     for hand in hands:
         p = [e["player"] for e in hand.seating["players"]].index(alice.pk)
-        mine |= {card_str(card) for card in hand.state["hole"][p] + hand.state["up"][p]}
+        mine |= {card_str(card) for card in HandState.from_dict(hand.state).cards_of(p)}
     for code in mine:
         assert f'data-card="{code}"' in html
     # A card bob hid in one hand may be one of alice's own in the other.

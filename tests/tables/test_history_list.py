@@ -24,6 +24,7 @@ from tables.models import Hand, HandResult, Stakes, Table
 from tables.rules import HandState
 from tables.rules.cards import card_str
 from tests.tables.test_history_access import folds, page, play_hand, seat, showdown
+from tests.tables.test_migrations import DEALING_ORDER, stored_before_one_list
 
 pytestmark = pytest.mark.django_db
 
@@ -74,7 +75,7 @@ def test_each_row_shows_the_hand_and_my_cards_in_dealing_order(table, alice, bob
     row = row[: row.index("</tr>")]
     state = HandState.from_dict(hand.state)
     p = [entry["player"] for entry in hand.seating["players"]].index(alice.pk)
-    dealt = state.hole[p][:2] + state.up[p] + state.hole[p][2:]
+    dealt = [card for card, _ in state.cards[p]]
     assert re.findall(r'data-card="(\w\w)"', row) == [card_str(c) for c in dealt]
     assert row.count("card-hole") == 3  # her down cards, drawn as down cards
     net = HandResult.objects.get(hand=hand, player=alice).net
@@ -98,19 +99,21 @@ def test_hand_finish_keeps_each_players_own_cards(table, alice, bob):
     state = HandState.from_dict(hand.state)
     for p, entry in enumerate(hand.seating["players"]):
         result = HandResult.objects.get(hand=hand, player_id=entry["player"])
-        assert result.cards == {
-            "down": [card_str(c) for c in state.hole[p]],
-            "up": [card_str(c) for c in state.up[p]],
-        }
+        assert result.cards == [{"card": card_str(c), "up": up} for c, up in state.cards[p]]
 
 
 def test_the_data_migration_fills_the_cards_of_hands_finished_before_it(table, alice, bob):
     seat(table, (alice, 1), (bob, 2))
     hands = [play_hand(table, showdown), play_hand(table, folds(alice))]
     expected = dict(HandResult.objects.values_list("pk", "cards"))
+    # As 0004 found them: hands stored with the down cards and upcards apart.
+    for hand in hands:
+        Hand.objects.filter(pk=hand.pk).update(state=stored_before_one_list(hand.state))
     HandResult.objects.update(cards={})
     migration = importlib.import_module("tables.migrations.0004_hand_result_cards")
     migration.fill_cards(apps, None)
+    # ...and 0013 then puts its copies in dealing order, as a hand's end writes them now.
+    DEALING_ORDER.forwards(apps, None)
     assert dict(HandResult.objects.values_list("pk", "cards")) == expected
     assert len(expected) == 2 * len(hands) and all(expected.values())
 

@@ -7,6 +7,7 @@ is engine player 0 and alice 1.
 
 from __future__ import annotations
 
+import doctest
 import random
 import re
 from datetime import timedelta
@@ -16,7 +17,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from tables import services
+from tables import history, services
 from tables.history import HandAccess, ReplayMismatch, hand_access, hand_replay
 from tables.models import Stakes, Table
 from tables.rules import HandState
@@ -203,12 +204,22 @@ def test_a_hand_whose_moves_dont_lead_to_its_stored_state_is_refused(heads_up, a
         hand_replay(access, ["bob", "alice"])
 
 
+def test_the_history_module_passes_its_doctests():
+    result = doctest.testmod(history)
+    assert result.attempted and not result.failed
+
+
+def down_cards(seat: dict) -> list[str | None]:
+    """A seat's down cards in a view, as dealt (None: hidden from the viewer)."""
+    return [held["card"] for held in seat["cards"] if not held["up"]]
+
+
 def test_the_everything_view_shows_all_down_cards_and_burns_and_only_it_does():
     deck = MUCK_DECK
     state = HandState.new(config(), [100, 100], deck)
     whole = view(state, None, everything=True)
-    assert [p["down"] for p in whole["players"]] == [["Ac", "Ad"], ["3d", "4h"]]
-    assert view(state, 0)["players"][1]["down"] == [None, None]
+    assert [down_cards(p) for p in whole["players"]] == [["Ac", "Ad"], ["3d", "4h"]]
+    assert down_cards(view(state, 0)["players"][1]) == [None, None]
     burns = [e for e in events_for(state, None, everything=True) if e["type"] == "burn"]
     assert burns == [{"type": "burn", "card": card_str(deck[0]), "street": 0}]
     hidden = [e for e in events_for(state, 0) if e["type"] == "burn"]
@@ -220,7 +231,7 @@ def test_replays_use_the_viewers_seat_and_no_other(heads_up, alice, bob):
     access = HandAccess(hand, HandState.from_dict(hand.state), 1, False)
     replay = hand_replay(access, ["bob", "alice"])
     first = replay.steps[0]["view"]["players"]
-    assert first[1]["down"] != [None, None] and first[0]["down"] == [None, None]
+    assert down_cards(first[1]) != [None, None] and down_cards(first[0]) == [None, None]
 
 
 # ----------------------------------------------------------------------- SQL
@@ -267,19 +278,25 @@ def test_a_hand_settled_at_the_deal_has_one_step(alice, bob):
     assert lines[-1].startswith("Pot of 2: ")
 
 
-@pytest.mark.parametrize("variant", ["stud", "razz", "stud8"])
-def test_random_hands_are_told_whole_with_each_streets_pot(variant):
+@pytest.mark.parametrize(
+    ("variant", "structure"),
+    [("stud", "fixed"), ("razz", "fixed"), ("stud8", "fixed"), ("stud", "pot"), ("london", "no")],
+)
+def test_random_hands_are_told_whole_with_each_streets_pot(variant, structure):
     """Seeded random play, all-ins and runouts included: every step has its
     lines, each street's heading carries the pot as it began, and the
     showdown's the pot that was awarded."""
-    rng = random.Random(variant)
+    rng = random.Random(f"{variant} {structure}")
     for _ in range(40):
         stacks = [rng.randint(3, 120) for _ in range(rng.randint(2, 6))]
-        state = HandState.new(config(variant=variant), stacks)
+        state = HandState.new(config(variant=variant, structure=structure), stacks)
         while not state.finished:
             options = state.legal_actions()
             option = rng.choice(options)
-            amount = rng.choice(option.amounts) if option.kind in WAGERS else None
+            amount = None
+            if option.kind in WAGERS:  # a size from the list, or any from the least to the most
+                sizes = option.amounts or range(option.min, option.max + 1)
+                amount = rng.choice(sizes)
             state.act(state.to_act, option.kind, amount)
         names = [f"p{i}" for i in range(state.n)]
         replay = hand_replay(HandAccess(None, state, 0, False), names)

@@ -17,6 +17,7 @@ from channels.db import database_sync_to_async
 
 from accounts.models import User
 from tables.models import Hand, Table
+from tables.rules import HandState
 from tables.rules.cards import card_str
 from tests.tables.test_consumers import Socket, room, run, session_of
 
@@ -30,11 +31,11 @@ WAGERS = ("bet", "raise", "complete")
 def hidden_from(hand_id: int, player_id: int | None) -> set[str]:
     """Down cards of hand ``hand_id`` that ``player_id`` (None: observer) may not see now."""
     hand = Hand.objects.get(pk=hand_id)
-    state = hand.state
+    state = HandState.from_dict(hand.state)
     hidden = set()
     for index, entry in enumerate(hand.seating["players"]):
-        if entry["player"] != player_id and not state["shown"][index]:
-            hidden |= {card_str(card) for card in state["hole"][index]}
+        if entry["player"] != player_id and not state.shown[index]:
+            hidden |= {card_str(card) for card in state.downcards(index)}
     return hidden
 
 

@@ -3,18 +3,48 @@
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 import pytest
 from django.apps import apps
+from django.apps.registry import Apps
+from django.db import connection
+from django.db.migrations.loader import MigrationLoader
+from django.test import Client
+from django.urls import reverse
 
 from tables.history import hand_access, hand_replay
-from tables.models import Hand, Seat
-from tests.tables.test_history_access import MUCK_DECK, deal_next, play_hand, seat, showdown
+from tables.models import Hand, HandResult, Seat
+from tables.rules import HandState
+from tests.tables.test_history_access import (
+    MUCK_DECK,
+    deal_next,
+    folds,
+    make_staff,
+    play_hand,
+    seat,
+    showdown,
+)
 
 pytestmark = pytest.mark.django_db
 
 ALL_IN_OPENER = importlib.import_module("tables.migrations.0007_all_in_opener")
 TURN_CLOCK = importlib.import_module("tables.migrations.0010_turn_clock")
+DEALING_ORDER = importlib.import_module("tables.migrations.0013_hand_result_cards_in_dealing_order")
+
+
+def stored_before_one_list(state: dict[str, Any]) -> dict[str, Any]:
+    """A stored hand as the engine saved it before each player's cards were one
+    list: the down cards and the upcards apart, no script step, no last raise."""
+    old = {k: v for k, v in state.items() if k not in ("cards", "step", "raise_size")}
+    old["hole"] = [[card for card, up in cards if not up] for cards in state["cards"]]
+    old["up"] = [[card for card, up in cards if up] for cards in state["cards"]]
+    return old
+
+
+def apps_at(migration: str) -> Apps:
+    """The tables app's models as they were just after ``migration``."""
+    return MigrationLoader(connection).project_state(("tables", migration)).apps
 
 
 def test_hands_stored_before_the_all_in_opener_option_keep_the_old_rule(
@@ -44,3 +74,107 @@ def test_banks_the_old_clock_spent_are_whole_again_after_the_turn_clock_change(t
     TURN_CLOCK.make_every_bank_whole(apps, None)
 
     assert list(Seat.objects.values_list("time_bank_ms", flat=True)) == [None, None]
+
+
+# ------------------------------------------- 0013: cards in dealing order
+
+# alice's seven-card stud hand as 0004 stored it, and as it was dealt.
+APART = {"down": ["As", "Kd", "Qh"], "up": ["7c", "7d", "2s", "9h"]}
+AS_DEALT = [
+    {"card": "As", "up": False},
+    {"card": "Kd", "up": False},
+    {"card": "7c", "up": True},
+    {"card": "7d", "up": True},
+    {"card": "2s", "up": True},
+    {"card": "9h", "up": True},
+    {"card": "Qh", "up": False},
+]
+
+
+def test_the_first_two_down_cards_come_before_the_upcards_and_the_last_after():
+    assert DEALING_ORDER.in_dealing_order(APART) == AS_DEALT
+
+
+def test_a_hand_folded_on_3rd_street_is_its_two_down_cards_then_its_door_card():
+    folded = {"down": ["As", "Kd"], "up": ["7c"]}
+    assert [held["up"] for held in DEALING_ORDER.in_dealing_order(folded)] == [False, False, True]
+
+
+def test_splitting_the_cards_again_gives_back_what_was_stored():
+    assert DEALING_ORDER.down_and_up(AS_DEALT) == APART
+    assert DEALING_ORDER.in_dealing_order(DEALING_ORDER.down_and_up(AS_DEALT)) == AS_DEALT
+
+
+def test_cards_already_in_the_new_shape_are_left_as_they_are():
+    assert DEALING_ORDER.in_dealing_order(AS_DEALT) is AS_DEALT
+    assert DEALING_ORDER.down_and_up(APART) is APART
+
+
+def test_the_step_converts_every_stored_copy_and_the_reverse_step_restores_it(
+    table, alice, bob, monkeypatch
+):
+    seat(table, (alice, 1), (bob, 2))
+    deal_next(monkeypatch, MUCK_DECK)
+    play_hand(table, showdown)
+    # Copies of hand 1 as 0004 stored them (the cards made up), and then an empty one.
+    HandResult.objects.filter(player=bob).update(
+        cards={"down": ["Ac", "Ad", "5c"], "up": APART["up"]}
+    )
+    HandResult.objects.filter(player=alice).update(cards=APART)
+    play_hand(table, showdown)  # bob, now engine player 1, is dealt alice's cards of hand 1
+    HandResult.objects.filter(hand__number=2, player=alice).update(cards={})
+    written = HandResult.objects.get(hand__number=2, player=bob).cards  # by the hand's end
+
+    DEALING_ORDER.forwards(apps_at("0013_hand_result_cards_in_dealing_order"), None)
+
+    by_hand = cards_by_hand()
+    assert by_hand[1, alice.pk] == AS_DEALT
+    assert [held["card"] for held in by_hand[1, bob.pk]] == ["Ac", "Ad", *APART["up"], "5c"]
+    assert by_hand[2, alice.pk] == []
+    assert by_hand[2, bob.pk] == written
+
+    DEALING_ORDER.backwards(apps_at("0012_seat_chips_and_waiting_list"), None)
+
+    restored = cards_by_hand()
+    assert restored[1, alice.pk] == APART
+    assert restored[1, bob.pk] == {"down": ["Ac", "Ad", "5c"], "up": APART["up"]}
+    assert restored[2, alice.pk] == {"down": [], "up": []}
+    assert restored[2, bob.pk] == {"down": ["3d", "4h", "8c"], "up": ["2c", "7s", "9h", "Jd"]}
+
+
+def cards_by_hand() -> dict[tuple[int, int], Any]:
+    results = HandResult.objects.select_related("hand")
+    return {(r.hand.number, r.player_id): r.cards for r in results}
+
+
+@pytest.mark.parametrize("how", ["showdown", "fold"])
+def test_a_hand_stored_before_the_one_card_list_still_replays_as_it_was_played(
+    table, alice, bob, monkeypatch, how
+):
+    seat(table, (alice, 1), (bob, 2))
+    deal_next(monkeypatch, MUCK_DECK)
+    # Shown down, the hand ends on the script's last step; bob folding to a
+    # completion leaves a raise in the round: neither was stored then.
+    hand = play_hand(table, showdown if how == "showdown" else folds(bob))
+    now = hand_replay(hand_access(alice, hand), ["bob", "alice"])
+    Hand.objects.filter(pk=hand.pk).update(state=stored_before_one_list(hand.state))
+    hand.refresh_from_db()
+
+    before = hand_replay(hand_access(alice, hand), ["bob", "alice"])
+
+    assert before.steps == now.steps
+    assert [s.lines for s in before.sections] == [s.lines for s in now.sections]
+
+
+def test_the_admin_reads_a_hand_stored_before_the_one_card_list(table, alice, bob, monkeypatch):
+    seat(table, (alice, 1), (bob, 2))
+    deal_next(monkeypatch, MUCK_DECK)
+    hand = play_hand(table, showdown)
+    Hand.objects.filter(pk=hand.pk).update(state=stored_before_one_list(hand.state))
+    assert HandState.from_dict(Hand.objects.get(pk=hand.pk).state).cards  # upgraded on load
+    client = Client()
+    client.force_login(make_staff())
+
+    page = client.get(reverse("admin:tables_hand_change", args=[hand.pk])).content.decode()
+
+    assert "<td>bob</td><td><code>[Ac] [Ad] Ah Kc Kd Qs [5c]</code></td>" in page

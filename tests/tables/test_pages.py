@@ -204,8 +204,8 @@ def test_table_page_holds_no_card_data(client: Client, seated: Table, alice: Use
     """alice holds cards in the running hand, yet her page carries none of them."""
     client.force_login(alice)
     hand = Hand.objects.get(table=seated)
-    dealt = {c for p in services.hand_view(hand_id=hand.pk, player_id=alice.pk)["players"]
-             for c in p["up"] + p["down"] if c}  # fmt: skip
+    seats = services.hand_view(hand_id=hand.pk, player_id=alice.pk)["players"]
+    dealt = {held["card"] for seat in seats for held in seat["cards"] if held["card"]}
     assert dealt, "the fixture should have dealt alice some cards"
 
     html = client.get(reverse("table", args=[seated.pk])).content.decode()

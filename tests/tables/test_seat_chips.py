@@ -43,7 +43,7 @@ def raise_everything(state: HandState) -> tuple[str, int | None]:
     options = {option.kind: option for option in state.legal_actions()}
     for kind in ("raise", "complete", "bet"):
         if kind in options:
-            return kind, options[kind].amounts[-1]
+            return kind, options[kind].max
     for kind in ("call", "check", "bring_in"):
         if kind in options:
             return kind, None

@@ -434,11 +434,14 @@ def test_hand_view_shows_each_player_their_own_down_cards_only(table, seated):
     me = hand.seating["players"].index({"seat": 1, "player": alice.pk})
     assert mine["viewer"] == me and mine["turn"] == hand.version
     for seat in mine["players"]:
-        assert len(seat["up"]) == 1
-        assert all(seat["down"]) if seat["player"] == me else not any(seat["down"])
+        assert [held["up"] for held in seat["cards"]] == [False, False, True]
+        down = [held["card"] for held in seat["cards"] if not held["up"]]
+        assert all(down) if seat["player"] == me else not any(down)
+        assert all(held["card"] for held in seat["cards"] if held["up"])
     watching = services.hand_view(hand_id=hand.pk, player_id=None)
     assert watching["viewer"] is None and watching["legal_actions"] == []
-    assert not any(card for seat in watching["players"] for card in seat["down"])
+    for seat in watching["players"]:
+        assert [held["card"] is not None for held in seat["cards"]] == [False, False, True]
 
 
 def test_hand_view_gives_the_legal_actions_only_to_the_player_to_act(table, seated):
