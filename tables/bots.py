@@ -2,7 +2,8 @@
 
 :func:`choose_action` is pure: it reads one snapshot's ``hand`` (the view
 :func:`tables.rules.views.view` gives the bot) and picks one of its
-``legal_actions``. :class:`Bot` is the client: it connects to the table's
+``legal_actions``, valuing its own cards with the variant's evaluator, in any
+variant and betting structure. :class:`Bot` is the client: it connects to the table's
 websocket like a browser does (``docs/protocol.md``), sits down, and answers
 every snapshot in which it is to act. It never touches the database, so a bot
 can play against any server it can reach. ``manage.py run_bots`` starts them.
@@ -28,7 +29,8 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
 from tables.rules.cards import low_rank, parse_card, rank, suit
-from tables.rules.evaluate import CATEGORY_SHIFT, high_key
+from tables.rules.evaluators import Evaluator
+from tables.rules.variants import get_variant
 
 logger = logging.getLogger(__name__)
 
@@ -36,10 +38,17 @@ WEAK, MEDIUM, STRONG = 0, 1, 2
 AGGRESSIVE = ("raise", "bet", "complete")
 PASSIVE = ("check", "call", "bring_in")
 WAGERS = frozenset(AGGRESSIVE)
-LOWBALL_VARIANTS = frozenset({"razz"})
 # Chance of playing against the hand's strength, so bots are not an open book.
 BLUFF = 0.1
 FOLD_WEAK = 0.75
+# Where any total from min to max is allowed (spread, pot and no limit), a
+# bot's wager is this share of the pot after its call, at random between the
+# two, clamped to what is allowed.
+POT_SHARE = (0.5, 1.0)
+# The evaluator's rough strength of five or more cards that a bot calls
+# strong: a pair for high (and hi-lo, where a qualifying low is stronger
+# still), an eight low for a low-only game; and middling: a ten low.
+STRONG_HIGH, STRONG_LOW, MEDIUM_LOW = 1 / 8, 5 / 8, 3 / 8
 # After a lost connection a bot waits this long, doubled for each failure in a
 # row up to the maximum and jittered, so a struggling server is not stormed.
 RECONNECT_SECONDS = 1.0
@@ -64,7 +73,7 @@ def choose_action(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     if rng.random() < BLUFF:
         strength = rng.choice((WEAK, MEDIUM, STRONG))
     kind = _pick_kind(options, strength, rng)
-    return _move(options[kind], rng)
+    return _move(options[kind], view, rng)
 
 
 def _pick_kind(options: dict[str, dict[str, Any]], strength: int, rng: random.Random) -> str:
@@ -80,31 +89,59 @@ def _pick_kind(options: dict[str, dict[str, Any]], strength: int, rng: random.Ra
     return next(iter(options))  # show or muck, or a wager that is the only move
 
 
-def _move(option: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+def _move(option: dict[str, Any], view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     move: dict[str, Any] = {"action": option["kind"]}
     if option["kind"] in WAGERS:
-        amounts = option["amounts"] or [option["min"]]
-        move["amount"] = rng.choice(amounts)
+        if option["amounts"] is not None:  # fixed limit: one of a few exact totals
+            move["amount"] = rng.choice(option["amounts"])
+        else:
+            move["amount"] = wager_size(option, view, rng)
     return move
 
 
-def hand_strength(view: dict[str, Any]) -> int:
-    """WEAK, MEDIUM or STRONG, judged from the viewer's own cards only.
+def wager_size(option: dict[str, Any], view: dict[str, Any], rng: random.Random) -> int:
+    """A street total for a wager that may be any amount from ``min`` to ``max``:
+    a share of the pot after the bot's call, on top of the bet it faces.
 
-    >>> me = {"up": ["Kd"], "down": ["Ks", "4c"]}
+    >>> option = {"kind": "raise", "min": 20, "max": 70, "amounts": None}
+    >>> me = {"bet": 10}
+    >>> view = {"viewer": 0, "current_bet": 20, "pots": [{"amount": 30}], "players": [me]}
+    >>> 20 + 20 <= wager_size(option, view, random.Random(1)) <= 20 + 40
+    True
+    """
+    me = view["players"][view["viewer"]]
+    collected = sum(each["amount"] for each in view["pots"])
+    pot = collected + sum(player["bet"] for player in view["players"])
+    to_call = view["current_bet"] - me["bet"]
+    total = view["current_bet"] + round(rng.uniform(*POT_SHARE) * (pot + to_call))
+    return max(option["min"], min(option["max"], total))
+
+
+def hand_strength(view: dict[str, Any]) -> int:
+    """WEAK, MEDIUM or STRONG, judged from the viewer's own cards only, valued
+    by the variant's evaluator for the halves the game plays (high, low or both).
+
+    >>> me = {"cards": [{"card": "Ks", "up": False}, {"card": "4c", "up": False},
+    ...                 {"card": "Kd", "up": True}]}
     >>> hand_strength({"variant": "stud", "viewer": 0, "players": [me]}) == STRONG
     True
     """
     me = view["players"][view["viewer"]]
-    cards = [parse_card(card) for card in me["up"] + me["down"] if card is not None]
-    if view["variant"] in LOWBALL_VARIANTS:
-        return _low_strength(cards)
-    return _high_strength(cards)
+    shown = [held["card"] for held in me["cards"]] + view.get("community", [])
+    cards = [parse_card(card) for card in shown if card is not None]
+    evaluator = get_variant(view["variant"]).evaluator
+    made = evaluator.strength(cards) if len(cards) >= 5 else None
+    levels = []
+    if evaluator.high:
+        levels.append(_high_strength(cards, made))
+    if evaluator.low is not None:
+        levels.append(_low_strength(cards, made, evaluator))
+    return max(levels, default=WEAK)
 
 
-def _high_strength(cards: list[int]) -> int:
-    if len(cards) >= 5:
-        if high_key(cards) >> CATEGORY_SHIFT >= 1:  # a pair or better
+def _high_strength(cards: list[int], made: float | None) -> int:
+    if made is not None:
+        if made >= STRONG_HIGH:
             return STRONG
     elif max(Counter(map(rank, cards)).values(), default=0) >= 2:
         return STRONG
@@ -112,11 +149,16 @@ def _high_strength(cards: list[int]) -> int:
     return MEDIUM if flush_draw or any(rank(card) >= 11 for card in cards) else WEAK
 
 
-def _low_strength(cards: list[int]) -> int:
-    """Razz: how many different ranks of eight or lower, against the cards held."""
+def _low_strength(cards: list[int], made: float | None, evaluator: Evaluator) -> int:
+    """A made low by the evaluator (an eight or better is strong; in hi-lo that is
+    the qualifier), or before five cards, how many different ranks of eight or lower."""
+    if made is not None and made >= STRONG_LOW:
+        return STRONG
+    if made is not None and not evaluator.high and made >= MEDIUM_LOW:
+        return MEDIUM
     lows = len({low_rank(card) for card in cards if low_rank(card) <= 8})
     needed = min(len(cards), 5)
-    if lows >= needed:
+    if made is None and lows >= needed:
         return STRONG
     return MEDIUM if lows >= needed - 1 else WEAK
 

@@ -114,15 +114,20 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({**message, "seq": self.seq})
 
 
+LOBBY_FILTERS = ("variant", "structure", "stakes")
+
+
 def _lobby_filters(message: dict[str, Any]) -> dict[str, Any]:
     """The lobby filters a ``filter`` message asks for, checked like the page's."""
-    _only_fields(message, "variant", "stakes")
-    variant, stakes = message.get("variant"), message.get("stakes")
-    if variant is not None and not isinstance(variant, str):
-        raise BadMessage(f"'variant' must be text or null, not {variant!r}")
+    _only_fields(message, *LOBBY_FILTERS)
+    for name in ("variant", "structure"):
+        value = message.get(name)
+        if value is not None and not isinstance(value, str):
+            raise BadMessage(f"'{name}' must be text or null, not {value!r}")
+    stakes = message.get("stakes")
     if stakes not in (None, "") and type(stakes) is not int:
         raise BadMessage(f"'stakes' must be a stakes id or null, not {stakes!r}")
-    form = LobbyFilter({key: message.get(key) or "" for key in ("variant", "stakes")})
+    form = LobbyFilter({key: message.get(key) or "" for key in LOBBY_FILTERS})
     if not form.is_valid():
         problems = "; ".join(f"{name}: {' '.join(errors)}" for name, errors in form.errors.items())
         raise BadMessage(problems)

@@ -1,5 +1,5 @@
-"""The lobby's rows: every open table with its game, buy-in, rake, seats, waiting
-list and recent activity.
+"""The lobby's rows: every open table with its game, betting structure, buy-in,
+rake, seats, waiting list and recent activity.
 
 Shared by the lobby page, its JSON fallback and the lobby websocket, so all
 three show the same figures.
@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tables.models import VARIANT_CHOICES, HandResult, Stakes, Table
+from tables.rules.games import structure_choices
 
 # The lobby's statistics look back this far, over hands that have finished.
 STATS_WINDOW = datetime.timedelta(hours=1)
@@ -25,6 +26,9 @@ class LobbyFilter(forms.Form):
     """Optional filters from the query string; a bad value is dropped, not fatal."""
 
     variant = forms.ChoiceField(required=False, choices=[("", "Any game"), *VARIANT_CHOICES])
+    structure = forms.ChoiceField(
+        required=False, choices=[("", "Any betting"), *structure_choices()]
+    )
     stakes = forms.ModelChoiceField(
         required=False, queryset=Stakes.objects.all(), empty_label="Any stakes"
     )
@@ -35,7 +39,9 @@ class LobbyFilter(forms.Form):
         return {name: value for name, value in self.cleaned_data.items() if value}
 
 
-def lobby_rows(*, variant: str | None = None, stakes: Stakes | None = None) -> list[dict[str, Any]]:
+def lobby_rows(
+    *, variant: str | None = None, structure: str | None = None, stakes: Stakes | None = None
+) -> list[dict[str, Any]]:
     """Every open table as plain data, in two queries however many tables there are.
 
     ``hands_per_hour`` counts the table's hands that ended in the last hour.
@@ -47,6 +53,8 @@ def lobby_rows(*, variant: str | None = None, stakes: Stakes | None = None) -> l
     tables = Table.objects.filter(is_open=True).select_related("stakes__rake")
     if variant:
         tables = tables.filter(stakes__variant=variant)
+    if structure:
+        tables = tables.filter(stakes__structure=structure)
     if stakes:
         tables = tables.filter(stakes=stakes)
     tables = tables.annotate(
@@ -84,6 +92,8 @@ def _lobby_row(table: Table, stats: dict[str, int] | None) -> dict[str, Any]:
         "name": table.name,
         "variant": stakes.variant,
         "variant_name": stakes.get_variant_display(),
+        "structure": stakes.structure,
+        "structure_name": stakes.get_structure_display(),
         "stakes": stakes.describe(),
         "min_buy_in": stakes.min_buy_in,
         "max_buy_in": stakes.max_buy_in,

@@ -124,17 +124,20 @@ import { chips } from "./shared/format.js";
 
   // ------------------------------------------------------------ filters
 
-  // The filters as the form holds them: a variant code or "", a stakes id or null.
+  // The filters as the form holds them: a variant and a structure code or "",
+  // a stakes id or null.
   function chosen() {
     var variant = filters ? filters.elements.variant.value : "";
+    var structure = filters ? filters.elements.structure.value : "";
     var stakes = filters ? parseInt(filters.elements.stakes.value, 10) : NaN;
-    return { variant: variant, stakes: isNaN(stakes) ? null : stakes };
+    return { variant: variant, structure: structure, stakes: isNaN(stakes) ? null : stakes };
   }
 
   function query() {
     var f = chosen();
     var params = new URLSearchParams();
     if (f.variant) params.set("variant", f.variant);
+    if (f.structure) params.set("structure", f.structure);
     if (f.stakes !== null) params.set("stakes", String(f.stakes));
     var text = params.toString();
     return text ? "?" + text : "";
@@ -142,7 +145,9 @@ import { chips } from "./shared/format.js";
 
   function sendFilter() {
     var f = chosen();
-    socket.send(JSON.stringify({ type: "filter", variant: f.variant, stakes: f.stakes }));
+    socket.send(JSON.stringify({
+      type: "filter", variant: f.variant, structure: f.structure, stakes: f.stakes,
+    }));
   }
 
   function applyFilters() {
@@ -174,7 +179,7 @@ import { chips } from "./shared/format.js";
       pollTimer = null;
       // The server starts with every table; ask for ours if the form narrows it.
       var f = chosen();
-      if (f.variant || f.stakes !== null) sendFilter();
+      if (f.variant || f.structure || f.stakes !== null) sendFilter();
     };
     socket.onmessage = function (e) {
       var msg = JSON.parse(e.data);

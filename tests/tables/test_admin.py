@@ -20,7 +20,9 @@ from cardroom.asgi import application
 from tables import services
 from tables.models import ChatLine, Hand, HandAction, RakeEntry, Stakes, Table
 from tables.reports import RakeReport
-from tables.rules.cards import parse_cards
+from tables.rules import HandState
+from tables.rules.cards import FULL_DECK, card_str, parse_cards
+from tables.rules.games import structure_choices, variant_choices
 from tests.tables.test_consumers import SAME_SITE
 
 RAKE_REPORT = reverse("rake_report")
@@ -43,6 +45,7 @@ def stakes_form(**overrides: object) -> dict[str, object]:
         "small_bet": 2,
         "big_bet": 4,
         "max_raises": 3,
+        "raise_at_least_last": "on",
         "seats": 8,
         "min_buy_in": 40,
         "max_buy_in": 400,
@@ -68,7 +71,7 @@ def test_staff_add_valid_stakes(admin_client: Client, db: None) -> None:
 
     assert response.status_code == 302
     stakes = Stakes.objects.get(name="Stud 2/4")
-    assert stakes.describe() == "Seven-card stud 2/4, bring-in 1"
+    assert stakes.describe() == "Seven-card stud, 2/4, bring-in 1"
 
 
 @pytest.mark.parametrize(
@@ -209,6 +212,149 @@ def test_the_open_pair_option_offers_the_variants_default(admin_client: Client, 
     assert escape("The variant's default") in page
 
 
+def test_a_spread_needs_its_maximum_above_its_minimum(admin_client: Client, db: None) -> None:
+    form = stakes_form(structure="spread", small_bet=5, big_bet=5)
+
+    response = admin_client.post(reverse("admin:tables_stakes_add"), form)
+
+    assert form_errors(response) == {
+        "big_bet": ["A spread's maximum (5) must be above its minimum (5)."]
+    }
+    assert not Stakes.objects.exists()
+
+
+def test_fixed_limit_allows_equal_small_and_big_bets(admin_client: Client, db: None) -> None:
+    admin_client.post(reverse("admin:tables_stakes_add"), stakes_form(small_bet=4, big_bet=4))
+
+    assert Stakes.objects.get().describe() == "Seven-card stud, 4/4, bring-in 1"
+
+
+@pytest.mark.parametrize("structure", ["pot", "no"])
+def test_pot_and_no_limit_ignore_the_big_bet(
+    admin_client: Client, db: None, structure: str
+) -> None:
+    # A big bet below the minimum bet would be refused at fixed or spread limit.
+    form = stakes_form(structure=structure, small_bet=5, big_bet=1, min_buy_in=5)
+
+    response = admin_client.post(reverse("admin:tables_stakes_add"), form)
+
+    assert response.status_code == 302
+    assert Stakes.objects.get().structure == structure
+
+
+@pytest.mark.parametrize(
+    ("structure", "message"),
+    [
+        ("fixed", "The minimum buy-in must cover a big bet (10)."),
+        ("spread", "The minimum buy-in must cover the spread's maximum (10)."),
+        ("pot", "The minimum buy-in must cover a minimum bet (5)."),
+    ],
+)
+def test_the_minimum_buy_in_covers_the_largest_bet_the_structure_names(
+    admin_client: Client, db: None, structure: str, message: str
+) -> None:
+    form = stakes_form(structure=structure, small_bet=5, big_bet=10, min_buy_in=4)
+
+    response = admin_client.post(reverse("admin:tables_stakes_add"), form)
+
+    assert form_errors(response) == {"min_buy_in": [message]}
+
+
+def test_the_open_pair_big_bet_is_refused_outside_fixed_limit(
+    admin_client: Client, db: None
+) -> None:
+    form = stakes_form(structure="spread", big_bet=10, open_pair_big_bet="true")
+
+    response = admin_client.post(reverse("admin:tables_stakes_add"), form)
+
+    assert form_errors(response) == {
+        "open_pair_big_bet": ["The open-pair big bet is a fixed-limit rule."]
+    }
+
+
+def test_the_raise_at_least_last_option_reaches_the_engine(admin_client: Client, db: None) -> None:
+    form = stakes_form(structure="spread", big_bet=10)
+    del form["raise_at_least_last"]  # an unticked box is not sent
+
+    admin_client.post(reverse("admin:tables_stakes_add"), form)
+
+    config = Stakes.objects.get().game_config()
+    assert (config.structure, config.raise_at_least_last) == ("spread", False)
+
+
+def test_new_stakes_raise_at_least_the_last_raise(db: None) -> None:
+    stakes = Stakes.objects.create(name="Spread", structure="spread", small_bet=1, big_bet=5,
+                                   min_buy_in=5, max_buy_in=50)  # fmt: skip
+
+    assert stakes.raise_at_least_last is True
+    assert stakes.game_config().raise_at_least_last is True
+
+
+@pytest.mark.parametrize(
+    ("variant", "structure", "small", "big", "words"),
+    [
+        ("razz", "pot", 5, 10, "Razz, pot limit, minimum bet 5, ante 1, bring-in 2"),
+        ("stud", "no", 5, 10, "Seven-card stud, no limit, minimum bet 5, ante 1, bring-in 2"),
+        ("london", "spread", 5, 20, "London lowball, spread 5-20, ante 1, bring-in 2"),
+        (
+            "stud8",
+            "fixed",
+            5,
+            10,
+            "Seven-card stud hi-lo, eight or better, 5/10, ante 1, bring-in 2",
+        ),
+    ],
+)
+def test_the_stakes_describe_their_structure(
+    variant: str, structure: str, small: int, big: int, words: str
+) -> None:
+    stakes = Stakes(variant=variant, structure=structure, ante=1, bring_in=2, small_bet=small,
+                    big_bet=big)  # fmt: skip
+
+    assert stakes.describe() == words
+
+
+def test_stakes_saved_without_validation_still_describe_themselves() -> None:
+    stakes = Stakes(variant="stud", structure="spread", small_bet=5, big_bet=5)
+
+    assert stakes.describe() == "Seven-card stud, spread limit (not a valid game)"
+
+
+def test_the_variant_and_structure_choices_come_from_the_engines_registry() -> None:
+    assert Stakes._meta.get_field("structure").choices == structure_choices()
+    assert Stakes._meta.get_field("variant").choices == variant_choices()
+    assert Stakes.Structure.SPREAD.label == "Spread limit"
+
+
+def test_the_stakes_form_says_what_the_sizes_mean_in_each_structure(
+    admin_client: Client, db: None
+) -> None:
+    page = admin_client.get(reverse("admin:tables_stakes_add")).content.decode()
+
+    # The admin shows help texts as written (they are trusted HTML).
+    assert "Pot and no limit: the minimum bet." in page
+    assert "the spread's maximum, the largest bet or raise" in page
+    assert '<option value="london">London lowball</option>' in page
+    assert '<option value="no">No limit</option>' in page
+
+
+def test_staff_filter_the_stakes_and_tables_by_structure(admin_client: Client, db: None) -> None:
+    fixed = Stakes.objects.create(name="Stud 2/4", small_bet=2, big_bet=4, min_buy_in=40,
+                                  max_buy_in=400)  # fmt: skip
+    pot = Stakes.objects.create(name="Razz PL 5", variant="razz", structure="pot", small_bet=5,
+                                big_bet=5, min_buy_in=50, max_buy_in=500)  # fmt: skip
+    Table.objects.create(name="Alpha", stakes=fixed)
+    Table.objects.create(name="Omega", stakes=pot)
+
+    stakes = admin_client.get(reverse("admin:tables_stakes_changelist"), {"structure": "pot"})
+    tables = admin_client.get(
+        reverse("admin:tables_table_changelist"), {"stakes__structure": "pot"}
+    )
+
+    assert [s.name for s in stakes.context["cl"].result_list] == ["Razz PL 5"]
+    assert [t.name for t in tables.context["cl"].result_list] == ["Omega"]
+
+
 @pytest.fixture
 def stud(db: None) -> Stakes:
     return Stakes.objects.create(
@@ -231,19 +377,27 @@ def players(db: None) -> list[User]:
     return [User.objects.create_user(username=name, password="pw") for name in ("alice", "bob")]
 
 
+# The deck of make_hand's hands: the 4s burned, then alice is dealt As Kd
+# down and 6c up, bob 2c 3h down and 6d up.
+HAND_DECK = parse_cards("4sAs2cKd3h6c6d") + [
+    card for card in FULL_DECK if card not in parse_cards("4sAs2cKd3h6c6d")
+]
+
+
 def make_hand(table: Table, number: int, players: list[User]) -> Hand:
-    """A hand stored as the services store one, with just the JSON the admin reads."""
+    """A hand stored as the services store one: 3rd street dealt, nobody has acted."""
+    state = HandState.new(table.stakes.game_config(), [100, 100], HAND_DECK)
     return Hand.objects.create(
         table=table,
         number=number,
-        deck=parse_cards("AsKd2c3h4s5d6c7h"),
+        deck=HAND_DECK,
         deck_salt="salt",
         deck_commitment="c0ffee",
         seating={
             "dealer": 3,
             "players": [{"seat": 1, "player": players[0].pk}, {"seat": 3, "player": players[1].pk}],
         },
-        state={"hole": [parse_cards("AsKd"), parse_cards("2c3h")], "up": [[16], [17]]},
+        state=state.to_dict(),
     )
 
 
@@ -257,7 +411,7 @@ def test_the_table_list_shows_stakes_open_and_seats_taken(
     response = admin_client.get(reverse("admin:tables_table_changelist"))
 
     page = response.content.decode()
-    assert "Seven-card stud 5/10, ante 1, bring-in 2" in page
+    assert "Seven-card stud, 5/10, ante 1, bring-in 2" in page
     assert "2 of 6" in page
 
 
@@ -298,9 +452,9 @@ def test_a_hand_shows_the_deck_each_players_cards_and_the_actions(
     response = admin_client.get(reverse("admin:tables_hand_change", args=[hand.pk]))
 
     page = response.content.decode()
-    assert "<code>As Kd 2c 3h 4s 5d 6c 7h</code>" in page
-    assert "<tr><td>1</td><td>alice</td><td><code>As Kd</code></td><td><code>6c</code></td>" in page
-    assert "<tr><td>3</td><td>bob</td><td><code>2c 3h</code></td><td><code>6d</code></td>" in page
+    assert f"<code>{' '.join(map(card_str, HAND_DECK))}</code>" in page
+    assert "<tr><td>1</td><td>alice</td><td><code>[As] [Kd] 6c</code></td></tr>" in page
+    assert "<tr><td>3</td><td>bob</td><td><code>[2c] [3h] 6d</code></td></tr>" in page
     assert "c0ffee" in page
     assert "bring_in" in page
 

@@ -44,6 +44,7 @@ from tables.bots import (
 from tables.models import Table
 from tables.rules import HandState
 from tables.rules.config import GameConfig
+from tables.rules.games import Game, games
 from tables.rules.views import view
 from tests.conftest import live_database_url, stop_process_group
 from tests.rules.strategies import configs, examples
@@ -90,6 +91,55 @@ def test_the_bot_only_ever_chooses_a_legal_move(
     raise AssertionError("the hand never ended")
 
 
+# Stakes per structure for the seeded hands below: ante 1, bring-in 2, and bets
+# of 5 and 10 (a 5-10 spread; a minimum bet of 5 at pot and no limit).
+def house_config(game: Game, rng: random.Random) -> GameConfig:
+    return GameConfig.from_dict(
+        {
+            **game.example().to_dict(),
+            "ante": 1,
+            "bring_in": 2,
+            "small_bet": 5,
+            "big_bet": 10,
+            "raise_at_least_last": rng.random() < 0.5,
+            "short_all_in": rng.choice(["half", "full"]),
+        }
+    )
+
+
+def any_legal_move(option: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A move off the bot's own line: any amount the option allows."""
+    move: dict[str, Any] = {"action": option["kind"]}
+    if option["kind"] in WAGERS:
+        amounts = option["amounts"] or [rng.randint(option["min"], option["max"])]
+        move["amount"] = rng.choice(amounts)
+    return move
+
+
+@pytest.mark.parametrize(
+    "game", games(), ids=lambda game: f"{game.variant.code}-{game.structure.code}"
+)
+def test_the_bot_chooses_a_legal_move_in_every_variant_and_structure(game: Game) -> None:
+    for seed in range(30):
+        rng = random.Random(seed)
+        stacks = [
+            rng.choice([rng.randint(1, 60), rng.randint(100, 400)])
+            for _ in range(rng.randint(2, 8))
+        ]
+        deck = rng.sample(range(52), 52)
+        state = HandState.new(house_config(game, rng), stacks, deck)
+        for _ in range(MAX_MOVES):
+            if state.finished:
+                break
+            seen = view(state, state.to_act)
+            move = choose_action(seen, rng)
+            assert_legal(move, seen["legal_actions"])
+            if rng.random() < 0.3:  # wander off the bot's own line, to reach other states
+                move = any_legal_move(rng.choice(seen["legal_actions"]), rng)
+            state.act(state.to_act, move["action"], move.get("amount"))  # the engine agrees
+        assert state.finished, f"seed {seed}: the hand never ended"
+
+
 def test_the_bot_refuses_to_choose_out_of_turn() -> None:
     state = HandState.new(GameConfig(ante=1, bring_in=1), [100, 100])
     observer = view(state, None)
@@ -98,7 +148,11 @@ def test_the_bot_refuses_to_choose_out_of_turn() -> None:
 
 
 def stud_view(up: list[str], down: list[str], variant: str = "stud") -> dict[str, Any]:
-    return {"variant": variant, "viewer": 0, "players": [{"up": up, "down": down}]}
+    """The viewer's cards in dealing order: two down, the upcards, then any 7th-street card."""
+    order = [(card, False) for card in down[:2]] + [(card, True) for card in up]
+    order += [(card, False) for card in down[2:]]
+    me = {"cards": [{"card": card, "up": face} for card, face in order]}
+    return {"variant": variant, "viewer": 0, "players": [me]}
 
 
 @pytest.mark.parametrize(
@@ -119,6 +173,68 @@ def test_the_bot_judges_high_hands_from_its_own_cards(
 def test_the_bot_judges_razz_hands_by_their_low_cards() -> None:
     assert hand_strength(stud_view(["3d"], ["As", "5c"], "razz")) == STRONG
     assert hand_strength(stud_view(["Kd"], ["Qs", "5c"], "razz")) == WEAK
+
+
+@pytest.mark.parametrize("variant", ["razz", "london"])
+def test_the_bot_judges_a_made_low_by_the_variants_evaluator(variant: str) -> None:
+    eight_low = stud_view(["8d", "6c", "Kh", "Kd"], ["As", "3c", "2h"], variant)
+    assert hand_strength(eight_low) == STRONG
+    ten_low = stud_view(["Td", "9c", "Kh", "Kd"], ["As", "3c", "2h"], variant)
+    assert hand_strength(ten_low) == MEDIUM
+
+
+def test_the_bot_knows_a_wheel_is_no_low_in_london_lowball() -> None:
+    # Ace-to-five: 5-4-3-2-A is the best low. Ace-to-six: it is a straight, and
+    # the best low left is king high (K-5-4-3-2), no better than a draw.
+    wheel = (["5d", "4c", "Kh", "Kd"], ["As", "3c", "2h"])
+    assert hand_strength(stud_view(*wheel, "razz")) == STRONG
+    assert hand_strength(stud_view(*wheel, "london")) == MEDIUM  # four low ranks: a draw
+
+
+def test_the_bot_counts_a_qualifying_low_as_strong_in_hi_lo() -> None:
+    no_pair_eight_low = stud_view(["8d", "6c", "Kh", "Qd"], ["As", "3c", "2h"], "stud8")
+    assert hand_strength(no_pair_eight_low) == STRONG
+    assert hand_strength(stud_view(["8d", "6c", "Kh", "Qd"], ["As", "3c", "2h"])) == MEDIUM
+
+
+def test_the_bot_counts_the_community_card_as_its_own() -> None:
+    six_cards = stud_view(["6d", "9c", "Th", "Kd"], ["2s", "4c"])
+    assert hand_strength(six_cards) == MEDIUM  # king high
+    assert hand_strength({**six_cards, "community": ["Ks"]}) == STRONG  # a pair of kings
+
+
+def pot_limit_state(stacks: list[int]) -> HandState:
+    """Razz, pot limit, minimum bet 5, ante 1, bring-in 2: the bring-in has been posted."""
+    config = GameConfig(variant="razz", structure="pot", ante=1, bring_in=2, small_bet=5, big_bet=5)
+    state = HandState.new(config, stacks, list(range(52)))
+    state.act(state.to_act, "bring_in")
+    return state
+
+
+def test_a_strong_bot_sizes_its_pot_limit_wager_within_the_bounds() -> None:
+    state = pot_limit_state([500, 500, 500])
+    seen = view(state, state.to_act)
+    (complete,) = [o for o in seen["legal_actions"] if o["kind"] == "complete"]
+    assert complete["amounts"] is None and complete["min"] < complete["max"]
+    strong = {**seen, "players": [*seen["players"]]}
+    wheel_draw = stud_view(["2d"], ["As", "3c"])["players"][0]["cards"]
+    strong["players"][state.to_act] = {**seen["players"][state.to_act], "cards": wheel_draw}
+    rng = random.Random(3)
+    sizes = {choose_action(strong, rng).get("amount") for _ in range(200)}
+    sizes.discard(None)  # the odd bluff that calls
+    assert sizes and all(complete["min"] <= size <= complete["max"] for size in sizes)
+    assert len(sizes) > 1  # a share of the pot, not always the same total
+
+
+def test_a_short_stack_bets_no_more_than_it_has_at_no_limit() -> None:
+    config = GameConfig(variant="stud", structure="no", ante=1, bring_in=2, small_bet=5, big_bet=5)
+    state = HandState.new(config, [9, 400], list(range(52)))
+    rng = random.Random(5)
+    while not state.finished:
+        seen = view(state, state.to_act)
+        move = choose_action(seen, rng)
+        assert_legal(move, seen["legal_actions"])
+        state.act(state.to_act, move["action"], move.get("amount"))
 
 
 def test_a_strong_bot_raises_and_a_weak_one_folds_to_a_bet() -> None:

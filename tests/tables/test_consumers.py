@@ -191,7 +191,7 @@ def test_an_observer_gets_a_public_snapshot_with_no_you(table: Table) -> None:
             assert snapshot["table"] == {
                 "id": table.pk,
                 "name": "Table 1",
-                "stakes": "Seven-card stud 5/10, ante 1, bring-in 2",
+                "stakes": "Seven-card stud, 5/10, ante 1, bring-in 2",
                 "is_open": True,
                 "waiting": "players",
                 "waiting_list": [],
@@ -692,7 +692,8 @@ def test_players_see_their_own_down_cards_and_the_observer_none(
                 seats = snapshot["hand_info"]["seats"]
                 for index, player in enumerate(snapshot["hand"]["players"]):
                     mine = seats[index] == me
-                    assert all((card is not None) == mine for card in player["down"])
+                    down = [held["card"] for held in player["cards"] if not held["up"]]
+                    assert down and all((card is not None) == mine for card in down)
             assert observer.last_snapshot["hand"]["legal_actions"] == []
 
     run(scenario)

@@ -73,16 +73,38 @@ def test_a_filter_message_narrows_the_rows(table: Table, razz_table: Table) -> N
     run(scenario)
 
 
+def test_a_filter_message_narrows_the_rows_by_structure(table: Table, razz_table: Table) -> None:
+    async def scenario() -> None:
+        async with lobby() as socket:
+            await socket.receive_json_from(timeout=3)
+            await socket.send_json_to({"type": "filter", "structure": "pot"})
+            assert names(await socket.receive_json_from(timeout=3)) == []
+            await socket.send_json_to({"type": "filter", "structure": "fixed", "variant": "razz"})
+            assert names(await socket.receive_json_from(timeout=3)) == ["Razz table"]
+
+    run(scenario)
+
+
 @pytest.mark.parametrize(
     "message",
     [
         {"type": "filter", "variant": "canasta"},
+        {"type": "filter", "structure": "half-pot"},
+        {"type": "filter", "structure": 3},
         {"type": "filter", "stakes": 999999},
         {"type": "filter", "colour": "red"},
         {"type": "sit", "seat": 1},
         ["filter"],
     ],
-    ids=["unknown-variant", "unknown-stakes", "unknown-field", "wrong-type", "not-an-object"],
+    ids=[
+        "unknown-variant",
+        "unknown-structure",
+        "structure-not-text",
+        "unknown-stakes",
+        "unknown-field",
+        "wrong-type",
+        "not-an-object",
+    ],
 )
 def test_a_bad_message_gets_an_error_and_keeps_the_filters(
     message: Any, table: Table, razz_table: Table

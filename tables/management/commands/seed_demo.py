@@ -28,13 +28,25 @@ M = TypeVar("M", bound=models.Model)
 
 DEMO_RAKE = {"name": "Demo rake", "percent": Decimal("5"), "cap": 3}
 
-# One fixed-limit game per variant, at the same sizes, so the lobby has each.
+# One fixed-limit game per variant, at the same sizes, so the lobby has each,
+# and one game in each of the other structures: London lowball at pot limit
+# (its usual structure, seed 003), stud at no limit and razz spread 5-20.
 _SIZES = {"ante": 1, "bring_in": 2, "small_bet": 5, "big_bet": 10}
 _BUY_IN = {"min_buy_in": 100, "max_buy_in": 1000}
 DEMO_STAKES = [
     {"name": "Stud 5/10", "variant": "stud", **_SIZES, **_BUY_IN},
     {"name": "Razz 5/10", "variant": "razz", **_SIZES, **_BUY_IN},
     {"name": "Stud Hi-Lo 5/10", "variant": "stud8", **_SIZES, **_BUY_IN},
+    {"name": "London Lowball PL 5", "variant": "london", "structure": "pot", **_SIZES, **_BUY_IN},
+    {"name": "Stud NL 5", "variant": "stud", "structure": "no", **_SIZES, **_BUY_IN},
+    {
+        "name": "Razz spread 5-20",
+        "variant": "razz",
+        "structure": "spread",
+        **_SIZES,
+        "big_bet": 20,
+        **_BUY_IN,
+    },
 ]
 
 # Where `make run` seats its bots (``run_bots --demo``), so there is a game to
@@ -49,11 +61,14 @@ DEMO_TABLES = {
     "Demo Stud 2": "Stud 5/10",
     "Demo Razz 1": "Razz 5/10",
     "Demo Hi-Lo 1": "Stud Hi-Lo 5/10",
+    "Demo London Lowball 1": "London Lowball PL 5",
+    "Demo No-Limit Stud 1": "Stud NL 5",
+    "Demo Spread Razz 1": "Razz spread 5-20",
 }
 
 
 class Command(BaseCommand):
-    help = "Create demo stakes (stud, razz, stud hi-lo), open tables and an admin user."
+    help = "Create demo stakes (every game, each structure), open tables and an admin user."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(

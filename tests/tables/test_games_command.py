@@ -1,0 +1,78 @@
+"""``manage.py games``: every variant in every betting structure, straight from the registry."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+
+from tables.management.commands.games import short_config
+from tables.rules.config import GameConfig
+from tables.rules.games import games
+
+VARIANTS = ("stud", "razz", "stud8", "london")
+STRUCTURES = ("fixed", "spread", "pot", "no")
+
+
+def run_games(*args: str) -> str:
+    out = io.StringIO()
+    call_command("games", *args, stdout=out)
+    return out.getvalue()
+
+
+@pytest.fixture(scope="module")
+def listed() -> list[dict[str, Any]]:
+    return json.loads(run_games("--json"))
+
+
+def test_the_json_lists_every_variant_in_every_structure(listed: list[dict[str, Any]]) -> None:
+    pairs = {(game["variant"], game["structure"]) for game in listed}
+    assert pairs == {(v, s) for v in VARIANTS for s in STRUCTURES}
+    assert len(listed) == len(pairs)
+
+
+def test_each_json_game_says_its_seed_structures_and_players(
+    listed: list[dict[str, Any]],
+) -> None:
+    london_pot = next(g for g in listed if (g["variant"], g["structure"]) == ("london", "pot"))
+    assert london_pot["name"] == "London lowball, pot limit"
+    assert london_pot["seed"] == "003"
+    assert london_pot["structures"] == list(STRUCTURES)
+    assert london_pot["players"] == [2, 8]
+
+
+def test_each_json_example_config_round_trips_through_from_dict(
+    listed: list[dict[str, Any]],
+) -> None:
+    for game in listed:
+        config = GameConfig.from_dict(game["config"])
+        assert config.to_dict() == game["config"]
+        assert (config.variant, config.structure) == (game["variant"], game["structure"])
+
+
+def test_the_plain_table_has_a_row_per_game_with_a_config_from_dict_accepts() -> None:
+    lines = run_games().splitlines()
+    assert lines[0].split() == ["Game", "Seed", "Structures", "Players", "Example", "config"]
+    assert len(lines) == 1 + len(games())
+    for game, line in zip(games(), lines[1:], strict=True):
+        assert line.startswith(game.name)
+        config = GameConfig.from_dict(json.loads(line[line.index("{") :]))
+        assert config == game.example()
+
+
+def test_the_short_config_keeps_options_that_differ_from_the_defaults() -> None:
+    config = GameConfig(variant="razz", structure="spread", small_bet=5, big_bet=20, max_raises=4)
+    short = short_config(config)
+    assert short == {
+        "variant": "razz",
+        "structure": "spread",
+        "ante": 0,
+        "bring_in": 0,
+        "small_bet": 5,
+        "big_bet": 20,
+        "max_raises": 4,
+    }
+    assert GameConfig.from_dict(short) == config
