@@ -29,7 +29,7 @@ from django.db.models import QuerySet
 from django.http import Http404
 
 from tables.models import Hand, HandResult, Stakes, Table
-from tables.rules import HandState
+from tables.rules import GameConfig, HandState
 from tables.rules.views import events_for, view
 
 
@@ -214,16 +214,16 @@ def hand_replay(
 def _replays_to_stored(replayed: HandState, access: HandAccess) -> bool:
     """Whether the replay ends in the hand as it was stored.
 
-    A hand stored before the engine kept some field (the one card list, the
-    script's step, the last raise's size) is given it by the engine's loader,
-    not by play, so the replay isn't held to it; the events, which the replay
-    is held to, still name every card dealt and every chip moved.
+    It is held to every field the stored hand has. A hand stored before the
+    engine kept some field (the one card list, the script's step, the last
+    raise's size) is loaded by replaying it, so those fields can't be checked;
+    the events, which still are, name every card dealt and every chip moved.
     """
-    mine, stored = replayed.to_dict(), access.state.to_dict()
-    saved = access.hand.state if access.hand is not None else stored
-    for name in set(stored) - set(saved):
-        del mine[name], stored[name]
-    return mine == stored
+    mine = replayed.to_dict()
+    saved = access.hand.state if access.hand is not None else access.state.to_dict()
+    # Options added since a hand was stored take their defaults when it loads.
+    saved = {**saved, "config": GameConfig.from_dict(saved["config"]).to_dict()}
+    return all(mine[name] == saved[name] for name in mine.keys() & saved.keys())
 
 
 def _step_view(state: HandState, access: HandAccess) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from django.db.migrations.loader import MigrationLoader
 from django.test import Client
 from django.urls import reverse
 
-from tables.history import hand_access, hand_replay
+from tables.history import ReplayMismatch, hand_access, hand_replay
 from tables.models import Hand, HandResult, Seat
 from tables.rules import HandState
 from tests.tables.test_history_access import (
@@ -35,8 +35,11 @@ DEALING_ORDER = importlib.import_module("tables.migrations.0013_hand_result_card
 
 def stored_before_one_list(state: dict[str, Any]) -> dict[str, Any]:
     """A stored hand as the engine saved it before each player's cards were one
-    list: the down cards and the upcards apart, no script step, no last raise."""
-    old = {k: v for k, v in state.items() if k not in ("cards", "step", "raise_size")}
+    list: the down cards and the upcards apart, no script step, no last raise,
+    no record of what each player matched, no spread-limit raise option."""
+    dropped = ("cards", "step", "raise_size", "acted_bet")
+    old = {k: v for k, v in state.items() if k not in dropped}
+    old["config"] = {k: v for k, v in state["config"].items() if k != "raise_at_least_last"}
     old["hole"] = [[card for card, up in cards if not up] for cards in state["cards"]]
     old["up"] = [[card for card, up in cards if up] for cards in state["cards"]]
     return old
@@ -164,6 +167,19 @@ def test_a_hand_stored_before_the_one_card_list_still_replays_as_it_was_played(
 
     assert before.steps == now.steps
     assert [s.lines for s in before.sections] == [s.lines for s in now.sections]
+
+
+def test_an_edited_hand_stored_before_the_one_card_list_is_refused(table, alice, bob, monkeypatch):
+    seat(table, (alice, 1), (bob, 2))
+    deal_next(monkeypatch, MUCK_DECK)
+    hand = play_hand(table, showdown)
+    old = stored_before_one_list(hand.state)
+    old["stacks"][0] += 1  # as if the stored result had been edited
+    Hand.objects.filter(pk=hand.pk).update(state=old)
+    hand.refresh_from_db()
+
+    with pytest.raises(ReplayMismatch, match="does not replay to its stored state"):
+        hand_replay(hand_access(alice, hand), ["bob", "alice"])
 
 
 def test_the_admin_reads_a_hand_stored_before_the_one_card_list(table, alice, bob, monkeypatch):
