@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))  # run as a script, only bench/ is on the path
 
 import pokerkit  # noqa: E402
 
-from tables.rules.phh import read_phh, read_phhs, replay, write_phh  # noqa: E402
+from tables.rules.formats.phh import read_phh, read_phhs, replay, write_phh  # noqa: E402
 from tests.rules.pokerkit_hands import GAMES, pokerkit_hand  # noqa: E402
 
 WSOP = ROOT / "tests" / "rules" / "phh" / "wsop"

@@ -2,10 +2,10 @@
 
 Formats:
 
-* ``phh``: one hand as a PHH document (``tables.rules.phh``), which
+* ``phh``: one hand as a PHH document (``tables.rules.formats.phh``), which
   ``manage.py replay_phh`` replays to the same finishing stacks;
 * ``phhs``: many hands in one PHH file, one ``[N]`` table per hand;
-* ``txt``: PokerStars-style text (``tables.rules.pokerstars``), one hand or
+* ``txt``: PokerStars-style text (``tables.rules.formats.pokerstars``), one hand or
   many, hands separated by two blank lines as PokerStars files are.
 
 PHH files also carry the optional fields the PHH standard defines and the
@@ -38,8 +38,8 @@ from django.utils import timezone
 from accounts.models import User
 from tables.history import HandAccess, hand_access, hands_visible_to
 from tables.models import Hand
-from tables.rules.phh import hand_fields, write_phh, write_phhs
-from tables.rules.pokerstars import HandInfo, write_text
+from tables.rules.formats.phh import hand_fields, write_phh, write_phhs
+from tables.rules.formats.pokerstars import HandInfo, write_text
 
 # The most hands one range download holds. Reading and writing a hand takes
 # about a millisecond: against 100,000 hands on the 2-core development machine

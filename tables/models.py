@@ -7,6 +7,7 @@ and what happened, and only ``tables.services`` changes them.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
@@ -233,25 +234,18 @@ class Stakes(models.Model):
             game = f"{self.get_variant_display()}, {self.get_structure_display().lower()}"
             return f"{game} (not a valid game)"
 
+    def _sizes(self) -> dict[str, Any]:
+        """The game and its bet sizes, as GameConfig names them."""
+        names = ("variant", "structure", "ante", "bring_in", "small_bet", "big_bet")
+        return {name: getattr(self, name) for name in names}
+
     def _sizes_config(self) -> GameConfig:
         """The game and its bet sizes alone (no rake to fetch, no rule options)."""
-        return GameConfig(
-            variant=self.variant,
-            structure=self.structure,
-            ante=self.ante,
-            bring_in=self.bring_in,
-            small_bet=self.small_bet,
-            big_bet=self.big_bet,
-        )
+        return GameConfig(**self._sizes())
 
     def game_config(self) -> GameConfig:
         return GameConfig(
-            variant=self.variant,
-            structure=self.structure,
-            ante=self.ante,
-            bring_in=self.bring_in,
-            small_bet=self.small_bet,
-            big_bet=self.big_bet,
+            **self._sizes(),
             tie_break=self.tie_break,
             all_in_opener=self.all_in_opener,
             open_pair_big_bet=self.open_pair_big_bet,

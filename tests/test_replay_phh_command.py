@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from tables.rules.phh import write_phhs
+from tables.rules.formats.phh import write_phhs
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 RAZZ = PROJECT_ROOT / "tests" / "rules" / "phh" / "razz.phh"

@@ -8,8 +8,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tables.rules import fasttoml
-from tables.rules.phh import write_phh
+from tables.rules.formats import fasttoml
+from tables.rules.formats.phh import write_phh
 from tests.rules.pokerkit_hands import pokerkit_hand
 from tests.rules.strategies import examples
 from tests.rules.test_phh import random_hand

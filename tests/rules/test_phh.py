@@ -17,8 +17,7 @@ import pytest
 
 from tables.rules import UNKNOWN, GameConfig, HandState, RakeRule
 from tables.rules.cards import FULL_DECK, card_str
-from tables.rules.games import Game, games
-from tables.rules.phh import (
+from tables.rules.formats.phh import (
     PHHError,
     read_phh,
     read_phhs,
@@ -26,6 +25,7 @@ from tables.rules.phh import (
     write_phh,
     write_phhs,
 )
+from tables.rules.games import Game, games
 from tables.rules.state import WAGERS, LegalAction
 from tables.rules.views import events_for, view
 from tests.rules.test_sample_deal import CRAIG, JIMMY, play, play_to_seventh, sample_hand

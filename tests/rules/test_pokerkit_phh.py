@@ -45,7 +45,7 @@ from dataclasses import dataclass
 import pytest
 
 from tables.rules.cards import parse_cards
-from tables.rules.phh import HandHistory, PHHError, read_phh, replay
+from tables.rules.formats.phh import HandHistory, PHHError, read_phh, replay
 from tables.rules.state import BOARD, WAGERS, HandState
 from tests.rules.pokerkit_hands import GAMES, PokerkitHand, pokerkit_hand
 from tests.rules.strategies import examples

@@ -17,8 +17,8 @@ import pytest
 from tables.rules import HandState
 from tables.rules.cards import FULL_DECK, card_str, fisher_yates, parse_cards
 from tables.rules.evaluators import Evaluator
-from tables.rules.phh import read_phh, replay
-from tables.rules.pokerstars import HandInfo, PokerStarsError, _high_name, write_text
+from tables.rules.formats.phh import read_phh, replay
+from tables.rules.formats.pokerstars import HandInfo, PokerStarsError, _high_name, write_text
 from tests.rules.stacking import config, play
 from tests.rules.test_all_ins import RANKED, run_out
 from tests.rules.test_phh import SEEDS, cards_seen_by, finished_sample_hand, random_hand

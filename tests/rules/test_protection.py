@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tables.rules import HandOver, HandState, IllegalAction, NotYourTurn
-from tables.rules.phh import PHHError, read_phh, replay, write_phh
+from tables.rules.formats.phh import PHHError, read_phh, replay, write_phh
 from tables.rules.pots import build_pots
 from tables.rules.state import PROTECT
 from tables.rules.views import events_for, view

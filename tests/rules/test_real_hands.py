@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tables.management.commands.replay_phh import replay_file
-from tables.rules.phh import HandHistory, read_phhs, replay
+from tables.rules.formats.phh import HandHistory, read_phhs, replay
 
 WSOP = Path(__file__).parent / "phh" / "wsop"
 FILES = sorted(WSOP.glob("*.phhs"))

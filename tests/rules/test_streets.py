@@ -6,7 +6,7 @@ import pytest
 
 from tables.rules import HandState
 from tables.rules.cards import SUIT_CHARS, card_str, fisher_yates
-from tables.rules.phh import read_phh, replay, write_phh
+from tables.rules.formats.phh import read_phh, replay, write_phh
 from tables.rules.views import view
 from tests.rules.stacking import config, stack_deck
 

@@ -33,7 +33,7 @@ from tables import exports, services
 from tables.models import Hand, HandResult, Stakes, Table
 from tables.rules import HandState
 from tables.rules.cards import card_str, fisher_yates
-from tables.rules.phh import read_phh, read_phhs
+from tables.rules.formats.phh import read_phh, read_phhs
 from tables.rules.state import WAGERS
 from tests.rules.test_sample_deal import DECK as SAMPLE_DECK
 from tests.tables.conftest import Strategy, bet_and_call, engine, play_out

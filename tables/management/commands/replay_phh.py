@@ -16,7 +16,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from tables.rules.phh import HandHistory, PHHError, phhs_sections, read_phh, replay
+from tables.rules.formats.phh import HandHistory, PHHError, phhs_sections, read_phh, replay
 
 
 class Command(BaseCommand):

@@ -78,11 +78,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from tables.rules import fasttoml
 from tables.rules.betting import STRUCTURES
 from tables.rules.cards import FULL_DECK, card_str, cards_str, parse_card
 from tables.rules.config import GameConfig
 from tables.rules.errors import IllegalAction
+from tables.rules.formats import fasttoml
 from tables.rules.state import BOARD, DEALING, PROTECT, SHOWDOWN, UNKNOWN, WAGERS, HandState
 from tables.rules.variants import BY_PHH, VARIANTS, Variant
 
