@@ -104,6 +104,9 @@ class LegalAction(NamedTuple):
 
 
 FOLD, CHECK = LegalAction("fold"), LegalAction("check")
+# Held(card, up) without NamedTuple's Python-level __new__: the engine places
+# every card dealt, and loads every card of a saved hand, this way.
+_held = tuple.__new__
 
 # Every field that makes up a hand, in to_dict order. Derived values
 # (the Variant, the betting structure) are recomputed, not stored.
@@ -242,8 +245,8 @@ class HandState:
     @property
     def round_is_big(self) -> bool:
         """Whether the betting round under way is one of the script's big-bet rounds."""
-        step = self.game.script[self.step] if self.step < len(self.game.script) else None
-        return isinstance(step, Bet) and step.size == "big"
+        big = self.game.big_steps
+        return self.step < len(big) and big[self.step]
 
     @property
     def live(self) -> list[int]:
@@ -263,15 +266,15 @@ class HandState:
 
     def upcards(self, player: int) -> list[int]:
         """A player's face-up cards in dealing order."""
-        return [held.card for held in self.cards[player] if held.up]
+        return [card for card, up in self.cards[player] if up]
 
     def downcards(self, player: int) -> list[int]:
         """A player's face-down cards in dealing order."""
-        return [held.card for held in self.cards[player] if not held.up]
+        return [card for card, up in self.cards[player] if not up]
 
     def cards_of(self, player: int) -> list[int]:
         """All of a player's cards in dealing order, plus any community card."""
-        return [held.card for held in self.cards[player]] + self.community
+        return [card for card, _ in self.cards[player]] + self.community
 
     def legal_actions(self) -> list[LegalAction]:
         """What the player to act may do now; empty when nobody is to act."""
@@ -385,7 +388,8 @@ class HandState:
         self.stub_count -= want_count
         self.actions.append({"player": None, "kind": "deal", "target": target, "cards": dealt})
         self.turn += 1
-        self._place(target, dealt)
+        step = self.game.script[self.step]
+        self._place(target, dealt, step.faces if isinstance(step, Deal) else ())
         if not self.pending_deals:
             self.step += 1
             self._run()
@@ -478,7 +482,8 @@ class HandState:
 
     def _may_raise(self, player: int) -> bool:
         # A player may raise again only after a full wager since their last action.
-        return self.betting.reopened(self, player) and not self.betting.capped(self)
+        betting = self.betting
+        return betting.reopened(self, player) and not betting.capped(self)
 
     def _wager_kind(self) -> str:
         if self.bring_in_due or (self.current_bet and not self.wagers):
@@ -490,6 +495,8 @@ class HandState:
         low, high, exact = self.betting.targets(self, player)
         kind = self._wager_kind()
         if exact is not None:
+            if reach >= high:
+                return LegalAction(kind, low, high, exact)
             amounts = [t for t in exact if t <= reach]
             if reach < exact[-1] and reach not in amounts:
                 amounts.append(reach)  # all in for less than a full wager
@@ -645,7 +652,7 @@ class HandState:
             for player in dealt:
                 dealt[player].append(stub.pop())
         for player, cards in dealt.items():
-            self._place(player, cards)
+            self._place(player, cards, step.faces)
         self.stub_count -= sum(len(c) for c in dealt.values())
 
     def _check_dealt_cards(self, target: int, cards: Sequence[int], count: int) -> list[int]:
@@ -674,7 +681,9 @@ class HandState:
             self._seen = seen
         return self._seen
 
-    def _place(self, target: int, cards: list[int]) -> None:
+    def _place(self, target: int, cards: list[int], faces: tuple[bool, ...] = ()) -> None:
+        """Give ``target`` the ``cards`` with the ``faces`` of the deal under way
+        (or put the one community card on the board)."""
         if self._seen is not None:  # built by a scripted hand's first check
             self._seen.update(cards)
             self._seen.discard(UNKNOWN)
@@ -682,11 +691,9 @@ class HandState:
             self.community.extend(cards)
             self.events.append({"type": "board", "card": cards[0], "street": self.street})
             return
-        step = self.game.script[self.step]
-        assert isinstance(step, Deal)
         hand, street, events = self.cards[target], self.street, self.events
-        for card, face_up in zip(cards, step.faces, strict=True):
-            hand.append(Held(card, face_up))
+        for card, face_up in zip(cards, faces, strict=True):
+            hand.append(_held(Held, (card, face_up)))
             events.append(
                 {"type": "deal", "player": target, "card": card, "up": face_up, "street": street}
             )
@@ -773,13 +780,18 @@ class HandState:
         In a scripted hand a player whose upcards are unknown might be the one:
         every such player is returned too, with the best of the known hands.
         """
-        known: list[int] = []
+        known: dict[int, list[int]] = {}
         unknown: list[int] = []
         for player in pool:
-            (unknown if UNKNOWN in self.upcards(player) else known).append(player)
+            up = self.upcards(player)
+            if UNKNOWN in up:
+                unknown.append(player)
+            else:
+                known[player] = up
         if not known:
             return unknown
-        best = min(known, key=lambda p: (self._opening_key(p), p))
+        key = self._showing_key if not self._door_round else self._door_key
+        best = min(known, key=lambda p: (key(known[p]), p))
         return sorted([best, *unknown]) if unknown else [best]
 
     @property
@@ -788,19 +800,17 @@ class HandState:
         step = self.game.script[self.step]
         return isinstance(step, Bet) and step.bring_in
 
-    def _opening_key(self, player: int) -> tuple[int, ...]:
-        """Sorts first for the player the cards call on to open: the bring-in's
-        door card, or else the best door card, later the best showing hand."""
-        if not self._door_round:
-            return self._showing_key(player)
-        door = self.upcards(player)[0]
-        opening = self.game.opening
+    def _door_key(self, up: list[int]) -> tuple[int, ...]:
+        """Sorts first for the door card (``up[0]``) that brings in, or with no
+        bring-in, for the best door card, which opens."""
+        door, opening = up[0], self.game.opening
         if self.config.bring_in:
             return opening.bring_in_key(door)
         return (-opening.opener_rank(door), *self._suit_tie(door))
 
-    def _showing_key(self, player: int) -> tuple[int, ...]:
-        showing = self.upcards(player) + self.community
+    def _showing_key(self, up: list[int]) -> tuple[int, ...]:
+        """Sorts first for the best showing hand, which opens later rounds."""
+        showing = up + self.community if self.community else up
         opening = self.game.opening
         score = opening.showing_key(showing)
         if self.config.tie_break != "suit":
@@ -1080,7 +1090,7 @@ class HandState:
             state.raise_size = 0
         if "acted_bet" not in data:
             state.acted_bet = [-1] * len(data["stacks"])
-        state.cards = [[Held(card, up) for card, up in hand] for hand in data["cards"]]
+        state.cards = [[_held(Held, (card, up)) for card, up in hand] for hand in data["cards"]]
         state.config = GameConfig.from_dict(data["config"])
         state.game, state.n = state.config.game, len(state.stacks)
         state._options = state._seen = None

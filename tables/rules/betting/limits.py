@@ -30,17 +30,21 @@ class FixedLimit:
     words = "Limit"
     open_pair = True
 
-    def _sizes(self, state: HandState) -> list[int]:
-        small, big = state.config.small_bet, state.config.big_bet
-        if state.round_is_big:
-            return [big]
-        if state.open_pair:
-            return [big] if state.big_made else [small, big]
-        return [small]
+    def _sizes(self, state: HandState) -> tuple[int, ...]:
+        config = state.config
+        if state.game.big_steps[state.step]:  # state.round_is_big, inlined: asked every move
+            return (config.big_bet,)
+        if state.open_pair and not state.big_made:
+            return (config.small_bet, config.big_bet)
+        return (config.big_bet,) if state.big_made else (config.small_bet,)
 
     def targets(self, state: HandState, player: int) -> Targets:
-        totals = tuple(state.full_level + size for size in self._sizes(state))
-        return Targets(totals[0], totals[-1], totals)
+        sizes, base = self._sizes(state), state.full_level
+        if len(sizes) == 1:
+            total = base + sizes[0]
+            return Targets(total, total, (total,))
+        low, high = base + sizes[0], base + sizes[1]
+        return Targets(low, high, (low, high))
 
     def is_full(self, state: HandState, total: int) -> bool:
         least = self._sizes(state)[0]

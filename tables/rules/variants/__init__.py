@@ -10,7 +10,7 @@ structure it may be dealt in.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tables.rules.errors import IllegalAction
 from tables.rules.evaluators import ACE_TO_FIVE, ACE_TO_SIX, Evaluator
@@ -45,6 +45,13 @@ class Variant:
     open_pair_allowed: bool = False
     min_players: int = 2
     max_players: int = 8
+    # Per step of the script: whether it is a big-bet round (worked out once;
+    # fixed limit asks at every decision).
+    big_steps: tuple[bool, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        big = tuple(isinstance(step, Bet) and step.size == "big" for step in self.script)
+        object.__setattr__(self, "big_steps", big)
 
     @property
     def streets(self) -> tuple[str, ...]:
