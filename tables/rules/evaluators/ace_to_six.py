@@ -34,6 +34,7 @@ from tables.rules.evaluate import (
     STRAIGHT_FLUSH,
     THREE_OF_A_KIND,
     TWO_PAIR,
+    low_key,
 )
 
 _SUFFIX = {
@@ -53,8 +54,23 @@ _RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K", **{r: str(r) for r in range(2, 
 
 
 def low_a6_key(cards: Sequence[int]) -> int:
-    """The best ace-to-six low of 5 to 7 cards; lower is better."""
+    """The best ace-to-six low of 5 to 7 cards; lower is better.
+
+    Most hands hold five ranks that are neither a straight nor forced into a
+    flush: then the best ace-to-five low (which ignores both) is the answer,
+    read from its fast tables. Only the others try the 21 five-card hands.
+    """
+    key = low_key(cards)
+    if key is not None and key >> CATEGORY_SHIFT == HIGH_CARD:
+        ranks = [key >> shift & 15 for shift in (16, 12, 8, 4, 0)]
+        if ranks[0] - ranks[4] != 4 and not _flush_forced(cards, ranks):
+            return key
     return min(_five_key(five) for five in combinations(cards, 5))
+
+
+def _flush_forced(cards: Sequence[int], ranks: list[int]) -> bool:
+    """Whether every card of these ranks is of one suit, so they make a flush."""
+    return len({c & 3 for c in cards if low_rank(c) in ranks}) == 1
 
 
 def low_a6_cards(cards: Sequence[int]) -> tuple[int, ...]:
