@@ -485,15 +485,13 @@ class HandState:
         betting = self.betting
         return betting.reopened(self, player) and not betting.capped(self)
 
-    def _wager_kind(self) -> str:
-        if self.bring_in_due or (self.current_bet and not self.wagers):
-            return "complete"  # the bring-in, or a short all-in, is not yet a full bet
-        return "raise" if self.current_bet else "bet"
-
     def _wager_option(self, player: int) -> LegalAction:
         reach = self.bets[player] + self.stacks[player]
         low, high, exact = self.betting.targets(self, player)
-        kind = self._wager_kind()
+        if self.bring_in_due or (self.current_bet and not self.wagers):
+            kind = "complete"  # the bring-in, or a short all-in, is not yet a full bet
+        else:
+            kind = "raise" if self.current_bet else "bet"
         if exact is not None:
             if reach >= high:
                 return LegalAction(kind, low, high, exact)

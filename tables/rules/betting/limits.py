@@ -52,7 +52,10 @@ class FixedLimit:
         return increase >= least or (state.config.short_all_in == "half" and 2 * increase >= least)
 
     def capped(self, state: HandState) -> bool:
-        return limit_capped(state)
+        config = state.config  # limit_capped, inlined: fixed limit asks every move
+        if config.heads_up_uncapped and state.round_players == 2:
+            return False
+        return state.wagers > config.max_raises
 
     def reopened(self, state: HandState, player: int) -> bool:
         # Only a full wager (or, by the half-bet rule, an all-in of half a bet
