@@ -526,7 +526,8 @@ class HandAction(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hand_actions"
     )
     kind = models.CharField(max_length=10)
-    amount = models.PositiveIntegerField(null=True, blank=True)
+    # Big, as stacks are: at no limit one move may be a whole stack.
+    amount = models.PositiveBigIntegerField(null=True, blank=True)
     timed_out = models.BooleanField(
         default=False, help_text="Made for the player by the turn clock."
     )
@@ -598,7 +599,7 @@ class RakeEntry(models.Model):
     hand = models.OneToOneField(Hand, on_delete=models.PROTECT, related_name="rake_entry")
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rake_entries")
     stakes = models.ForeignKey(Stakes, on_delete=models.PROTECT, related_name="rake_entries")
-    amount = models.PositiveIntegerField()
+    amount = models.PositiveBigIntegerField()  # a share of a pot, which may be as big
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

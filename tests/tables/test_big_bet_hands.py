@@ -14,7 +14,7 @@ from django.test import Client
 
 from accounts.models import User
 from tables import services
-from tables.models import Hand, HandAction, HandResult, Stakes, Table
+from tables.models import Hand, HandAction, HandResult, Seat, Stakes, Table
 from tables.rules import HandState
 from tables.rules.state import LegalAction
 from tests.tables.conftest import engine, player_to_act
@@ -168,3 +168,21 @@ def test_no_limit_takes_the_whole_stack_in_one_bet(alice, bob, monkeypatch):
     told = story(page(Client(), alice, detail_url(hand)).content.decode())
     assert "bob completes to 4,990, all in" in told
     assert "alice calls 4,965, all in" in told
+
+
+def test_a_no_limit_move_bigger_than_a_32_bit_number_is_recorded(alice, bob, monkeypatch):
+    # Stacks grow past any buy-in; at no limit one move may be all of one.
+    table = big_bet_table("no")
+    for number, player in ((1, alice), (2, bob)):
+        services.seat_take(table_id=table.pk, player_id=player.pk, seat_number=number, buy_in=STACK)
+    huge = 3_000_000_000  # above 2,147,483,647
+    Seat.objects.filter(table=table).update(stack=huge)
+    deal_next(monkeypatch, MUCK_DECK)
+    hand = services.hand_start(table_id=table.pk)
+    hand = move(hand, alice, "bring_in", None)
+    hand = move(hand, bob, "complete", huge - 10)
+    hand = move(hand, alice, "call", None)
+    assert hand.is_finished
+    recorded = HandAction.objects.filter(hand=hand, kind="complete").get()
+    assert recorded.amount == huge - 10
+    assert sum(Seat.objects.filter(table=table).values_list("stack", flat=True)) == 2 * huge
