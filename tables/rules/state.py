@@ -1,5 +1,11 @@
 """The state of one stud hand, and the only way to change it: ``act``.
 
+The hand walks its variant's script (:mod:`tables.rules.variants`): deal
+steps start streets, bet steps open betting rounds whose sizes the table's
+betting structure answers (:mod:`tables.rules.betting`), and the showdown
+step asks the variant's evaluator who won. Each player's cards are one list
+in dealing order, each card face up or down (:class:`Held`).
+
 Players are numbered 0..n-1 in dealing order, 0 being the first seat clockwise
 from the dealer (PHH's ``p1``); "position" in every tie-break means the lower
 number. The tables app maps its seat numbers onto this order each hand.
