@@ -129,3 +129,17 @@ def test_an_evaluator_with_a_qualifier_refuses_lows_above_it():
     eight = Evaluator(high=True, low="ace-to-five", qualifier=8)
     assert eight.low_key(parse_cards("9c7d5h3s2c")) is None
     assert eight.low_key(parse_cards("8c7d5h3s2c")) is not None
+
+
+@pytest.mark.parametrize(
+    ("variant", "cards", "strength"),
+    [
+        ("razz", "5d4c3h2sAc", 1.0),  # the best ace-to-five low
+        ("london", "6d4c3h2sAc", 1.0),  # the best ace-to-six low
+        ("london", "8d4c3h2sAc", 0.75),  # two ranks off the best
+        ("london", "5d4c3h2sAc", 0.0),  # a straight: no unpaired low at all
+        ("stud", "KdKc4h3s2c", 1 / 8),  # a pair
+    ],
+)
+def test_a_bots_rough_strength_is_measured_from_the_games_best_hand(variant, cards, strength):
+    assert VARIANTS[variant].evaluator.strength(parse_cards(cards)) == strength

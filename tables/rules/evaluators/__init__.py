@@ -75,5 +75,7 @@ class Evaluator:
             scores.append((evaluate.high_key(cards) >> evaluate.CATEGORY_SHIFT) / 8)
         low = self.low_key(cards)
         if low is not None:
-            scores.append(max(0.0, 1 - ((low >> 16) - 5) / 8) if low >> 20 == 0 else 0.0)
+            # The top card of an unpaired low: 5 (ace-to-five) or 6 (ace-to-six) is the best.
+            best = 6 if self.low == ACE_TO_SIX else 5
+            scores.append(max(0.0, 1 - ((low >> 16) - best) / 8) if low >> 20 == 0 else 0.0)
         return max(scores, default=0.0)
