@@ -114,14 +114,21 @@ def moved_on(table: Table, version: int) -> bool:
     return hand is not None and hand.version != version
 
 
-def boxes(page: Page, selector: str) -> list[dict[str, float]]:
-    return [b for b in page.eval_on_selector_all(selector, BOXES) if b["width"]]
+def boxes(page: Page, *selectors: str) -> list[list[dict[str, float]]]:
+    """The boxes each selector picks, all measured in one go in the page.
+
+    Finding and measuring in one script matters: a snapshot arriving between
+    the two would redraw the seats, leaving only detached, empty boxes.
+    """
+    return page.evaluate(BOXES, list(selectors))
 
 
-BOXES = """nodes => nodes.map(n => {
-  const r = n.getBoundingClientRect();
-  return {x: r.x, y: r.y, width: r.width, height: r.height, name: n.className};
-})"""
+BOXES = """selectors => selectors.map(selector =>
+  [...document.querySelectorAll(selector)].map(n => {
+    const r = n.getBoundingClientRect();
+    return {x: r.x, y: r.y, width: r.width, height: r.height, name: n.className};
+  }).filter(b => b.width)
+)"""
 
 
 def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
@@ -138,9 +145,9 @@ def assert_laid_out(page: Page, width: int, height: int) -> None:
     controls, are on the screen without scrolling; every up card's corner is
     wide enough to read."""
     assert page.evaluate("window.scrollY") == 0
-    seats = boxes(page, "#felt .seat")
-    assert len(seats) == 8, page.eval_on_selector_all("#felt .seat", BOXES)
-    things = seats + boxes(page, "#felt .seat-bet") + boxes(page, "#felt .centre > *")
+    seats, bets, centre = boxes(page, "#felt .seat", "#felt .seat-bet", "#felt .centre > *")
+    assert len(seats) == 8, seats
+    things = seats + bets + centre
     for i, a in enumerate(things):
         assert a["x"] >= 0 and a["x"] + a["width"] <= width, f"off the screen: {a}"
         for b in things[i + 1 :]:
@@ -149,14 +156,13 @@ def assert_laid_out(page: Page, width: int, height: int) -> None:
         box = page.locator(selector).bounding_box()
         assert box is not None and box["y"] + box["height"] <= height, f"{selector}: {box}"
     # Each up card shows at least its corner: the part not under the next card.
-    strips = page.eval_on_selector_all(
-        "#felt .hand-up .card",
-        """cards => cards.map(c => {
+    strips = page.evaluate(
+        """() => [...document.querySelectorAll('#felt .hand-up .card')].map(c => {
           const next = c.nextElementSibling;
           const r = c.getBoundingClientRect();
           const shown = next ? next.getBoundingClientRect().x - r.x : r.width;
           return {shown, font: parseFloat(getComputedStyle(c).fontSize)};
-        })""",
+        })"""
     )
     assert strips
     assert all(s["shown"] >= 11 and s["font"] >= 10 for s in strips), strips
