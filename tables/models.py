@@ -54,6 +54,9 @@ def _between(low: int, high: int) -> list[MinValueValidator | MaxValueValidator]
     return [MinValueValidator(low), MaxValueValidator(high)]
 
 
+MAX_SEATS = 8  # the most seats a table has (and players a hand is dealt to)
+
+
 class Stakes(models.Model):
     # FIXED = "fixed", "Fixed limit", and so on for every structure in the registry.
     Structure = models.TextChoices(
@@ -113,7 +116,7 @@ class Stakes(models.Model):
     )
     max_buy_in = models.PositiveIntegerField(help_text="At least the minimum buy-in.")
     seats = models.PositiveSmallIntegerField(
-        default=8, validators=_between(2, 8), help_text="2 to 8."
+        default=8, validators=_between(2, MAX_SEATS), help_text="2 to 8."
     )
     action_seconds = models.PositiveSmallIntegerField(
         default=10,
@@ -291,11 +294,16 @@ class Stakes(models.Model):
             yield "min_buy_in", f"The minimum buy-in must cover {words} ({bet})."
         if _known(low, high) and high < low:
             yield "max_buy_in", f"The maximum buy-in ({high}) can't be below the minimum ({low})."
-        variant = VARIANTS.get(self.variant)
+        variant, structure = VARIANTS.get(self.variant), STRUCTURES.get(self.structure)
         if self.open_pair_big_bet and variant is not None and not variant.open_pair_allowed:
             yield "open_pair_big_bet", f"{variant.name} has no open-pair big bet."
-        elif self.open_pair_big_bet and self.structure not in (None, "fixed"):
+        elif self.open_pair_big_bet and structure is not None and not structure.open_pair:
             yield "open_pair_big_bet", "The open-pair big bet is a fixed-limit rule."
+        # (More than any table seats is the field's own error.)
+        seats = self.seats
+        if variant is not None and _known(seats) and variant.max_players < seats <= MAX_SEATS:
+            most = variant.max_players
+            yield "seats", f"{variant.name} is dealt to at most {most} players, not {seats}."
 
     def _structure_problems(self) -> Iterator[tuple[str, str]]:
         """The betting structure's own rule for the two sizes, in its words, on the big

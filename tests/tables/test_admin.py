@@ -4,6 +4,7 @@ services, hands read only with every card, and the rake report."""
 from __future__ import annotations
 
 import datetime
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -23,6 +24,7 @@ from tables.reports import RakeReport
 from tables.rules import HandState
 from tables.rules.cards import FULL_DECK, card_str, parse_cards
 from tables.rules.games import structure_choices, variant_choices
+from tables.rules.variants import VARIANTS
 from tests.tables.test_consumers import SAME_SITE
 
 RAKE_REPORT = reverse("rake_report")
@@ -220,6 +222,20 @@ def test_a_spread_needs_its_maximum_above_its_minimum(admin_client: Client, db: 
     assert form_errors(response) == {
         "big_bet": ["A spread's maximum (5) must be above its minimum (5)."]
     }
+    assert not Stakes.objects.exists()
+
+
+def test_stakes_may_not_seat_more_players_than_the_variant_deals_to(
+    admin_client: Client, db: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A six-handed game (as English stud will be): razz, for this test, at most 6.
+    monkeypatch.setitem(VARIANTS, "razz", replace(VARIANTS["razz"], max_players=6))
+
+    response = admin_client.post(
+        reverse("admin:tables_stakes_add"), stakes_form(variant="razz", seats=8)
+    )
+
+    assert form_errors(response) == {"seats": ["Razz is dealt to at most 6 players, not 8."]}
     assert not Stakes.objects.exists()
 
 
