@@ -110,9 +110,10 @@ class LegalAction(NamedTuple):
 
 
 FOLD, CHECK = LegalAction("fold"), LegalAction("check")
-# Held(card, up) without NamedTuple's Python-level __new__: the engine places
-# every card dealt, and loads every card of a saved hand, this way.
-_held = tuple.__new__
+# Held(card, up) and LegalAction(...) without NamedTuple's Python-level
+# __new__: the engine places every card dealt, and offers a call and a wager
+# at most moves, this way.
+_held = _new = tuple.__new__
 
 # Every field that makes up a hand, in to_dict order. Derived values
 # (the Variant, the betting structure) are recomputed, not stored.
@@ -464,7 +465,7 @@ class HandState:
         to_call = self.current_bet - self.bets[player]
         if to_call > 0:
             call = min(to_call, stack)
-            return [FOLD, LegalAction("call", call, call, (call,))]
+            return [FOLD, _new(LegalAction, ("call", call, call, (call,)))]
         return [CHECK]
 
     def _wager(self, player: int) -> LegalAction | None:
@@ -500,7 +501,7 @@ class HandState:
             kind = "raise" if self.current_bet else "bet"
         if exact is not None:
             if reach >= high:
-                return LegalAction(kind, low, high, exact)
+                return _new(LegalAction, (kind, low, high, exact))
             amounts = [t for t in exact if t <= reach]
             if reach < exact[-1] and reach not in amounts:
                 amounts.append(reach)  # all in for less than a full wager

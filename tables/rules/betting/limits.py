@@ -18,6 +18,10 @@ if TYPE_CHECKING:
     from tables.rules.state import HandState
 
 
+# Targets(...) without NamedTuple's Python-level __new__: asked every move.
+_targets = tuple.__new__
+
+
 class FixedLimit:
     """Fixed limit (seeds 002, 003): small bets on the rounds the variant's
     script calls small, big bets on the others. With an open pair on 4th
@@ -42,9 +46,9 @@ class FixedLimit:
         sizes, base = self._sizes(state), state.full_level
         if len(sizes) == 1:
             total = base + sizes[0]
-            return Targets(total, total, (total,))
+            return _targets(Targets, (total, total, (total,)))
         low, high = base + sizes[0], base + sizes[1]
-        return Targets(low, high, (low, high))
+        return _targets(Targets, (low, high, (low, high)))
 
     def is_full(self, state: HandState, total: int) -> bool:
         least = self._sizes(state)[0]
