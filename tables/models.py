@@ -288,7 +288,7 @@ class Stakes(models.Model):
         elif _known(ante, bring_in, small) and not bring_in and ante >= small:
             yield "ante", f"The ante ({ante}) must be below the small bet ({small})."
         yield from self._structure_problems()
-        cover, words = BUY_IN_COVERS.get(self.structure, BUY_IN_COVERS["fixed"])
+        cover, words = STRUCTURES.get(self.structure, STRUCTURES["fixed"]).one_bet
         bet = getattr(self, cover)
         if _known(low, bet) and low < bet:
             yield "min_buy_in", f"The minimum buy-in must cover {words} ({bet})."
@@ -311,9 +311,7 @@ class Stakes(models.Model):
         structure = STRUCTURES.get(self.structure)
         if structure is None or not _known(self.small_bet, self.big_bet):
             return
-        # The structure reads the sizes by their GameConfig names, which the
-        # stakes share; a GameConfig can't be built to ask, since it refuses them.
-        for problem in structure.problems(self):  # type: ignore[arg-type]
+        for problem in structure.problems(self.small_bet, self.big_bet):
             yield "big_bet", problem[:1].upper() + problem[1:] + "."
 
 
@@ -323,14 +321,6 @@ ENGINE_FIELDS = (
     "raise_at_least_last", "tie_break", "all_in_opener", "short_all_in", "heads_up_uncapped",
     "auto_muck",
 )  # fmt: skip
-
-# The one bet the minimum buy-in must cover, per structure: (field, its words).
-BUY_IN_COVERS = {
-    "fixed": ("big_bet", "a big bet"),
-    "spread": ("big_bet", "the spread's maximum"),
-    "pot": ("small_bet", "a minimum bet"),
-    "no": ("small_bet", "a minimum bet"),
-}
 
 
 def _known(*values: object) -> bool:

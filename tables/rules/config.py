@@ -107,7 +107,7 @@ class GameConfig:
 
     def _check_sizes(self) -> None:
         structure = BETTING_STRUCTURES.get(self.structure)
-        problems = structure.problems(self) if structure is not None else []
+        problems = structure.problems(self.small_bet, self.big_bet) if structure is not None else []
         if problems:
             raise IllegalAction(problems[0])
         if self.bring_in >= self.small_bet:

@@ -128,7 +128,7 @@ FIELDS = (
 )  # fmt: skip
 # Fields added after hands were first stored, with what a saved hand without
 # one loads as. (Hands saved before the one card list are upgraded whole.)
-LATER_FIELDS = ("protected", "raise_size", "acted_bet")
+LATER_FIELDS = ("protected",)
 REQUIRED_FIELDS = frozenset(FIELDS) - frozenset(LATER_FIELDS)
 
 
@@ -1091,10 +1091,6 @@ class HandState:
                 setattr(state, name, take(data[name]))
         if "protected" not in data:
             state.protected = [False] * len(data["stacks"])
-        if "raise_size" not in data:
-            state.raise_size = 0
-        if "acted_bet" not in data:
-            state.acted_bet = [-1] * len(data["stacks"])
         state.cards = [[_held(Held, (card, up)) for card, up in hand] for hand in data["cards"]]
         state.config = GameConfig.from_dict(data["config"])
         state.game, state.n = state.config.game, len(state.stacks)

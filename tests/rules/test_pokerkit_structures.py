@@ -76,6 +76,7 @@ import pytest
 from tables.rules import GameConfig, HandState
 from tables.rules.cards import card_str
 from tables.rules.state import WAGERS, LegalAction
+from tests.rules import pokerkit_hands
 from tests.rules.pokerkit_hands import structured_game
 from tests.rules.stacking import config, play, stack_deck
 from tests.rules.strategies import examples
@@ -86,7 +87,7 @@ ALL_IN_BRING_IN = "all-in bring-in: no completion for the bring-in's chips"
 SHORT_BRING_IN = "short bring-in: the others enter for the full bring-in (WSOP); hand stopped"
 NOBODY_CAN_CALL = "raise nobody can call: offered while anyone has chips behind"
 ODD_CHIP = "odd chip: by card and suit, each pot on its own (seed 002, WSOP)"
-SUMMED_ALL_INS = "short all-ins adding up to a full raise: one raise of their sum"
+SUMMED_ALL_INS = "short all-ins adding up to a full raise: counted together"
 # The order in which a differing wager is put down to a rule.
 WAGER_RULES = (
     ALL_IN_BRING_IN, NOBODY_CAN_CALL, SHORT_WAGER, SUMMED_ALL_INS, COMPLETION,
@@ -96,16 +97,10 @@ VARIANTS = ("stud", "razz")
 STRUCTURES = ("pot", "no")
 # pokerkit does everything but the players' decisions and the dealer's cards,
 # which it is given as our engine dealt them.
-AUTOMATIONS = (
-    pokerkit.Automation.ANTE_POSTING,
-    pokerkit.Automation.BET_COLLECTION,
-    pokerkit.Automation.BLIND_OR_STRADDLE_POSTING,
-    pokerkit.Automation.BOARD_DEALING,
-    pokerkit.Automation.RUNOUT_COUNT_SELECTION,
-    pokerkit.Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
-    pokerkit.Automation.HAND_KILLING,
-    pokerkit.Automation.CHIPS_PUSHING,
-    pokerkit.Automation.CHIPS_PULLING,
+AUTOMATIONS = tuple(
+    automation
+    for automation in pokerkit_hands.AUTOMATIONS
+    if automation not in (pokerkit.Automation.CARD_BURNING, pokerkit.Automation.HOLE_DEALING)
 )
 CARDS = {card: next(iter(pokerkit.Card.parse(card_str(card)))) for card in range(52)}
 # No big-bet hand of six players comes near this many decisions.

@@ -23,6 +23,9 @@ class Structure(Protocol):
     name: str  # "Fixed limit"
     words: str  # how PokerStars-style text names it: "Limit", "Pot Limit"
     open_pair: bool  # whether an open pair on 4th street may allow the big bet
+    # The stakes size that is one whole bet at its biggest, and its name: what a
+    # table's minimum buy-in must cover ("big_bet", "a big bet").
+    one_bet: tuple[str, str]
 
     def targets(self, state: HandState, player: int) -> Targets:
         """The totals a full complete, bet or raise by ``player`` may go to."""
@@ -45,8 +48,8 @@ class Structure(Protocol):
         """The bet sizes in words: "2/4", "spread 5-20", "pot limit, minimum bet 5"."""
         ...
 
-    def problems(self, config: GameConfig) -> list[str]:
-        """What is wrong with ``config``'s sizes for this structure (empty: nothing)."""
+    def problems(self, small_bet: int, big_bet: int) -> list[str]:
+        """What is wrong with the two sizes for this structure (empty: nothing)."""
         ...
 
 

@@ -28,6 +28,7 @@ class PotLimit:
     name = "Pot limit"
     words = "Pot Limit"
     open_pair = False
+    one_bet = ("small_bet", "a minimum bet")
 
     def targets(self, state: HandState, player: int) -> Targets:
         low = wager_base(state) + least_raise(state)
@@ -47,8 +48,8 @@ class PotLimit:
     def describe(self, config: GameConfig) -> str:
         return f"pot limit, minimum bet {config.small_bet}"
 
-    def problems(self, config: GameConfig) -> list[str]:
-        return []
+    def problems(self, small_bet: int, big_bet: int) -> list[str]:
+        return []  # the big bet is unused
 
 
 class NoLimit(PotLimit):

@@ -33,10 +33,11 @@ class FixedLimit:
     name = "Fixed limit"
     words = "Limit"
     open_pair = True
+    one_bet = ("big_bet", "a big bet")
 
     def _sizes(self, state: HandState) -> tuple[int, ...]:
         config = state.config
-        if state.game.big_steps[state.step]:  # state.round_is_big, inlined: asked every move
+        if state.round_is_big:
             return (config.big_bet,)
         if state.open_pair and not state.big_made:
             return (config.small_bet, config.big_bet)
@@ -56,10 +57,7 @@ class FixedLimit:
         return increase >= least or (state.config.short_all_in == "half" and 2 * increase >= least)
 
     def capped(self, state: HandState) -> bool:
-        config = state.config  # limit_capped, inlined: fixed limit asks every move
-        if config.heads_up_uncapped and state.round_players == 2:
-            return False
-        return state.wagers > config.max_raises
+        return limit_capped(state)
 
     def reopened(self, state: HandState, player: int) -> bool:
         # Only a full wager (or, by the half-bet rule, an all-in of half a bet
@@ -69,11 +67,9 @@ class FixedLimit:
     def describe(self, config: GameConfig) -> str:
         return f"{config.small_bet}/{config.big_bet}"
 
-    def problems(self, config: GameConfig) -> list[str]:
-        if config.big_bet < config.small_bet:
-            return [
-                f"the big bet ({config.big_bet}) can't be below the small bet ({config.small_bet})"
-            ]
+    def problems(self, small_bet: int, big_bet: int) -> list[str]:
+        if big_bet < small_bet:
+            return [f"the big bet ({big_bet}) can't be below the small bet ({small_bet})"]
         return []
 
 
@@ -87,6 +83,7 @@ class SpreadLimit:
     name = "Spread limit"
     words = "Spread Limit"
     open_pair = False
+    one_bet = ("big_bet", "the spread's maximum")
 
     def _least(self, state: HandState) -> int:
         if state.config.raise_at_least_last:
@@ -110,10 +107,7 @@ class SpreadLimit:
     def describe(self, config: GameConfig) -> str:
         return f"spread {config.small_bet}-{config.big_bet}"
 
-    def problems(self, config: GameConfig) -> list[str]:
-        if config.big_bet <= config.small_bet:
-            return [
-                f"a spread's maximum ({config.big_bet}) must be above its minimum "
-                f"({config.small_bet})"
-            ]
+    def problems(self, small_bet: int, big_bet: int) -> list[str]:
+        if big_bet <= small_bet:
+            return [f"a spread's maximum ({big_bet}) must be above its minimum ({small_bet})"]
         return []
