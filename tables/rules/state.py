@@ -252,8 +252,7 @@ class HandState:
     @property
     def round_is_big(self) -> bool:
         """Whether the betting round under way is one of the script's big-bet rounds."""
-        big = self.game.big_steps
-        return self.step < len(big) and big[self.step]
+        return self.game.big_steps[self.step]  # the script ends in its showdown step
 
     @property
     def live(self) -> list[int]:
