@@ -6,6 +6,7 @@ Every option that the seeds disagree on lives here with its default; see
 
 from __future__ import annotations
 
+import functools
 from dataclasses import asdict, dataclass, field, fields
 from fractions import Fraction
 from typing import Any, TypeGuard
@@ -71,8 +72,15 @@ class RakeRule:
         """
         if self.no_rake_third_street and not reached_fourth_street:
             return 0
-        rake = int(pot * Fraction(self.percent) // 100)
+        rate = _rate(self.percent)
+        rake = pot * rate.numerator // (rate.denominator * 100)
         return rake if self.cap is None else min(rake, self.cap)
+
+
+@functools.cache
+def _rate(percent: str) -> Fraction:
+    """A rake percent read once (a table's few rates are asked every hand)."""
+    return Fraction(percent)
 
 
 NO_RAKE = RakeRule()

@@ -19,6 +19,7 @@ microseconds, which matters because the engine calls them at every showdown.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -328,6 +329,7 @@ def high_hand(cards: Sequence[int]) -> HighHand:
     return HighHand(key, category, played, _high_words(category, ranks))
 
 
+@functools.cache  # a few thousand keys, named again at every showdown
 def high_words(key: int) -> str:
     """Name a high hand from its key alone, without the cards.
 
@@ -337,6 +339,7 @@ def high_words(key: int) -> str:
     return _high_words(key >> CATEGORY_SHIFT, _high_ranks(key))
 
 
+@functools.cache  # a few thousand keys, named again at every showdown
 def low_words(key: int) -> str:
     """Name an ace-to-five low from its key alone.
 

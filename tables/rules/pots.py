@@ -33,21 +33,27 @@ def build_pots(committed: Sequence[int], live: Sequence[bool]) -> list[Pot]:
     [(24, (0, 2))]
     """
     players = range(len(committed))
-    levels = sorted({committed[i] for i in players if live[i] and committed[i] > 0})
+    levels = sorted({c for c, in_hand in zip(committed, live, strict=True) if in_hand and c > 0})
     pots: list[Pot] = []
     previous = 0
     for level in levels:
-        amount = sum(min(c, level) - min(c, previous) for c in committed)
-        eligible = tuple(i for i in players if live[i] and committed[i] >= level)
-        if pots and pots[-1].eligible == eligible:
+        amount = 0
+        eligible = []
+        for i in players:
+            chips = committed[i]
+            if chips > previous:  # the slice of their chips between the two levels
+                amount += (chips if chips < level else level) - previous
+                if chips >= level and live[i]:
+                    eligible.append(i)
+        if pots and pots[-1].eligible == tuple(eligible):
             pots[-1].amount += amount
         else:
-            pots.append(Pot(amount, eligible))
+            pots.append(Pot(amount, tuple(eligible)))
         previous = level
     # Chips a folded player put in above every live player's level have no
     # other home; they go to the last pot (after uncalled bets are returned
     # this only happens with no live chips at all).
-    extra = sum(max(0, c - previous) for c in committed)
+    extra = sum(c - previous for c in committed if c > previous)
     if extra:
         if pots:
             pots[-1].amount += extra

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, NoReturn
 
 from tables.rules.betting import STRUCTURES, Structure
-from tables.rules.cards import DECK_SIZE, card_str, check_deck, rank, shuffled_deck
+from tables.rules.cards import DECK_SIZE, card_str, check_deck, shuffled_deck
 from tables.rules.config import GameConfig
 from tables.rules.errors import HandOver, IllegalAction, NotYourTurn
 from tables.rules.pots import Contender, Pot, PotAward, allocate_rake, award_pot, build_pots
@@ -110,10 +110,12 @@ class LegalAction(NamedTuple):
 
 
 FOLD, CHECK = LegalAction("fold"), LegalAction("check")
-# Held(card, up) and LegalAction(...) without NamedTuple's Python-level
-# __new__: the engine places every card dealt, and offers a call and a wager
-# at most moves, this way.
-_held = _new = tuple.__new__
+# LegalAction(...) without NamedTuple's Python-level __new__: the engine
+# offers a call and a wager at most moves this way.
+_new = tuple.__new__
+# Every card a hand can hold, face up and down, made once: a Held is immutable,
+# so all hands share them.
+HELD = {(card, up): Held(card, up) for card in range(UNKNOWN, DECK_SIZE) for up in (False, True)}
 
 # Every field that makes up a hand, in to_dict order. Derived values
 # (the Variant, the betting structure) are recomputed, not stored.
@@ -316,7 +318,8 @@ class HandState:
         action and its event are marked so (for the log), and a replay of the
         action list marks them again.
         """
-        self._check_actor(player)
+        if self.phase != BETTING or player != self.to_act or type(player) is not int:
+            self._check_actor(player)  # raises, unless it is a showdown's turn
         if kind == PROTECT:
             raise IllegalAction(
                 f"player {player} can't choose {PROTECT!r}; only a timeout protects a player"
@@ -421,8 +424,11 @@ class HandState:
 
     def _bet_act(self, player: int, kind: str, amount: int | None) -> None:
         # Only a complete, bet or raise needs its sizes worked out to be checked.
-        worked_out = self._options is not None and self._options[0] == self.turn
-        options = self._options_now() if worked_out or kind in WAGERS else self._calls(player)
+        worked_out = self._options
+        if worked_out is not None and worked_out[0] == self.turn:
+            options: Sequence[LegalAction] = worked_out[1]
+        else:
+            options = self._options_now() if kind in WAGERS else self._calls(player)
         for option in options:
             if option.kind == kind:
                 break
@@ -451,45 +457,35 @@ class HandState:
 
     def _betting_options(self, player: int) -> list[LegalAction]:
         options = self._calls(player)
-        wager = self._wager(player)
-        if wager is not None:
-            options.append(wager)
+        paying = options[-1].min or 0  # the bring-in or the call; a check pays nothing
+        if self.stacks[player] > paying and (self.bring_in_due or self._may_raise(player)):
+            options.append(self._wager_option(player))
         return options
 
     def _calls(self, player: int) -> list[LegalAction]:
         """Every option but a complete, bet or raise: the bring-in, fold and call, or check."""
         stack = self.stacks[player]
         if self.bring_in_due:
-            return [LegalAction.exact("bring_in", min(self.config.bring_in, stack))]
+            bring_in = min(self.config.bring_in, stack)
+            return [_new(LegalAction, ("bring_in", bring_in, bring_in, (bring_in,)))]
         to_call = self.current_bet - self.bets[player]
         if to_call > 0:
             call = min(to_call, stack)
             return [FOLD, _new(LegalAction, ("call", call, call, (call,)))]
         return [CHECK]
 
-    def _wager(self, player: int) -> LegalAction | None:
-        """The complete, bet or raise the player may make, if any."""
-        stack = self.stacks[player]
-        if self.bring_in_due:
-            if stack <= min(self.config.bring_in, stack):
-                return None
-            return self._wager_option(player)
-        if stack > self.current_bet - self.bets[player] and self._may_raise(player):
-            return self._wager_option(player) if self._someone_can_call(player) else None
-        return None
-
-    def _someone_can_call(self, player: int) -> bool:
-        """No raising when every other live player is already all in (or protected)."""
+    def _may_raise(self, player: int) -> bool:
+        """Whether the betting is open to ``player``: a full wager since they
+        last acted, the round not capped, and someone else able to call (no
+        raising when every other live player is all in or protected)."""
+        betting = self.betting
+        if not betting.reopened(self, player) or betting.capped(self):
+            return False
         stacks, folded, protected = self.stacks, self.folded, self.protected
         for other in range(self.n):
             if other != player and stacks[other] and not folded[other] and not protected[other]:
                 return True
         return False
-
-    def _may_raise(self, player: int) -> bool:
-        # A player may raise again only after a full wager since their last action.
-        betting = self.betting
-        return betting.reopened(self, player) and not betting.capped(self)
 
     def _wager_option(self, player: int) -> LegalAction:
         reach = self.bets[player] + self.stacks[player]
@@ -510,7 +506,13 @@ class HandState:
         return LegalAction(kind, low, min(high, reach))
 
     def _apply_bet(self, player: int, kind: str, amount: int | None) -> None:
-        if kind == "fold":
+        if kind == "call":
+            chips = min(self.current_bet - self.bets[player], self.stacks[player])
+            self._put(player, chips)
+            self._log_action(player, kind, self.bets[player])
+        elif kind == "check":
+            self._log_action(player, kind, 0)
+        elif kind == "fold":
             self.folded[player] = True
             self.events.append({"type": "fold", "player": player})
         elif kind == "bring_in":
@@ -518,14 +520,9 @@ class HandState:
             self.current_bet = self.config.bring_in  # a short all-in bring-in is called in full
             self.bring_in_due = False
             self._log_action(player, kind, self.bets[player])
-        elif kind in WAGERS:
-            assert amount is not None  # checked by _bet_act
-            self._apply_wager(player, kind, amount)
-        elif kind == "call":
-            self._put(player, min(self.current_bet - self.bets[player], self.stacks[player]))
-            self._log_action(player, kind, self.bets[player])
         else:
-            self._log_action(player, kind, 0)
+            assert amount is not None  # a complete, bet or raise, checked by _bet_act
+            self._apply_wager(player, kind, amount)
         self.needs[player] = False
         self.acted_level[player] = self.full_level
         if kind != "bring_in":  # a forced bet is no choice: the bring-in may still raise
@@ -550,8 +547,11 @@ class HandState:
         self.current_bet = total
         self.bring_in_due = False
         self.last_aggressor = player
-        for other in self.live:
-            self.needs[other] = other != player and self._can_bet(other)
+        needs, stacks, folded, protected = self.needs, self.stacks, self.folded, self.protected
+        for other in range(self.n):  # everyone else still betting must act again
+            needs[other] = (
+                other != player and stacks[other] > 0 and not folded[other] and not protected[other]
+            )
         self._log_action(player, kind, total)
 
     def _put(self, player: int, chips: int) -> None:
@@ -606,7 +606,7 @@ class HandState:
         self.phase, self.to_act = DEALING, None
         self._reset_round()
         plan = self._deal_plan(step)
-        self._burn(sum(count for _, count in plan))
+        self._burn(len(plan) * plan[0][1])  # every target gets as many cards
         if self.scripted:
             self.pending_deals = plan
             return False
@@ -651,13 +651,17 @@ class HandState:
             self._place(BOARD, [stub.pop()])
             self.stub_count -= 1
             return
-        dealt: dict[int, list[int]] = {player: [] for player, _ in plan}
-        for _ in step.faces:  # one card at a time around the table
-            for player in dealt:
-                dealt[player].append(stub.pop())
-        for player, cards in dealt.items():
-            self._place(player, cards, step.faces)
-        self.stub_count -= sum(len(c) for c in dealt.values())
+        # One card at a time around the table, each off the top of the stub
+        # (its end): player i of k gets the cards i, i + k, i + 2k... from the top.
+        faces, street, hands, events = step.faces, self.street, self.cards, self.events
+        players, total = len(plan), len(plan) * len(faces)
+        top = stub[: -total - 1 : -1]
+        del stub[-total:]
+        self.stub_count -= total
+        for i, (player, _) in enumerate(plan):
+            dealt = list(zip(top[i::players], faces, strict=True))
+            hands[player] += [HELD[pair] for pair in dealt]
+            events += [_deal_event(player, card, up, street) for card, up in dealt]
 
     def _check_dealt_cards(self, target: int, cards: Sequence[int], count: int) -> list[int]:
         if not isinstance(cards, (list, tuple)) or len(cards) != count:
@@ -695,12 +699,9 @@ class HandState:
             self.community.extend(cards)
             self.events.append({"type": "board", "card": cards[0], "street": self.street})
             return
-        hand, street, events = self.cards[target], self.street, self.events
-        for card, face_up in zip(cards, faces, strict=True):
-            hand.append(_held(Held, (card, face_up)))
-            events.append(
-                {"type": "deal", "player": target, "card": card, "up": face_up, "street": street}
-            )
+        street, dealt = self.street, list(zip(cards, faces, strict=True))
+        self.cards[target] += [HELD[pair] for pair in dealt]
+        self.events += [_deal_event(target, card, up, street) for card, up in dealt]
 
     # ---------------------------------------------------------- opening a round
 
@@ -752,7 +753,8 @@ class HandState:
 
     def _able(self) -> list[int]:
         """Players still in the hand who can still bet, in seat order."""
-        return [p for p in self.live if self._can_bet(p)]
+        stacks, folded, protected = self.stacks, self.folded, self.protected
+        return [p for p in range(self.n) if stacks[p] and not folded[p] and not protected[p]]
 
     def _first_to_act(self, able: list[int]) -> dict[int, int]:
         """Who acts first this round, mapped to the opener the cards picked.
@@ -779,23 +781,31 @@ class HandState:
         raise AssertionError("a betting round opened with nobody able to bet")
 
     def _openers(self, pool: list[int]) -> list[int]:
-        """The player in ``pool`` whose cards open the round, ties to position.
+        """The player in ``pool`` whose cards open the round, ties to position:
+        on the bring-in round the door card that brings in (or with no
+        bring-in, the best door card), later the best showing hand.
 
         In a scripted hand a player whose upcards are unknown might be the one:
         every such player is returned too, with the best of the known hands.
         """
-        known: dict[int, list[int]] = {}
+        opening, config, community = self.game.opening, self.config, self.community
+        door, bring_in = self._door_round, config.bring_in > 0
+        suit_tie = config.tie_break == "suit"
+        best, best_key = -1, 0
         unknown: list[int] = []
-        for player in pool:
-            up = self.upcards(player)
+        for player in pool:  # in seat order: the first of equal keys has position
+            up = [card for card, face_up in self.cards[player] if face_up]
             if UNKNOWN in up:
                 unknown.append(player)
+                continue
+            if door:
+                key = opening.door_key(up[0], bring_in, suit_tie)
             else:
-                known[player] = up
-        if not known:
+                key = opening.showing_order(up + community if community else up, suit_tie)
+            if best < 0 or key < best_key:
+                best, best_key = player, key
+        if best < 0:
             return unknown
-        key = self._showing_key if not self._door_round else self._door_key
-        best = min(known, key=lambda p: (key(known[p]), p))
         return sorted([best, *unknown]) if unknown else [best]
 
     @property
@@ -804,37 +814,12 @@ class HandState:
         step = self.game.script[self.step]
         return isinstance(step, Bet) and step.bring_in
 
-    def _door_key(self, up: list[int]) -> tuple[int, ...]:
-        """Sorts first for the door card (``up[0]``) that brings in, or with no
-        bring-in, for the best door card, which opens."""
-        door, opening = up[0], self.game.opening
-        if self.config.bring_in:
-            return opening.bring_in_key(door)
-        return (-opening.opener_rank(door), *self._suit_tie(door))
-
-    def _showing_key(self, up: list[int]) -> tuple[int, ...]:
-        """Sorts first for the best showing hand, which opens later rounds."""
-        showing = up + self.community if self.community else up
-        opening = self.game.opening
-        score = opening.showing_key(showing)
-        if self.config.tie_break != "suit":
-            return (-score,)
-        return (-score, *opening.suit_tie(opening.top_card(showing)))
-
-    def _suit_tie(self, card: int) -> tuple[int, ...]:
-        """Seed 003 breaks showing ties by the suit of the highest card: the
-        higher suit acts first in high games, the lower suit in low ones."""
-        if self.config.tie_break != "suit":
-            return ()
-        return self.game.opening.suit_tie(card)
-
     def _any_open_pair(self) -> bool:
         """A pair showing on 4th street, or in a scripted hand, unknown upcards
         that might make one: then the big bet is allowed, as the file may show."""
         for player in self.live:
-            up = self.upcards(player)
-            ranks = {rank(c) for c in up if c != UNKNOWN}
-            if len(ranks) < len(up):
+            up = [card for card, face_up in self.cards[player] if face_up]
+            if UNKNOWN in up or len({card >> 2 for card in up}) < len(up):  # >> 2: the rank
                 return True
         return False
 
@@ -852,11 +837,12 @@ class HandState:
         self._run()
 
     def _return_uncalled(self) -> None:
-        if not any(self.bets):
+        bets = self.bets
+        highest = max(bets)
+        if not highest:
             return
-        top = max(range(self.n), key=lambda p: self.bets[p])
-        second = max(self.bets[p] for p in range(self.n) if p != top)
-        excess = self.bets[top] - second
+        top = bets.index(highest)  # the first seat, should two bet the most
+        excess = highest - sorted(bets)[-2]
         if excess > 0:
             self.stacks[top] += excess
             self.bets[top] -= excess
@@ -1090,7 +1076,7 @@ class HandState:
                 setattr(state, name, take(data[name]))
         if "protected" not in data:
             state.protected = [False] * len(data["stacks"])
-        state.cards = [[_held(Held, (card, up)) for card, up in hand] for hand in data["cards"]]
+        state.cards = [[HELD[card, up] for card, up in hand] for hand in data["cards"]]
         state.config = GameConfig.from_dict(data["config"])
         state.game, state.n = state.config.game, len(state.stacks)
         state._options = state._seen = None
@@ -1139,6 +1125,10 @@ class HandState:
                 action.get("cards"),
                 timed_out=action.get("timed_out") is True,
             )
+
+
+def _deal_event(player: int, card: int, up: bool, street: int) -> dict[str, Any]:
+    return {"type": "deal", "player": player, "card": card, "up": up, "street": street}
 
 
 def _who(target: int) -> str:

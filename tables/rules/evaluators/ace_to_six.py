@@ -18,6 +18,7 @@ False
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations
@@ -110,6 +111,7 @@ def _category(sizes: list[int], straight: bool, flush: bool) -> int:
     return {2: TWO_PAIR, 1: PAIR}.get(sizes.count(2), HIGH_CARD)
 
 
+@functools.cache  # a few thousand keys, named again at every showdown
 def low_a6_words(key: int) -> str:
     """Name an ace-to-six low from its key: "7-5-4-3-2 low", "... low, pair of fives"."""
     category = key >> CATEGORY_SHIFT

@@ -12,42 +12,60 @@ Every key here sorts *first* for the player who must act.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tables.rules import evaluate
-from tables.rules.cards import low_rank, rank, suit
+from tables.rules.cards import DECK_SIZE, low_rank, rank, suit
 
 
 @dataclass(frozen=True, slots=True)
 class Opening:
     lowball: bool  # ace low, and the lowest hand is the best
+    # Each card's place in the game's card order, rank then suit (ace low in
+    # lowball), as one int: the keys below are asked for every player every street.
+    _order: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    # Showing values by rank pattern (suits never matter): at most a few
+    # thousand patterns, each worked out once.
+    _showing: dict[tuple[int, ...], int] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
-    def bring_in_key(self, door: int) -> tuple[int, int]:
-        """The door card that sorts first brings in."""
-        if self.lowball:
-            return (-low_rank(door), -suit(door))
-        return (rank(door), suit(door))
+    def __post_init__(self) -> None:
+        ranks = low_rank if self.lowball else rank
+        order = tuple(ranks(card) * 4 + suit(card) for card in range(DECK_SIZE))
+        object.__setattr__(self, "_order", order)
 
-    def opener_rank(self, door: int) -> int:
-        """With no bring-in the best door card opens, by rank alone (seed 001)."""
-        return -low_rank(door) if self.lowball else rank(door)
+    def door_key(self, door: int, bring_in: bool, suit_tie: bool) -> int:
+        """The door card that sorts first acts first on 3rd street.
 
-    def showing_key(self, showing: Sequence[int]) -> int:
-        """The showing hand's value; higher is better (pairs and sets only)."""
-        return evaluate.showing_key(showing, lowball=self.lowball)
+        With a bring-in, the lowest card brings in (the highest, in lowball),
+        suits breaking ties (clubs lowest; seeds 000-003). With none, the best
+        door card opens, by rank alone (seed 001), or by suit too (seed 003:
+        the higher suit in high games, the lower in low ones).
+        """
+        order = self._order[door]
+        if bring_in:
+            return -order if self.lowball else order
+        if not suit_tie:
+            order >>= 2  # the rank alone
+        return order if self.lowball else -order
+
+    def showing_order(self, showing: Sequence[int], suit_tie: bool) -> int:
+        """The best showing hand sorts first and opens the later streets. Only
+        pairs and sets count, no straights or flushes. Equal hands tie (position
+        decides), or with ``suit_tie`` the suit of the top card decides (seed
+        003: the higher suit in high games, the lower in low ones)."""
+        pattern = tuple(sorted([card >> 2 for card in showing]))  # the ranks
+        score = self._showing.get(pattern)
+        if score is None:
+            score = self._showing[pattern] = evaluate.showing_key(showing, lowball=self.lowball)
+        if not suit_tie:
+            return -score
+        top = self._order[max(showing, key=self._order.__getitem__)] & 3  # its suit
+        return -score * 4 + (top if self.lowball else 3 - top)
 
     def showing_words(self, showing: Sequence[int]) -> str:
         return evaluate.showing_words(showing, lowball=self.lowball)
-
-    def top_card(self, showing: Sequence[int]) -> int:
-        """The showing card whose suit breaks a tie (seed 003)."""
-        if self.lowball:
-            return max(showing, key=lambda c: (low_rank(c), suit(c)))
-        return max(showing, key=lambda c: (rank(c), suit(c)))
-
-    def suit_tie(self, card: int) -> tuple[int]:
-        """Seed 003: the higher suit acts first in high games, the lower in low ones."""
-        return (suit(card),) if self.lowball else (-suit(card),)
 
 
 HIGH_OPENING = Opening(lowball=False)
