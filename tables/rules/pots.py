@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from tables.rules.cards import low_rank, rank, suit
 
@@ -31,9 +31,15 @@ def build_pots(committed: Sequence[int], live: Sequence[bool]) -> list[Pot]:
     [(15, (0, 1, 2)), (30, (1, 2))]
     >>> [(p.amount, p.eligible) for p in build_pots([10, 4, 10], [True, False, True])]
     [(24, (0, 2))]
+    >>> [(p.amount, p.eligible) for p in build_pots([3, 9, 0], [False, True, False])]
+    [(12, (1,))]
     """
     players = range(len(committed))
-    levels = sorted({c for c, in_hand in zip(committed, live, strict=True) if in_hand and c > 0})
+    in_hand = [i for i in players if live[i]]
+    if len(in_hand) == 1:  # everyone else folded: one pot, theirs (most hands end so)
+        total = sum(committed)
+        return [Pot(total, (in_hand[0],))] if total else []
+    levels = sorted({committed[i] for i in in_hand if committed[i] > 0})
     pots: list[Pot] = []
     previous = 0
     for level in levels:
@@ -58,7 +64,7 @@ def build_pots(committed: Sequence[int], live: Sequence[bool]) -> list[Pot]:
         if pots:
             pots[-1].amount += extra
         else:
-            pots.append(Pot(extra, tuple(i for i in players if live[i])))
+            pots.append(Pot(extra, tuple(in_hand)))
     return pots
 
 
@@ -93,9 +99,9 @@ def split_evenly(amount: int, winners: Sequence[int]) -> dict[int, int]:
     return {w: share + (1 if i < odd else 0) for i, w in enumerate(winners)}
 
 
-@dataclass(frozen=True, slots=True)
-class Contender:
-    """What a pot needs to know about one shown hand."""
+class Contender(NamedTuple):
+    """What a pot needs to know about one shown hand. (A NamedTuple: a
+    showdown makes one per hand.)"""
 
     cards: tuple[int, ...]  # all the player's cards, with any community card
     high_key: int | None  # higher is better; None when the game has no high half

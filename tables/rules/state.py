@@ -186,6 +186,7 @@ class HandState:
     n: int
     _options: tuple[int, tuple[LegalAction, ...]] | None
     _seen: set[int] | None
+    _up: list[list[int]] | None  # each player's upcards, kept as cards are placed
 
     # ----------------------------------------------------------------- creation
 
@@ -231,6 +232,7 @@ class HandState:
         state.pending_deals, state.showdown_order = [], []
         state.actions, state.events, state.turn, state.result = [], [], 0, None
         state._options = state._seen = None
+        state._up = [[] for _ in stacks]
         return state
 
     def _reset_round(self) -> None:
@@ -274,7 +276,14 @@ class HandState:
 
     def upcards(self, player: int) -> list[int]:
         """A player's face-up cards in dealing order."""
-        return [card for card, up in self.cards[player] if up]
+        return list(self._upcards()[player])
+
+    def _upcards(self) -> list[list[int]]:
+        """Every player's upcards (the engine's own copy: the rounds' openers
+        read them every street). Kept as cards are placed, rebuilt after a load."""
+        if self._up is None:
+            self._up = [[card for card, up in hand if up] for hand in self.cards]
+        return self._up
 
     def downcards(self, player: int) -> list[int]:
         """A player's face-down cards in dealing order."""
@@ -423,22 +432,17 @@ class HandState:
     # ------------------------------------------------------------------ betting
 
     def _bet_act(self, player: int, kind: str, amount: int | None) -> None:
-        # Only a complete, bet or raise needs its sizes worked out to be checked.
-        worked_out = self._options
-        if worked_out is not None and worked_out[0] == self.turn:
-            options: Sequence[LegalAction] = worked_out[1]
-        else:
-            options = self._options_now() if kind in WAGERS else self._calls(player)
+        options = self._options_now()
         for option in options:
             if option.kind == kind:
                 break
         else:
-            self._refuse(f"player {player} can't {kind!r} now", self._options_now())
+            self._refuse(f"player {player} can't {kind!r} now", options)
         if kind in WAGERS:
             if not option.allows(amount):
                 self._refuse(f"player {player} can't {kind} to {amount!r}", options)
         elif amount is not None and (type(amount) is not int or amount != option.min):
-            self._refuse(f"player {player} can't {kind} {amount!r}", self._options_now())
+            self._refuse(f"player {player} can't {kind} {amount!r}", options)
         self.actions.append({"player": player, "kind": kind, "amount": amount})
         self.turn += 1
         self._apply_bet(player, kind, amount)
@@ -456,23 +460,20 @@ class HandState:
         return self._options[1]
 
     def _betting_options(self, player: int) -> list[LegalAction]:
-        options = self._calls(player)
-        paying = options[-1].min or 0  # the bring-in or the call; a check pays nothing
-        if self.stacks[player] > paying and (self.bring_in_due or self._may_raise(player)):
-            options.append(self._wager_option(player))
-        return options
-
-    def _calls(self, player: int) -> list[LegalAction]:
-        """Every option but a complete, bet or raise: the bring-in, fold and call, or check."""
+        """The bring-in, fold and call, or check, then any complete, bet or raise."""
         stack = self.stacks[player]
         if self.bring_in_due:
-            bring_in = min(self.config.bring_in, stack)
-            return [_new(LegalAction, ("bring_in", bring_in, bring_in, (bring_in,)))]
-        to_call = self.current_bet - self.bets[player]
-        if to_call > 0:
-            call = min(to_call, stack)
-            return [FOLD, _new(LegalAction, ("call", call, call, (call,)))]
-        return [CHECK]
+            paying = min(self.config.bring_in, stack)
+            options = [_new(LegalAction, ("bring_in", paying, paying, (paying,)))]
+        else:
+            paying = min(max(self.current_bet - self.bets[player], 0), stack)
+            if paying:
+                options = [FOLD, _new(LegalAction, ("call", paying, paying, (paying,)))]
+            else:
+                options = [CHECK]
+        if stack > paying and (self.bring_in_due or self._may_raise(player)):
+            options.append(self._wager_option(player))
+        return options
 
     def _may_raise(self, player: int) -> bool:
         """Whether the betting is open to ``player``: a full wager since they
@@ -654,14 +655,18 @@ class HandState:
         # One card at a time around the table, each off the top of the stub
         # (its end): player i of k gets the cards i, i + k, i + 2k... from the top.
         faces, street, hands, events = step.faces, self.street, self.cards, self.events
+        upcards = self._upcards()
         players, total = len(plan), len(plan) * len(faces)
         top = stub[: -total - 1 : -1]
         del stub[-total:]
         self.stub_count -= total
         for i, (player, _) in enumerate(plan):
-            dealt = list(zip(top[i::players], faces, strict=True))
-            hands[player] += [HELD[pair] for pair in dealt]
-            events += [_deal_event(player, card, up, street) for card, up in dealt]
+            hand = hands[player]
+            for card, up in zip(top[i::players], faces, strict=True):
+                hand.append(HELD[card, up])
+                events.append(_deal_event(player, card, up, street))
+                if up:
+                    upcards[player].append(card)
 
     def _check_dealt_cards(self, target: int, cards: Sequence[int], count: int) -> list[int]:
         if not isinstance(cards, (list, tuple)) or len(cards) != count:
@@ -701,6 +706,7 @@ class HandState:
             return
         street, dealt = self.street, list(zip(cards, faces, strict=True))
         self.cards[target] += [HELD[pair] for pair in dealt]
+        self._upcards()[target] += [card for card, up in dealt if up]
         self.events += [_deal_event(target, card, up, street) for card, up in dealt]
 
     # ---------------------------------------------------------- opening a round
@@ -793,8 +799,9 @@ class HandState:
         suit_tie = config.tie_break == "suit"
         best, best_key = -1, 0
         unknown: list[int] = []
+        upcards = self._upcards()
         for player in pool:  # in seat order: the first of equal keys has position
-            up = [card for card, face_up in self.cards[player] if face_up]
+            up = upcards[player]
             if UNKNOWN in up:
                 unknown.append(player)
                 continue
@@ -817,8 +824,9 @@ class HandState:
     def _any_open_pair(self) -> bool:
         """A pair showing on 4th street, or in a scripted hand, unknown upcards
         that might make one: then the big bet is allowed, as the file may show."""
+        upcards = self._upcards()
         for player in self.live:
-            up = [card for card, face_up in self.cards[player] if face_up]
+            up = upcards[player]
             if UNKNOWN in up or len({card >> 2 for card in up}) < len(up):  # >> 2: the rank
                 return True
         return False
@@ -966,7 +974,7 @@ class HandState:
         self.cards[player] = [
             Held(card, held.up) for card, held in zip(cards, self.cards[player], strict=True)
         ]
-        self._seen = None  # rebuilt with the cards shown
+        self._seen = self._up = None  # rebuilt with the cards shown
 
     def _dealt(self, player: int) -> list[int]:
         """A player's cards in the order they were dealt (no community card)."""
@@ -1079,7 +1087,7 @@ class HandState:
         state.cards = [[HELD[card, up] for card, up in hand] for hand in data["cards"]]
         state.config = GameConfig.from_dict(data["config"])
         state.game, state.n = state.config.game, len(state.stacks)
-        state._options = state._seen = None
+        state._options = state._seen = state._up = None
         state.betting = STRUCTURES[state.config.structure]
         return state
 
