@@ -664,7 +664,9 @@ class HandState:
             hand = hands[player]
             for card, up in zip(top[i::players], faces, strict=True):
                 hand.append(HELD[card, up])
-                events.append(_deal_event(player, card, up, street))
+                events.append(  # _deal_event's, written out: it runs for every card dealt
+                    {"type": "deal", "player": player, "card": card, "up": up, "street": street}
+                )
                 if up:
                     upcards[player].append(card)
 
