@@ -77,6 +77,15 @@ def test_razz_without_a_bring_in_the_lowest_door_card_opens():
     assert hand(["9c", "Ad", "2h"], bring_in=0, variant="razz").to_act == 1
 
 
+def test_razz_without_a_bring_in_tied_door_cards_go_to_position():
+    assert hand(["9c", "3s", "3d"], bring_in=0, variant="razz").to_act == 1
+
+
+def test_razz_without_a_bring_in_the_suit_option_gives_a_door_tie_to_the_lower_suit():
+    # Seed 003: in a low game the lower suit acts first; diamonds are below spades.
+    assert hand(["9c", "3s", "3d"], bring_in=0, variant="razz", tie_break="suit").to_act == 2
+
+
 def fourth_street(ups: dict[int, str], **options) -> HandState:
     third = {p: "????" + cards[:2] for p, cards in ups.items()}
     fourth = {p: cards[2:] for p, cards in ups.items()}
