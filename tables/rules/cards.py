@@ -30,6 +30,8 @@ RANK_PLURALS = {r: ("sixes" if r == 6 else name + "s") for r, name in RANK_NAMES
 
 DECK_SIZE = 52
 FULL_DECK: tuple[int, ...] = tuple(range(DECK_SIZE))
+# Each card's name ("Ah"), by card: hand histories and results name cards by the thousand.
+CARD_NAMES = tuple(RANK_CHARS[card >> 2] + SUIT_CHARS[card & 3] for card in FULL_DECK)
 
 
 def rank(card: int) -> int:
@@ -75,11 +77,11 @@ def parse_cards(text: str) -> list[int]:
 
 
 def card_str(card: int) -> str:
-    return RANK_CHARS[card >> 2] + SUIT_CHARS[card & 3]
+    return CARD_NAMES[card]
 
 
 def cards_str(cards: Iterable[int]) -> str:
-    return "".join(card_str(c) for c in cards)
+    return "".join(map(CARD_NAMES.__getitem__, cards))
 
 
 def pretty(card: int) -> str:

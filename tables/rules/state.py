@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, NoReturn
 
 from tables.rules.betting import STRUCTURES, Structure
-from tables.rules.cards import DECK_SIZE, card_str, check_deck, shuffled_deck
+from tables.rules.cards import CARD_NAMES, DECK_SIZE, card_str, check_deck, shuffled_deck
 from tables.rules.config import GameConfig
 from tables.rules.errors import HandOver, IllegalAction, NotYourTurn
 from tables.rules.pots import Contender, Pot, PotAward, allocate_rake, award_pot, build_pots
@@ -1044,7 +1044,7 @@ class HandState:
         }
 
     def _hand_words(self, hand: Contender) -> dict[str, Any]:
-        words: dict[str, Any] = {"cards": [card_str(c) for c in hand.cards]}
+        words: dict[str, Any] = {"cards": list(map(CARD_NAMES.__getitem__, hand.cards))}
         evaluator = self.game.evaluator
         if self.game.high and hand.high_key is not None:
             words["high"] = evaluator.high_words(hand.high_key)

@@ -37,7 +37,7 @@ class FixedLimit:
 
     def _sizes(self, state: HandState) -> tuple[int, ...]:
         config = state.config
-        if state.round_is_big:
+        if state.game.big_steps[state.step]:  # round_is_big, asked every move
             return (config.big_bet,)
         if state.open_pair and not state.big_made:
             return (config.small_bet, config.big_bet)
@@ -56,8 +56,7 @@ class FixedLimit:
         increase = total - state.full_level
         return increase >= least or (state.config.short_all_in == "half" and 2 * increase >= least)
 
-    def capped(self, state: HandState) -> bool:
-        return limit_capped(state)
+    capped = staticmethod(limit_capped)
 
     def reopened(self, state: HandState, player: int) -> bool:
         # Only a full wager (or, by the half-bet rule, an all-in of half a bet
@@ -98,8 +97,7 @@ class SpreadLimit:
     def is_full(self, state: HandState, total: int) -> bool:
         return raises_fully(state, total, min(self._least(state), state.config.big_bet))
 
-    def capped(self, state: HandState) -> bool:
-        return limit_capped(state)
+    capped = staticmethod(limit_capped)
 
     def reopened(self, state: HandState, player: int) -> bool:
         return faces_full_raise(state, player, min(self._least(state), state.config.big_bet))

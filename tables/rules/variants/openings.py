@@ -17,6 +17,9 @@ from dataclasses import dataclass, field
 from tables.rules import evaluate
 from tables.rules.cards import DECK_SIZE, low_rank, rank, suit
 
+# A card's rank as an index, 0 for deuces: showing hands are looked up by their ranks.
+_RANK_INDEX = tuple(card >> 2 for card in range(DECK_SIZE)).__getitem__
+
 
 @dataclass(frozen=True, slots=True)
 class Opening:
@@ -55,7 +58,7 @@ class Opening:
         pairs and sets count, no straights or flushes. Equal hands tie (position
         decides), or with ``suit_tie`` the suit of the top card decides (seed
         003: the higher suit in high games, the lower in low ones)."""
-        pattern = tuple(sorted([card >> 2 for card in showing]))  # the ranks
+        pattern = tuple(sorted(map(_RANK_INDEX, showing)))  # the ranks
         score = self._showing.get(pattern)
         if score is None:
             score = self._showing[pattern] = evaluate.showing_key(showing, lowball=self.lowball)
