@@ -21,6 +21,7 @@ from datetime import timedelta
 from importlib import import_module
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
@@ -52,7 +53,26 @@ NO_TIMER: dict[str, Any] = dict.fromkeys(
 logger = logging.getLogger(__name__)
 
 
-class LobbyConsumer(AsyncJsonWebsocketConsumer):
+class DirectConsumer(AsyncJsonWebsocketConsumer):
+    """A websocket consumer that handles each message without a thread hop first.
+
+    Channels closes stale database connections before every message it hands
+    to a consumer, on the one thread that sync code shares: a hop there and
+    back per message, per viewer, all in turn. A table change sent to a
+    hundred viewers made a hundred of them. These consumers touch the
+    database only through ``database_sync_to_async`` (``in_db_thread``),
+    which closes stale connections around each call itself, so the hop
+    bought nothing.
+    """
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']!r}")
+        await handler(message)
+
+
+class LobbyConsumer(DirectConsumer):
     """The lobby's live rows (``ws/lobby/``): sent on connect and after table changes.
 
     Change notices can come many times a second from a busy room, so each
@@ -684,7 +704,7 @@ SERVICE_ERRORS: tuple[tuple[type[Exception], str], ...] = (
 )
 
 
-class TableConsumer(AsyncJsonWebsocketConsumer):
+class TableConsumer(DirectConsumer):
     """One viewer of one table: a player (logged in) or an anonymous observer."""
 
     async def connect(self) -> None:

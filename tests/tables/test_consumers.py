@@ -14,6 +14,7 @@ from contextlib import asynccontextmanager
 from datetime import timedelta
 from typing import Any
 
+import channels.consumer
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
@@ -278,6 +279,31 @@ def test_sitting_down_shows_the_seat_to_everyone_once(
             assert await seats_of(table) == [(1, "alice", 150, "playing")]
 
     run(scenario)
+
+
+def test_messages_reach_the_consumers_without_channels_connection_hop(
+    table: Table, cookies: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Channels' own dispatch hops to the shared sync thread to close stale
+    # connections before every message; ours skip it (in_db_thread does it).
+    hops: list[None] = []
+    original = channels.consumer.aclose_old_connections
+
+    async def counted() -> None:
+        hops.append(None)
+        await original()
+
+    monkeypatch.setattr(channels.consumer, "aclose_old_connections", counted)
+
+    async def scenario() -> None:
+        async with room() as join:
+            alice, observer = await join(table.pk, cookies["alice"]), await join(table.pk)
+            mine = await sit(alice, 1, 150)  # a message in, a change notice out to both
+            theirs = await observer.receive_snapshot()
+            assert mine["you"]["seat"] == 1 and theirs["table"]["seats"][0]["player"] == "alice"
+
+    run(scenario)
+    assert hops == []
 
 
 def test_an_anonymous_visitor_must_log_in_to_sit_or_chat(table: Table) -> None:
