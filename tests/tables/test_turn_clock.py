@@ -21,7 +21,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from tables import services
-from tables.consumers import build_snapshot, read_table
+from tables.selectors.snapshots import build_snapshot, read_table
 from tables.models import Hand, Seat, Stakes, Table
 from tables.rules import HandState
 from tests.tables.clock import ACTION, EXTRA, T0, act, expire, seat_of, seconds, start

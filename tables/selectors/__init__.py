@@ -1,0 +1,1 @@
+"""Reads for pages and snapshots: selectors, as writes are services."""

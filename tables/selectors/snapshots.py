@@ -1,0 +1,212 @@
+"""What a table's viewers see: the rows a snapshot is built from, and each
+viewer's snapshot built from them.
+
+Reads only. The table's consumers read the rows once per change for all their
+viewers (``tables.consumers.read_table_shared``) and build each viewer's
+snapshot here; a viewer never gets another player's unshown cards, since every
+hand view and event list is made for that viewer (``tables.rules.views``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+
+from tables import services
+from tables.models import Hand, Seat, Table, WaitingPlayer
+from tables.rules import HandState
+from tables.rules.views import events_for, view
+
+
+@dataclass(frozen=True)
+class Cursor:
+    """How far a viewer has followed a hand: the events they have had, and whether it had ended.
+
+    A hand that has ended gets no more events, so it need not be read again.
+    """
+
+    hand_id: int
+    seen: int
+    ended: bool
+
+
+@dataclass
+class Snapshot:
+    payload: dict[str, Any]
+    events: list[dict[str, Any]]  # new events of the hand the viewer was following
+    cursor: Cursor | None  # what to remember
+
+
+@dataclass
+class TableRows:
+    """What every viewer's snapshot of a table is built from, read once for all of them."""
+
+    table: Table
+    seats: list[Seat]
+    hand: Hand | None  # the latest hand, running or ended
+    state: HandState | None  # its state, rebuilt once: ``view`` and ``events_for`` only read it
+    waiting: list[WaitingPlayer] = field(default_factory=list)  # the waiting list, in order
+
+
+def read_table(table_id: int) -> TableRows | None:
+    """The table, its seats and its latest hand; None if the table is gone."""
+    table = Table.objects.select_related("stakes").filter(pk=table_id).first()
+    if table is None:
+        return None
+    seats = list(table.seat_set.select_related("player").order_by("number"))
+    hand = table.hands.order_by("-number").first()
+    # Read-only from here on: the views only read it.
+    state = None if hand is None else HandState.from_dict(hand.state, adopt=True)
+    waiting = table.waiting_players.select_related("player").order_by("joined_at", "pk")
+    return TableRows(table, seats, hand, state, list(waiting))
+
+
+def needs_earlier_events(rows: TableRows, cursor: Cursor) -> bool:
+    """Whether the viewer followed an older hand that may have events they haven't had."""
+    if cursor.ended:
+        return False
+    return rows.hand is None or rows.hand.pk != cursor.hand_id
+
+
+def build_snapshot(
+    rows: TableRows,
+    player_id: int | None,
+    cursor: Cursor | None,
+    *,
+    with_events: bool,
+    earlier: list[dict[str, Any]] | None = None,
+    balance: int | None = None,
+) -> Snapshot:
+    """Everything ``player_id`` (None: an anonymous observer) may see at the table in ``rows``.
+
+    ``cursor`` is how far this viewer has followed a hand. With ``with_events``,
+    the events after it are returned, and every event of a newer hand, filtered
+    for this viewer; ``earlier`` are the events still due from an older hand
+    the viewer was following (:func:`_events_since`). ``balance`` is the
+    viewer's chip balance as last read, for when they have no seat here (a
+    seated player's is read with their seat).
+    """
+    table, seats, hand = rows.table, rows.seats, rows.hand
+    events = list(earlier or []) if with_events else []
+    payload = {
+        "type": "snapshot",
+        "table": _table_payload(table, seats, hand, rows.waiting),
+        "hand": None,
+        "hand_info": None,
+        "you": None,
+    }
+    if player_id is not None:
+        mine = next((seat for seat in seats if seat.player_id == player_id), None)
+        payload["you"] = {
+            "player": player_id,
+            "seat": mine and mine.number,
+            "balance": mine.player.balance if mine else balance,
+            "auto_rebuy_to": mine and mine.auto_rebuy_to,
+            **_your_place(rows.waiting, player_id),
+        }
+    if hand is not None and rows.state is not None:
+        viewer = _engine_player(hand, player_id)
+        payload["hand"] = view(rows.state, viewer)
+        payload["hand_info"] = _hand_info(hand, payload["hand"]["to_act"])
+        if with_events:
+            seen = cursor.seen if cursor is not None and cursor.hand_id == hand.pk else 0
+            visible = events_for(rows.state, viewer)[seen:]
+            events += [{"type": "event", "hand_id": hand.pk, "event": e} for e in visible]
+        cursor = Cursor(hand.pk, len(rows.state.events), hand.is_finished)
+    return Snapshot(payload, events, cursor)
+
+
+def _engine_player(hand: Hand, player_id: int | None) -> int | None:
+    """The viewer's number in the hand's engine; None for observers and anyone not dealt in."""
+    players = hand.seating["players"]
+    return next((i for i, entry in enumerate(players) if entry["player"] == player_id), None)
+
+
+def _your_place(waiting: list[WaitingPlayer], player_id: int) -> dict[str, Any]:
+    """The viewer's place on the waiting list (1 is next) and the seat held for them."""
+    for position, entry in enumerate(waiting, start=1):
+        if entry.player_id == player_id:
+            offer = None
+            if entry.offered_seat is not None and entry.offer_expires_at is not None:
+                offer = {
+                    "seat": entry.offered_seat,
+                    "expires_at": entry.offer_expires_at.isoformat(),
+                }
+            return {"waiting_position": position, "offer": offer}
+    return {"waiting_position": None, "offer": None}
+
+
+def _table_payload(
+    table: Table, seats: list[Seat], hand: Hand | None, waiting: list[WaitingPlayer]
+) -> dict[str, Any]:
+    return {
+        "id": table.pk,
+        "name": table.name,
+        "stakes": table.stakes.describe(),
+        "is_open": table.is_open,
+        "waiting": _waiting(table, seats, hand),
+        "waiting_list": [entry.player.username for entry in waiting],
+        "held_seats": sorted(e.offered_seat for e in waiting if e.offered_seat is not None),
+        "seats": [
+            {
+                "number": seat.number,
+                "player": seat.player.username,
+                "stack": seat.stack,
+                "state": seat.state,
+                "sat_out_for": seat.sat_out_for or None,
+                "leaving": seat.leaving,
+            }
+            for seat in seats
+        ],
+    }
+
+
+def _waiting(table: Table, seats: list[Seat], hand: Hand | None) -> str | None:
+    """Why no hand is being played, when none is and none is about to be dealt."""
+    if hand is not None and not hand.is_finished:
+        return None
+    if not table.is_open:
+        return "closed"
+    ready = [s for s in seats if s.state in services.DEALT_IN_STATES and s.stack > 0]
+    return "players" if len(ready) < 2 else None
+
+
+def _hand_info(hand: Hand, to_act: int | None) -> dict[str, Any]:
+    """Public facts about the hand the view does not carry: who engine player ``i`` is."""
+    return {
+        "id": hand.pk,
+        "number": hand.number,
+        "dealer": hand.seating["dealer"],
+        "seats": [entry["seat"] for entry in hand.seating["players"]],
+        "deck_commitment": hand.deck_commitment,
+        "finished": hand.is_finished,
+        "timer": _timer(hand, to_act),
+    }
+
+
+def _timer(hand: Hand, to_act: int | None) -> dict[str, Any] | None:
+    """The running turn's clock: action time to ``deadline``, then the extra time to
+    ``expires_at``; ``clock`` says whether that is a countdown or a time bank."""
+    if to_act is None or hand.turn_deadline is None or hand.turn_expires_at is None:
+        return None
+    extra = hand.turn_expires_at - hand.turn_deadline
+    return {
+        "seat": hand.seating["players"][to_act]["seat"],
+        "deadline": hand.turn_deadline.isoformat(),
+        "expires_at": hand.turn_expires_at.isoformat(),
+        "time_bank_ms": extra // timedelta(milliseconds=1),
+        "clock": hand.table.stakes.clock,  # the table's, read with it: no query
+    }
+
+
+def events_since(cursor: Cursor, player_id: int | None) -> list[dict[str, Any]]:
+    """New events of the hand the viewer was following, as that viewer may see them."""
+    hand = Hand.objects.filter(pk=cursor.hand_id).first()
+    if hand is None:
+        return []
+    state = HandState.from_dict(hand.state, adopt=True)
+    visible = events_for(state, _engine_player(hand, player_id))
+    return [
+        {"type": "event", "hand_id": hand.pk, "event": event} for event in visible[cursor.seen :]
+    ]
