@@ -1086,7 +1086,10 @@ class HandState:
                 setattr(state, name, take(data[name]))
         if "protected" not in data:
             state.protected = [False] * len(data["stacks"])
-        state.cards = [[HELD[card, up] for card, up in hand] for hand in data["cards"]]
+        try:
+            state.cards = [[HELD[card, up] for card, up in hand] for hand in data["cards"]]
+        except (KeyError, TypeError, ValueError):
+            raise IllegalAction("not a saved hand: its cards aren't cards") from None
         state.config = GameConfig.from_dict(data["config"])
         state.game, state.n = state.config.game, len(state.stacks)
         state._options = state._seen = state._up = None

@@ -45,6 +45,14 @@ def test_a_saved_hand_with_missing_fields_is_refused():
         HandState.from_dict(data)
 
 
+@pytest.mark.parametrize("bad", [[52, True], [7], "7h"])
+def test_a_saved_hand_holding_something_not_a_card_is_refused(bad):
+    data = to_seventh().to_dict()
+    data["cards"][0][0] = bad
+    with pytest.raises(IllegalAction, match="not a saved hand"):
+        HandState.from_dict(data)
+
+
 def test_a_replay_with_a_tampered_action_is_refused():
     data = to_seventh().to_dict()
     data["actions"][1]["amount"] = 7

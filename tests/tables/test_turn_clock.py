@@ -21,9 +21,9 @@ from django.urls import reverse
 
 from accounts.models import User
 from tables import services
-from tables.selectors.snapshots import build_snapshot, read_table
 from tables.models import Hand, Seat, Stakes, Table
 from tables.rules import HandState
+from tables.selectors.snapshots import build_snapshot, read_table
 from tests.tables.clock import ACTION, EXTRA, T0, act, expire, seat_of, seconds, start
 from tests.tables.conftest import play_out, player_to_act
 from tests.tables.test_admin import form_errors, stakes_form
