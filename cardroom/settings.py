@@ -343,16 +343,23 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
-# Turn timers (tables.services, "The turn clock"). Each turn's timeout is a task
-# sent for the moment it expires; it is sent only when a broker is configured,
-# and beat's sweep times out any turn whose task was lost. The grace keeps the
-# sweep from racing a task that is merely a moment late.
+# Turn timers (tables.services, "The turn clock"). A turn's timeout is a task
+# for the moment it expires, sent only when a broker is configured and only for
+# a turn still open near its expiry; beat's sweep times out any turn whose task
+# was lost. The grace keeps the sweep from racing a task that is merely late.
 CARDROOM_TURN_TASKS = env_bool("CARDROOM_TURN_TASKS", default=bool(REDIS_URL))
 CARDROOM_TURN_QUEUE = env_str("CARDROOM_TURN_QUEUE", default="celery")
 # A worker drops a timeout task this long after its turn expired; the sweep has
 # long since done its work by then.
 CARDROOM_TURN_TASK_EXPIRY_SECONDS = env_int("CARDROOM_TURN_TASK_EXPIRY_SECONDS", default=60)
 CARDROOM_TURN_SWEEP_SECONDS = env_int("CARDROOM_TURN_SWEEP_SECONDS", default=2, minimum=1)
+# A turn's timeout task is sent only once the turn is this close to expiring
+# and still open (most turns are played long before), by a move that starts a
+# turn this short or by beat, which looks every CARDROOM_TURN_SEND_SECONDS.
+CARDROOM_TURN_SEND_SECONDS = env_int("CARDROOM_TURN_SEND_SECONDS", default=1, minimum=1)
+CARDROOM_TURN_LOOKAHEAD_SECONDS = env_int(
+    "CARDROOM_TURN_LOOKAHEAD_SECONDS", default=3, minimum=CARDROOM_TURN_SEND_SECONDS + 1
+)
 CARDROOM_TURN_GRACE_SECONDS = env_int("CARDROOM_TURN_GRACE_SECONDS", default=1)
 # Extra time, once per hand, for a player who reconnects during their turn.
 CARDROOM_RECONNECT_EXTENSION_SECONDS = env_int("CARDROOM_RECONNECT_EXTENSION_SECONDS", default=20)
@@ -360,6 +367,15 @@ CARDROOM_RECONNECT_EXTENSION_SECONDS = env_int("CARDROOM_RECONNECT_EXTENSION_SEC
 # the showdown. Sent as a task when CARDROOM_TURN_TASKS is on, with beat's
 # deal-due-hands sweep behind it; otherwise the next hand is dealt at once.
 CARDROOM_NEXT_HAND_DELAY_SECONDS = env_int("CARDROOM_NEXT_HAND_DELAY_SECONDS", default=3)
+CELERY_BEAT_SCHEDULE["send-due-timeouts"] = {
+    "task": "tables.tasks.send_due_timeouts",
+    "schedule": float(CARDROOM_TURN_SEND_SECONDS),
+    "options": {
+        "expires": CARDROOM_TURN_SEND_SECONDS,
+        "ignore_result": True,
+        "queue": CARDROOM_TURN_QUEUE,
+    },
+}
 CELERY_BEAT_SCHEDULE["sweep-overdue-turns"] = {
     "task": "tables.tasks.sweep_overdue_turns",
     "schedule": float(CARDROOM_TURN_SWEEP_SECONDS),

@@ -492,6 +492,12 @@ class Hand(models.Model):
     reconnect_extended = models.JSONField(
         default=list, blank=True, help_text="Players who have had their reconnect extension."
     )
+    # The expiry the turn's timeout task was sent for. A task is sent only for a
+    # turn near its expiry (``services.turn_timeouts_send_due``): most turns are
+    # played well before it, and need none.
+    timeout_sent_for = models.DateTimeField(
+        null=True, blank=True, editable=False, help_text="The expiry a timeout task was sent for."
+    )
 
     class Meta:
         ordering = ["-started_at", "-id"]

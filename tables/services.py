@@ -961,7 +961,16 @@ def _hand_apply(
 def _hand_store(hand: Hand, state: HandState, seats: HandSeats, now: datetime) -> None:
     """Start the next turn's clock (or end the hand), then write the hand and its seats."""
     _hand_clock_or_end(hand, state, seats, now)
-    hand.save(update_fields=["state", "version", "ended_at", "turn_deadline", "turn_expires_at"])
+    hand.save(
+        update_fields=[
+            "state",
+            "version",
+            "ended_at",
+            "turn_deadline",
+            "turn_expires_at",
+            "timeout_sent_for",
+        ]
+    )
     seats.save()
     if state.finished:
         _hand_end_write(hand, state)
@@ -1165,8 +1174,8 @@ def hand_reconnect(*, hand_id: int, player_id: int, now: datetime | None = None)
     extra = timedelta(seconds=settings.CARDROOM_RECONNECT_EXTENSION_SECONDS)
     hand.turn_expires_at += extra
     hand.reconnect_extended = [*hand.reconnect_extended, player_id]
-    hand.save(update_fields=["turn_expires_at", "reconnect_extended"])
-    _schedule_timeout(hand)  # the task already sent arrives early and does nothing
+    _schedule_timeout(hand, now)  # a task already sent arrives early and does nothing
+    hand.save(update_fields=["turn_expires_at", "reconnect_extended", "timeout_sent_for"])
     return hand
 
 
@@ -1182,7 +1191,7 @@ def _turn_clock_start(hand: Hand, state: HandState, seats: HandSeats, now: datet
     extra = _extra_ms(seats[state.to_act], stakes)
     hand.turn_deadline = now + timedelta(seconds=stakes.action_seconds)
     hand.turn_expires_at = hand.turn_deadline + timedelta(milliseconds=extra)
-    _schedule_timeout(hand)
+    _schedule_timeout(hand, now)
 
 
 def _extra_ms(seat: Seat, stakes: Stakes) -> int:
@@ -1232,25 +1241,50 @@ def _bank_ms(seat: Seat, stakes: Stakes) -> int:
     return size if seat.time_bank_ms is None else min(seat.time_bank_ms, size)
 
 
-def _schedule_timeout(hand: Hand) -> None:
-    """Send the turn's timeout task once this transaction commits.
+def _schedule_timeout(hand: Hand, now: datetime) -> None:
+    """Send the turn's timeout task once this transaction commits, if the turn
+    expires within ``CARDROOM_TURN_LOOKAHEAD_SECONDS``; the caller saves the hand.
 
-    Without a broker (``CARDROOM_TURN_TASKS`` off) nothing is sent and only the
-    sweep times turns out. A failure to send is logged, not raised: the move is
-    already saved, and the sweep covers a lost task.
+    Most turns are played long before they expire, so a later turn's task is
+    left to beat (:func:`turn_timeouts_claim_due`), which sends it only if the
+    turn is still open near its expiry. Without a broker (``CARDROOM_TURN_TASKS``
+    off) nothing is sent and only the sweep times turns out.
     """
-    if not settings.CARDROOM_TURN_TASKS:
+    expires_at = hand.turn_expires_at
+    if not settings.CARDROOM_TURN_TASKS or expires_at is None:
         return
-    from tables.tasks import expire_turn  # the tasks module imports this one
+    if expires_at > now + timedelta(seconds=settings.CARDROOM_TURN_LOOKAHEAD_SECONDS):
+        return
+    from tables.tasks import timeout_send  # the tasks module imports this one
 
-    turn, eta = hand.version, hand.turn_expires_at
-    options = {
-        "eta": eta,
-        "expires": eta + timedelta(seconds=settings.CARDROOM_TURN_TASK_EXPIRY_SECONDS),
-        "queue": settings.CARDROOM_TURN_QUEUE,
-    }
+    hand.timeout_sent_for, turn = expires_at, hand.version
     # hand.pk is read at commit: a new hand's clock starts before its row is written.
-    transaction.on_commit(lambda: expire_turn.apply_async((hand.pk, turn), **options), robust=True)
+    transaction.on_commit(lambda: timeout_send(hand.pk, turn, expires_at), robust=True)
+
+
+@transaction.atomic
+def turn_timeouts_claim_due(*, now: datetime | None = None) -> list[tuple[int, int, datetime]]:
+    """Claim the turns that expire within ``CARDROOM_TURN_LOOKAHEAD_SECONDS`` and
+    have no timeout task for that expiry yet: (hand id, turn, expiry) each.
+
+    Beat calls it every ``CARDROOM_TURN_SEND_SECONDS`` and sends each a task
+    for its expiry. Each claim is written before the tasks leave, so the next
+    call doesn't send them again; a turn whose expiry moved (a reconnect) is
+    claimed again. Hands a move has locked are left for the next call.
+    """
+    now = now or timezone.now()
+    horizon = now + timedelta(seconds=settings.CARDROOM_TURN_LOOKAHEAD_SECONDS)
+    due = list(
+        Hand.objects.select_for_update(skip_locked=True)
+        .filter(ended_at__isnull=True, turn_expires_at__lte=horizon)
+        .exclude(timeout_sent_for=F("turn_expires_at"))
+        .order_by("turn_expires_at")
+        .values_list("pk", "version", "turn_expires_at")[:SWEEP_BATCH]
+    )
+    if due:
+        claimed = [hand_id for hand_id, _, _ in due]
+        Hand.objects.filter(pk__in=claimed).update(timeout_sent_for=F("turn_expires_at"))
+    return due
 
 
 def hand_view(*, hand_id: int, player_id: int | None) -> dict[str, Any]:

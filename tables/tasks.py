@@ -10,6 +10,7 @@ its pause, so a repeated or late task finds the hand already dealt.
 from __future__ import annotations
 
 import logging
+from datetime import datetime, timedelta
 
 from celery import shared_task
 from django.conf import settings
@@ -34,6 +35,29 @@ def expire_turn(hand_id: int, turn: int) -> bool:
     if hand is not None:
         _announce(hand)
     return hand is not None
+
+
+@shared_task(ignore_result=True)
+def send_due_timeouts() -> int:
+    """Send the timeout task of every open turn near its expiry that has none; how many."""
+    due = services.turn_timeouts_claim_due()
+    for hand_id, turn, expires_at in due:
+        timeout_send(hand_id, turn, expires_at)
+    return len(due)
+
+
+def timeout_send(hand_id: int, turn: int, expires_at: datetime) -> None:
+    """Send ``expire_turn`` for the moment the turn expires. A failure is logged,
+    not raised: the sweep times out a turn whose task was lost."""
+    options = {
+        "eta": expires_at,
+        "expires": expires_at + timedelta(seconds=settings.CARDROOM_TURN_TASK_EXPIRY_SECONDS),
+        "queue": settings.CARDROOM_TURN_QUEUE,
+    }
+    try:
+        expire_turn.apply_async((hand_id, turn), **options)
+    except Exception:
+        logger.exception("could not send expire_turn for hand %s", hand_id)
 
 
 @shared_task(ignore_result=True)

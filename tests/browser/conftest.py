@@ -194,6 +194,8 @@ def live_server_url(
     worker_log, web_log = tmp_path / "worker.log", tmp_path / "web.log"
     worker_argv = [sys.executable, "-m", "celery", "-A", "cardroom", "worker", "--pool=solo"]
     worker_argv += ["-Q", queue, "-n", f"{queue}@%h", "--without-mingle", "--without-gossip"]
+    # With beat, as make run has it: beat sends the timeout of a turn near its expiry.
+    worker_argv += ["--beat", "--schedule", str(tmp_path / "beat-schedule")]
     worker = _start(worker_argv, env, worker_log)
     web_argv = [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"]
     web = _start(web_argv, env, web_log)

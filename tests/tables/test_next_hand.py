@@ -30,7 +30,7 @@ def sent(settings: Any, monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, dict
     monkeypatch.setattr(
         tasks.start_next_hand, "apply_async", lambda args, **options: calls.append((args, options))
     )
-    monkeypatch.setattr(services, "_schedule_timeout", lambda hand: None)  # not under test
+    monkeypatch.setattr(services, "_schedule_timeout", lambda hand, now: None)  # not under test
     return calls
 
 

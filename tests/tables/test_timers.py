@@ -217,6 +217,71 @@ def test_the_sweep_runs_on_the_beat_schedule(settings: Any) -> None:
     assert entry["schedule"] == 2
 
 
+# ------------------------------------------------------ sending the tasks
+# A turn's timeout task is sent only for a turn near its expiry: by the move
+# that starts a turn shorter than the lookahead, otherwise by beat's claim.
+
+
+def test_a_turn_far_from_its_expiry_gets_no_timeout_task_yet(seated: Table, settings: Any) -> None:
+    settings.CARDROOM_TURN_TASKS = True
+    hand = start(seated)
+    hand.refresh_from_db()
+    assert hand.turn_expires_at == T0 + ACTION + EXTRA and hand.timeout_sent_for is None
+
+
+def test_a_turn_shorter_than_the_lookahead_gets_its_task_at_once(
+    stakes: Stakes, seated: Table, settings: Any
+) -> None:
+    settings.CARDROOM_TURN_TASKS = True
+    _short_clock(stakes, settings.CARDROOM_TURN_LOOKAHEAD_SECONDS)
+    hand = start(seated)
+    hand.refresh_from_db()
+    expires = T0 + seconds(settings.CARDROOM_TURN_LOOKAHEAD_SECONDS)
+    assert hand.turn_expires_at == hand.timeout_sent_for == expires
+
+
+def test_beat_claims_a_turn_once_it_nears_its_expiry_and_only_once(
+    seated: Table, settings: Any
+) -> None:
+    hand = start(seated)
+    expires, lookahead = T0 + ACTION + EXTRA, seconds(settings.CARDROOM_TURN_LOOKAHEAD_SECONDS)
+    assert services.turn_timeouts_claim_due(now=expires - lookahead - seconds(1)) == []
+    assert services.turn_timeouts_claim_due(now=expires - lookahead) == [(hand.pk, 0, expires)]
+    assert services.turn_timeouts_claim_due(now=expires - seconds(1)) == []  # sent already
+    hand.refresh_from_db()
+    assert hand.timeout_sent_for == expires
+
+
+def test_a_reconnect_moves_the_expiry_and_beat_claims_the_turn_again(seated: Table) -> None:
+    hand = start(seated)
+    expires = T0 + ACTION + EXTRA
+    assert services.turn_timeouts_claim_due(now=expires) == [(hand.pk, 0, expires)]
+    services.hand_reconnect(hand_id=hand.pk, player_id=player_to_act(hand), now=T0 + seconds(5))
+    later = expires + seconds(20)
+    assert services.turn_timeouts_claim_due(now=expires) == []  # not near the new expiry yet
+    assert services.turn_timeouts_claim_due(now=later) == [(hand.pk, 0, later)]
+
+
+def test_beat_claims_the_next_turn_of_a_hand_not_the_turn_played(seated: Table) -> None:
+    hand = start(seated)
+    act(hand, "bring_in", T0 + seconds(1))
+    next_expiry = T0 + seconds(1) + ACTION + EXTRA
+    assert services.turn_timeouts_claim_due(now=next_expiry) == [(hand.pk, 1, next_expiry)]
+
+
+def test_a_finished_hand_is_never_claimed(seated: Table) -> None:
+    hand = start(seated)
+    act(hand, "bring_in", T0 + seconds(1))
+    assert act(hand, "fold", T0 + seconds(2)).is_finished
+    assert services.turn_timeouts_claim_due(now=T0 + seconds(3600)) == []
+
+
+def test_the_timeout_tasks_are_sent_on_the_beat_schedule(settings: Any) -> None:
+    entry = settings.CELERY_BEAT_SCHEDULE["send-due-timeouts"]
+    assert entry["task"] == "tables.tasks.send_due_timeouts"
+    assert entry["schedule"] == 1
+
+
 # ------------------------------------------------- a real worker and Redis
 
 
@@ -302,3 +367,18 @@ def test_beats_sweep_times_out_a_turn_whose_task_was_lost(
     finally:
         client.delete(lost)
         client.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_beat_sends_the_task_that_times_out_a_turn_longer_than_the_lookahead(
+    start_worker: Callable[..., Worker], stakes: Stakes, seated: Table, settings: Any
+) -> None:
+    worker = start_worker(beat=True)
+    _short_clock(stakes, settings.CARDROOM_TURN_LOOKAHEAD_SECONDS + 2)
+    hand = services.hand_start(table_id=seated.pk)  # commits, and sends no task
+    hand.refresh_from_db()
+    assert hand.timeout_sent_for is None
+    (action,) = wait_until(lambda: _timed_out(hand)[:1], "the turn to time out")
+    assert (action.seq, action.kind) == (1, "bring_in")
+    assert worker.wait_results("tables.tasks.expire_turn", 1) == ["True"]
+    assert "1" in worker.results("tables.tasks.send_due_timeouts")
