@@ -186,6 +186,9 @@ def live_server_url(
         "DEBUG": "true",  # runserver serves static files only in DEBUG
         "CARDROOM_TURN_TASKS": "true",
         "CARDROOM_TURN_QUEUE": queue,
+        # No beat here: its sweeps would deal hands the tests deal themselves. So
+        # every turn's timeout task leaves with the move that starts the turn.
+        "CARDROOM_TURN_LOOKAHEAD_SECONDS": "3600",
         "CARDROOM_NEXT_HAND_DELAY_SECONDS": str(NEXT_HAND_DELAY_SECONDS),
     }
     # The server must keep Django's guard against blocking calls in async code.
@@ -194,8 +197,6 @@ def live_server_url(
     worker_log, web_log = tmp_path / "worker.log", tmp_path / "web.log"
     worker_argv = [sys.executable, "-m", "celery", "-A", "cardroom", "worker", "--pool=solo"]
     worker_argv += ["-Q", queue, "-n", f"{queue}@%h", "--without-mingle", "--without-gossip"]
-    # With beat, as make run has it: beat sends the timeout of a turn near its expiry.
-    worker_argv += ["--beat", "--schedule", str(tmp_path / "beat-schedule")]
     worker = _start(worker_argv, env, worker_log)
     web_argv = [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"]
     web = _start(web_argv, env, web_log)
