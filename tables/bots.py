@@ -253,14 +253,14 @@ class Bot:
         self.hooks.connected(self)
         try:
             async for text in socket:
-                message = json.loads(text)
-                self.hooks.received(self, message)
-                self.drop_stale_move(message)
-                reply = self.answer(message)
-                if reply is not None:
-                    await self.reply(socket, reply, message)
-                if self.done:
-                    return
+                for message in messages_of(json.loads(text)):
+                    self.hooks.received(self, message)
+                    self.drop_stale_move(message)
+                    reply = self.answer(message)
+                    if reply is not None:
+                        await self.reply(socket, reply, message)
+                    if self.done:
+                        return
         finally:
             self.drop_stale_move(None)
             self.hooks.disconnected(self)
@@ -368,6 +368,11 @@ class Bot:
         self.refusals = 0
         move = choose_action(hand, self.rng)
         return {"type": "act", **move, "turn": hand["turn"], "hand": hand_id}
+
+
+def messages_of(data: Any) -> list[dict[str, Any]]:
+    """A frame's messages: one change's are sent as an array, in order."""
+    return data if isinstance(data, list) else [data]
 
 
 def _origin_of(url: str) -> str:

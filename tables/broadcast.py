@@ -63,11 +63,17 @@ def table_changed(table_id: int) -> None:
     transaction.on_commit(lambda: async_to_sync(announce_changed)(table_id), robust=True)
 
 
-async def announce_changed(table_id: int) -> None:
-    """Send the change notice now; the caller has already committed what changed."""
+async def announce_changed(table_id: int, *, change: str | None = None) -> None:
+    """Send the change notice now; the caller has already committed what changed.
+
+    ``change`` names the table's rows as the change left them, which the
+    sending process keeps for its own viewers (``tables.consumers.FreshRows``):
+    a token, no game data.
+    """
     layer = get_channel_layer()
     if layer is not None:
-        await layer.group_send(table_group(table_id), {"type": CHANGED})
+        notice = {"type": CHANGED} if change is None else {"type": CHANGED, "change": change}
+        await layer.group_send(table_group(table_id), notice)
         # Seats, stacks and hand counts may have changed: the lobby shows them.
         await layer.group_send(LOBBY_GROUP, {"type": LOBBY_CHANGED})
 

@@ -7,14 +7,22 @@ consumer at the table answers that notice by rebuilding a snapshot for its own
 viewer, so each viewer only ever receives what :func:`tables.rules.views.view`
 and :func:`tables.rules.views.events_for` give *them*. The protocol is in
 ``docs/protocol.md``.
+
+The table's rows that snapshots are built from are read once per change per
+process, not once per viewer (:func:`read_table_shared`); after a move made
+through this process they are not read at all, but kept from the move
+(:class:`FreshRows`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import itertools
 import json
 import logging
+import secrets
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import import_module
@@ -36,11 +44,13 @@ from tables.ratelimit import RateLimit
 from tables.rules.state import BET_KINDS, SHOWDOWN_KINDS
 from tables.selectors.snapshots import (
     Cursor,
+    Stamp,
     TableRows,
     build_snapshot,
     events_since,
     needs_earlier_events,
     read_table,
+    rows_after_move,
 )
 
 CHAT_MAX_CHARS = 300
@@ -50,6 +60,7 @@ MAX_SEAT_NUMBER = 8
 MAX_CHIPS = 10**12
 CLOSE_NO_SUCH_TABLE = 4404
 CLOSE_LOGGED_OUT = 4401  # the user logged out or was deactivated; reconnect as who you are now
+NOT_CURRENT = "you are no longer logged in as this player"
 LOBBY_REFRESH_SECONDS = 1.0
 NO_TIMER: dict[str, Any] = dict.fromkeys(
     ("seat", "deadline", "expires_at", "time_bank_ms", "clock")
@@ -293,6 +304,9 @@ def _check_bare(message: dict[str, Any]) -> dict[str, Any]:
 # ------------------------------------------------- sync work, in a DB thread
 
 
+SyncAction = Callable[..., TableRows | None]
+
+
 def in_db_thread(func: Callable[..., Any]) -> Callable[..., Any]:
     """``func`` as a coroutine function run in a pool of threads, each with its own connection.
 
@@ -326,6 +340,20 @@ def player_balance(player_id: int) -> int | None:
     return User.objects.filter(pk=player_id).values_list("balance", flat=True).first()
 
 
+class NoLongerCurrent(Exception):
+    """The socket's user logged out, was deactivated or changed their password."""
+
+
+def serve(
+    action: SyncAction, table_id: int, player_id: int, session_key: str | None, **fields: Any
+) -> TableRows | None:
+    """Check that the socket still speaks for ``player_id``, then run ``action``:
+    one trip to a database thread for both. The action's table rows, if it has them."""
+    if not player_is_current(player_id, session_key):
+        raise NoLongerCurrent
+    return action(table_id, player_id, **fields)
+
+
 def do_sit(table_id: int, player_id: int, *, seat_number: int, buy_in: int) -> None:
     services.seat_take(
         table_id=table_id, player_id=player_id, seat_number=seat_number, buy_in=buy_in
@@ -341,7 +369,8 @@ def do_act(
     amount: int | None,
     version: int,
     hand_id: int | None,
-) -> None:
+) -> TableRows | None:
+    """Make the move; the table's rows just after it while the hand runs on."""
     if hand_id is None:
         current = Hand.objects.filter(table_id=table_id, ended_at__isnull=True).first()
         if current is None:
@@ -357,6 +386,8 @@ def do_act(
     )
     if hand.is_finished:
         tasks.next_hand_schedule(table_id)
+        return None
+    return rows_after_move(hand)
 
 
 def do_leave(table_id: int, player_id: int) -> None:
@@ -438,6 +469,38 @@ def _read_started(table_id: int, read: SharedRead) -> TableRows | None:
     return read_table(table_id)
 
 
+class FreshRows:
+    """Table rows this process has from the changes it made, by change token.
+
+    A move's service hands back the table as the move left it
+    (:func:`do_act`); its change notice carries a token naming those rows, so
+    this process's viewers build their snapshots from them with no read. The
+    token means nothing to another process, whose viewers read the table as
+    after any change. Only the newest ``KEEP`` are kept: a notice handled
+    later than that reads instead, as it always may.
+    """
+
+    KEEP = 256
+
+    def __init__(self) -> None:
+        self.prefix = secrets.token_hex(6)  # this process's, so tokens never collide
+        self.counter = itertools.count(1)
+        self.rows: OrderedDict[str, TableRows] = OrderedDict()
+
+    def keep(self, rows: TableRows) -> str:
+        token = f"{self.prefix}-{next(self.counter)}"
+        self.rows[token] = rows
+        while len(self.rows) > self.KEEP:
+            self.rows.popitem(last=False)
+        return token
+
+    def get(self, token: Any) -> TableRows | None:
+        return self.rows.get(token) if isinstance(token, str) else None
+
+
+FRESH_ROWS = FreshRows()
+
+
 class OpenSockets:
     """This process's logged-in websockets, vouched for every ``CONNECTION_HEARTBEAT_SECONDS``.
 
@@ -491,7 +554,6 @@ OPEN_SOCKETS = OpenSockets()
 # ---------------------------------------------------------------- consumer
 
 Checker = Callable[[dict[str, Any]], dict[str, Any]]
-SyncAction = Callable[..., None]
 MESSAGES: dict[str, tuple[Checker, SyncAction | None]] = {
     "sit": (_check_sit, do_sit),
     "act": (_check_act, do_act),
@@ -532,6 +594,7 @@ class TableConsumer(DirectConsumer):
         self.revoked = False  # closing because the user logged out or was deactivated
         self.seq = 0
         self.cursor: Cursor | None = None
+        self.stamp: Stamp = (-1, -1)  # how far the rows of the last snapshot sent had got
         self.timer: dict[str, Any] = NO_TIMER  # a client assumes no clock until told
         # The balance while standing: read on connect and whenever the seat
         # comes or goes (it only changes when chips move to or from a seat).
@@ -611,12 +674,15 @@ class TableConsumer(DirectConsumer):
         except BadMessage as exc:
             await self.send_error("bad_message", str(exc))
             return
+        if action is not None:  # it checks the login itself, on the same trip
+            await self.run_service(action, fields)
+            return
         if self.player_id is not None and not await in_db_thread(player_is_current)(
             self.player_id, self.session_key
         ):
-            await self.revoke("you are no longer logged in as this player")
+            await self.revoke(NOT_CURRENT)
             return
-        await self.dispatch_message(kind, action, fields)
+        await self.dispatch_message(kind, fields)
 
     async def revoke(self, reason: str) -> None:
         """Act for this user no more: say why, then close; the page reconnects as who it is now."""
@@ -624,15 +690,11 @@ class TableConsumer(DirectConsumer):
         await self.send_error("login_required", f"{reason}; log in again to play")
         await self.close(code=CLOSE_LOGGED_OUT)
 
-    async def dispatch_message(
-        self, kind: str, action: SyncAction | None, fields: dict[str, Any]
-    ) -> None:
+    async def dispatch_message(self, kind: str, fields: dict[str, Any]) -> None:
         if kind == "snapshot":
             await self.send_snapshot(with_events=False)
         elif kind == "chat":
             await self.chat(fields["text"])
-        elif action is not None:
-            await self.run_service(action, fields)
 
     async def chat(self, text: str) -> None:
         if not self.chats.allow():
@@ -649,18 +711,28 @@ class TableConsumer(DirectConsumer):
 
     async def run_service(self, action: SyncAction, fields: dict[str, Any]) -> None:
         try:
-            await in_db_thread(action)(self.table_id, self.player_id, **fields)
+            rows = await in_db_thread(serve)(
+                action, self.table_id, self.player_id, self.session_key, **fields
+            )
+        except NoLongerCurrent:
+            await self.revoke(NOT_CURRENT)
+            return
         except services.ServiceError as exc:
             code = next(code for error, code in SERVICE_ERRORS if isinstance(exc, error))
             await self.send_error(code, str(exc))
             return
         # The service has committed: now everyone at the table may look.
-        await broadcast.announce_changed(self.table_id)
+        change = None if rows is None else FRESH_ROWS.keep(rows)
+        await broadcast.announce_changed(self.table_id, change=change)
 
     # Channel-layer handlers: "table.changed", "table.chat" and "user.revoked".
 
     async def table_changed(self, message: dict[str, Any]) -> None:
-        await self.send_snapshot(with_events=True)
+        kept = FRESH_ROWS.get(message.get("change"))
+        if kept is not None and kept.stamp <= self.stamp:
+            # The viewer already has a snapshot read after this move committed.
+            return
+        await self.send_snapshot(with_events=True, rows=kept)
 
     async def table_chat(self, message: dict[str, Any]) -> None:
         await self.send_message({"type": "chat", **message["line"]})
@@ -672,11 +744,16 @@ class TableConsumer(DirectConsumer):
 
     # Sending: every message gets this connection's next sequence number.
 
-    async def send_snapshot(self, *, with_events: bool) -> None:
-        rows = await read_table_shared(self.table_id)
+    async def send_snapshot(self, *, with_events: bool, rows: TableRows | None = None) -> None:
+        """This viewer's snapshot from ``rows``, or from a read of the table begun now."""
+        if rows is None:
+            rows = await read_table_shared(self.table_id)
         if rows is None:
             await self.close(code=CLOSE_NO_SUCH_TABLE)
             return
+        # A read begun now is at least as new as any rows had before; rows
+        # kept from a move are newer than the last snapshot's (table_changed).
+        self.stamp = rows.stamp
         earlier = None
         if with_events and self.cursor is not None and needs_earlier_events(rows, self.cursor):
             earlier = await in_db_thread(events_since)(self.cursor, self.player_id)
@@ -690,10 +767,9 @@ class TableConsumer(DirectConsumer):
             balance=self.balance,
         )
         self.cursor = snapshot.cursor
-        for event in snapshot.events:
-            await self.send_message(event)
-        await self.send_message(snapshot.payload)
-        await self.send_timer(snapshot.payload)
+        timer = self.timer_change(snapshot.payload)
+        # One change, one frame: the client applies it whole.
+        await self.send_messages([*snapshot.events, snapshot.payload, *timer])
 
     async def follow_balance(self, rows: TableRows) -> None:
         """Read the balance again when this viewer's seat has come or gone."""
@@ -704,18 +780,26 @@ class TableConsumer(DirectConsumer):
             self.seated = seated
             self.balance = await in_db_thread(player_balance)(self.player_id)
 
-    async def send_timer(self, snapshot: dict[str, Any]) -> None:
+    def timer_change(self, snapshot: dict[str, Any]) -> list[dict[str, Any]]:
         """A ``timer`` message when the turn clock differs from the last one sent."""
         info = snapshot["hand_info"]
         timer = (info and info["timer"]) or NO_TIMER
         if timer == self.timer:
-            return
+            return []
         self.timer = timer
-        await self.send_message({"type": "timer", **timer, "now": timezone.now().isoformat()})
+        return [{"type": "timer", **timer, "now": timezone.now().isoformat()}]
 
     async def send_error(self, code: str, message: str) -> None:
         await self.send_message({"type": "error", "code": code, "message": message})
 
     async def send_message(self, message: dict[str, Any]) -> None:
-        self.seq += 1
-        await self.send_json({**message, "seq": self.seq})
+        await self.send_messages([message])
+
+    async def send_messages(self, messages: list[dict[str, Any]]) -> None:
+        """One frame: a lone message as itself, several as a JSON array, each
+        with this connection's next sequence number."""
+        stamped = []
+        for message in messages:
+            self.seq += 1
+            stamped.append({**message, "seq": self.seq})
+        await self.send_json(stamped[0] if len(stamped) == 1 else stamped)

@@ -78,14 +78,15 @@ def _card(card: int) -> str | None:
 
 
 def events_for(
-    state: HandState, player: int | None = OBSERVER, *, everything: bool = False
+    state: HandState, player: int | None = OBSERVER, *, everything: bool = False, since: int = 0
 ) -> list[dict[str, Any]]:
-    """The hand's event log with every card the viewer may not see removed.
+    """The hand's event log with every card the viewer may not see removed,
+    from event number ``since`` on (a viewer who has the ones before).
 
     With ``everything`` (staff only) nothing is removed, burns included.
     """
     visible = []
-    for event in state.events:
+    for event in state.events[since:]:
         kind = event["type"]
         hidden = kind == "burn" or kind == "deal" and not event["up"] and event["player"] != player
         if hidden and not everything:

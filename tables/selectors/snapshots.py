@@ -38,6 +38,11 @@ class Snapshot:
     cursor: Cursor | None  # what to remember
 
 
+# How far a table's rows have got: the latest hand's number and version,
+# (0, 0) before the first hand. Only ever compared, never shown.
+Stamp = tuple[int, int]
+
+
 @dataclass
 class TableRows:
     """What every viewer's snapshot of a table is built from, read once for all of them."""
@@ -47,6 +52,15 @@ class TableRows:
     hand: Hand | None  # the latest hand, running or ended
     state: HandState | None  # its state, rebuilt once: ``view`` and ``events_for`` only read it
     waiting: list[WaitingPlayer] = field(default_factory=list)  # the waiting list, in order
+    # What every viewer's snapshot shares, built for the first and kept for the
+    # rest: the table's part, the hand's public facts, and each engine
+    # player's view of the hand (observers and anyone not dealt in share None's).
+    shared: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def stamp(self) -> Stamp:
+        """The latest hand's place: every move and every new hand moves it on."""
+        return (0, 0) if self.hand is None else (self.hand.number, self.hand.version)
 
 
 def read_table(table_id: int) -> TableRows | None:
@@ -54,10 +68,27 @@ def read_table(table_id: int) -> TableRows | None:
     table = Table.objects.select_related("stakes").filter(pk=table_id).first()
     if table is None:
         return None
-    seats = list(table.seat_set.select_related("player").order_by("number"))
     hand = table.hands.order_by("-number").first()
     # Read-only from here on: the views only read it.
     state = None if hand is None else HandState.from_dict(hand.state, adopt=True)
+    return _with_seats(table, hand, state)
+
+
+def rows_after_move(hand: Hand) -> TableRows:
+    """The rows of a hand's table just after a move in it committed.
+
+    ``hand`` is the one the move's service stored, with the table it locked:
+    they are the table and its latest hand as the move left them, so only the
+    seats and the waiting list are read. The hand must still be running; the
+    end of a hand changes seats and balances that a fresh :func:`read_table` reads.
+    """
+    if hand.is_finished:
+        raise ValueError(f"hand #{hand.number} is over: read the table afresh")
+    return _with_seats(hand.table, hand, HandState.from_dict(hand.state, adopt=True))
+
+
+def _with_seats(table: Table, hand: Hand | None, state: HandState | None) -> TableRows:
+    seats = list(table.seat_set.select_related("player").order_by("number"))
     waiting = table.waiting_players.select_related("player").order_by("joined_at", "pk")
     return TableRows(table, seats, hand, state, list(waiting))
 
@@ -87,11 +118,13 @@ def build_snapshot(
     viewer's chip balance as last read, for when they have no seat here (a
     seated player's is read with their seat).
     """
-    table, seats, hand = rows.table, rows.seats, rows.hand
+    seats, hand, shared = rows.seats, rows.hand, rows.shared
     events = list(earlier or []) if with_events else []
+    if "table" not in shared:
+        shared["table"] = _table_payload(rows.table, seats, hand, rows.waiting)
     payload = {
         "type": "snapshot",
-        "table": _table_payload(table, seats, hand, rows.waiting),
+        "table": shared["table"],
         "hand": None,
         "hand_info": None,
         "you": None,
@@ -107,11 +140,14 @@ def build_snapshot(
         }
     if hand is not None and rows.state is not None:
         viewer = _engine_player(hand, player_id)
-        payload["hand"] = view(rows.state, viewer)
-        payload["hand_info"] = _hand_info(hand, payload["hand"]["to_act"])
+        if ("view", viewer) not in shared:
+            shared["view", viewer] = view(rows.state, viewer)
+        if "hand_info" not in shared:
+            shared["hand_info"] = _hand_info(hand, rows.state.to_act)
+        payload["hand"], payload["hand_info"] = shared["view", viewer], shared["hand_info"]
         if with_events:
             seen = cursor.seen if cursor is not None and cursor.hand_id == hand.pk else 0
-            visible = events_for(rows.state, viewer)[seen:]
+            visible = events_for(rows.state, viewer, since=seen)
             events += [{"type": "event", "hand_id": hand.pk, "event": e} for e in visible]
         cursor = Cursor(hand.pk, len(rows.state.events), hand.is_finished)
     return Snapshot(payload, events, cursor)
@@ -206,7 +242,5 @@ def events_since(cursor: Cursor, player_id: int | None) -> list[dict[str, Any]]:
     if hand is None:
         return []
     state = HandState.from_dict(hand.state, adopt=True)
-    visible = events_for(state, _engine_player(hand, player_id))
-    return [
-        {"type": "event", "hand_id": hand.pk, "event": event} for event in visible[cursor.seen :]
-    ]
+    visible = events_for(state, _engine_player(hand, player_id), since=cursor.seen)
+    return [{"type": "event", "hand_id": hand.pk, "event": event} for event in visible]

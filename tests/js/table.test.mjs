@@ -8,7 +8,7 @@ import { moveFor } from "../../static/js/table/advance.js";
 import { clockAt, clockPlan } from "../../static/js/table/clock.js";
 import { centreWords } from "../../static/js/table/render.js";
 import { amountProblem } from "../../static/js/table/seat-controls.js";
-import { LONGEST_WAIT_MS, missedOne, nextWait } from "../../static/js/table/socket.js";
+import { LONGEST_WAIT_MS, messagesOf, missedOne, nextWait } from "../../static/js/table/socket.js";
 
 test("a call and a bring-in are labelled with their cost, a bet with its amount", () => {
   const choices = actionChoices([
@@ -122,6 +122,13 @@ test("a message out of sequence calls for a snapshot, unless it is one", () => {
   assert.equal(missedOne(3, { seq: 4, type: "event" }), false);
   assert.equal(missedOne(3, { seq: 5, type: "event" }), true);
   assert.equal(missedOne(3, { seq: 5, type: "snapshot" }), false);
+});
+
+test("a frame holds one message, or one change's messages in order", () => {
+  const snapshot = { seq: 7, type: "snapshot" };
+  assert.deepEqual(messagesOf(snapshot), [snapshot]);
+  const change = [{ seq: 5, type: "event" }, { seq: 6, type: "event" }, snapshot];
+  assert.deepEqual(messagesOf(change), change);
 });
 
 test("the wait before reconnecting doubles, up to a limit", () => {

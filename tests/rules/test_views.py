@@ -73,6 +73,15 @@ def test_event_logs_hide_other_players_down_cards_and_every_burn():
     assert mine[:2] == ["Ac", "Ad"]
 
 
+def test_a_viewer_who_has_some_events_gets_the_rest_hidden_the_same_way():
+    state = run_out(fresh())
+    count = len(state.events)
+    for viewer in (ALICE, OBSERVER):
+        whole = events_for(state, viewer)
+        for since in (0, 1, count // 2, count - 1, count):
+            assert events_for(state, viewer, since=since) == whole[since:]
+
+
 def test_a_folded_players_down_cards_stay_hidden_after_the_hand():
     state = play(fresh(), (CAROL, "bring_in"), (ALICE, "complete", 5), (BOB, "fold"))
     play(state, (CAROL, "fold"))

@@ -22,6 +22,7 @@ from uuid import uuid4
 import pytest
 from django.conf import settings
 from django.db import connection
+from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
@@ -63,6 +64,19 @@ def bob(db: None, quick_passwords: None) -> User:
 def carol(db: None, quick_passwords: None) -> User:
     """The third player (seat 4, leaving seat 3 empty), or the one not dealt in."""
     return user_signup(username="carol", password="carol-pw-1234")
+
+
+def session_of(user: User) -> str:
+    """A real session cookie for ``user``, made by logging in through Django."""
+    client = Client()
+    client.force_login(user)
+    return client.cookies["sessionid"].value
+
+
+@pytest.fixture
+def cookies(alice: User, bob: User, carol: User) -> dict[str, str]:
+    """Alice's, bob's and carol's session cookies, by username."""
+    return {user.username: session_of(user) for user in (alice, bob, carol)}
 
 
 @pytest.fixture

@@ -26,6 +26,7 @@ from accounts.models import User
 from cardroom.asgi import application
 from tables import services
 from tables.models import Hand, Seat, Table, TableConnection
+from tests.tables.conftest import session_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -33,19 +34,19 @@ pytestmark = pytest.mark.django_db(transaction=True)
 SAME_SITE = [(b"host", b"localhost"), (b"origin", b"http://localhost")]
 
 
-def session_of(user: User) -> str:
-    """A real session cookie for ``user``, made by logging in through Django."""
-    client = Client()
-    client.force_login(user)
-    return client.cookies["sessionid"].value
-
-
 class Socket:
-    """One websocket connection and every frame it has received, in order."""
+    """One websocket connection and every message it has received, in order.
+
+    A frame holding several messages (a JSON array: one change's events, its
+    snapshot and its timer) is taken apart into them, and ``arrays`` keeps
+    each such frame's messages as they came.
+    """
 
     def __init__(self, communicator: WebsocketCommunicator) -> None:
         self.communicator = communicator
         self.frames: list[dict[str, Any]] = []
+        self.arrays: list[list[dict[str, Any]]] = []
+        self.unread: list[dict[str, Any]] = []
 
     async def receive(self) -> dict[str, Any]:
         """The next frame that isn't a ``timer``; timers are kept in ``frames`` too."""
@@ -54,7 +55,13 @@ class Socket:
         return frame
 
     async def receive_any(self) -> dict[str, Any]:
-        frame = await self.communicator.receive_json_from(timeout=3)
+        if not self.unread:
+            data = await self.communicator.receive_json_from(timeout=3)
+            if isinstance(data, list):
+                assert len(data) > 1, data  # a lone message travels as itself
+                self.arrays.append(data)
+            self.unread = list(data) if isinstance(data, list) else [data]
+        frame = self.unread.pop(0)
         self.frames.append(frame)
         return frame
 
@@ -71,9 +78,13 @@ class Socket:
     async def send(self, message: Any) -> None:
         await self.communicator.send_json_to(message)
 
+    async def idle(self, timeout: float) -> bool:
+        """Nothing is left to read, and nothing more arrives within ``timeout`` seconds."""
+        return not self.unread and await self.communicator.receive_nothing(timeout=timeout)
+
     async def quiet(self) -> bool:
         """Nothing but ``timer`` frames arrives in the next 0.2 s."""
-        while not await self.communicator.receive_nothing(timeout=0.2):
+        while not await self.idle(0.2):
             if (await self.receive_any())["type"] != "timer":
                 return False
         return True
@@ -137,11 +148,6 @@ def current_hand(table: Table) -> Hand | None:
 def hand_record(hand_id: int) -> tuple[int, int, dict[str, Any]]:
     hand = Hand.objects.get(pk=hand_id)
     return hand.version, hand.actions.count(), hand.state
-
-
-@pytest.fixture
-def cookies(alice: User, bob: User, carol: User) -> dict[str, str]:
-    return {user.username: session_of(user) for user in (alice, bob, carol)}
 
 
 async def sit(socket: Socket, seat: int, buy_in: int = 200) -> dict[str, Any]:
@@ -443,7 +449,7 @@ def test_a_page_opened_later_gets_the_recent_chat_then_the_hands_log(
 async def observer_frames_until_quiet(socket: Socket) -> list[dict[str, Any]]:
     """Frames that arrive until 0.3 s pass with nothing new."""
     start = len(socket.frames)
-    while not await socket.communicator.receive_nothing(timeout=0.3):
+    while not await socket.idle(0.3):
         await socket.receive_any()
     return socket.frames[start:]
 
@@ -753,6 +759,31 @@ def test_a_move_reaches_each_viewer_as_one_snapshot_of_their_own(
             assert waiter.last_snapshot["hand"]["legal_actions"]
             for socket in (mover, waiter, observer):
                 assert await socket.quiet()
+
+    run(scenario)
+
+
+def test_a_change_reaches_each_viewer_in_one_frame_events_then_snapshot_then_timer(
+    table: Table, cookies: dict[str, str]
+) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            alice, bob, observer = await heads_up(join, table, cookies)
+            mover = alice if to_act(bob.last_snapshot) == 1 else bob
+            for socket in (alice, bob, observer):
+                socket.arrays.clear()
+            await mover.send(first_move(mover.last_snapshot))
+            for socket in (alice, bob, observer):
+                snapshot = await socket.receive_snapshot()
+                while socket.unread:  # the rest of the frame: its timer
+                    await socket.receive_any()
+                [frame] = socket.arrays
+                kinds = [message["type"] for message in frame]
+                assert kinds == ["event", "snapshot", "timer"]
+                assert frame[1] == snapshot
+                assert frame[2]["seat"] != mover.last_snapshot["you"]["seat"]  # the next turn
+                seqs = [message["seq"] for message in frame]
+                assert seqs == list(range(seqs[0], seqs[0] + 3))
 
     run(scenario)
 

@@ -19,7 +19,8 @@ from accounts.models import User
 from tables.models import Hand, Table
 from tables.rules import HandState
 from tables.rules.cards import card_str
-from tests.tables.test_consumers import Socket, room, run, session_of
+from tests.tables.conftest import session_of
+from tests.tables.test_consumers import Socket, room, run
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

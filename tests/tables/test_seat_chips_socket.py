@@ -21,7 +21,8 @@ from accounts.models import User
 from accounts.services import user_signup
 from tables import services, tasks
 from tables.models import Seat, Stakes, Table, WaitingPlayer
-from tests.tables.test_consumers import Socket, room, run, seats_of, session_of
+from tests.tables.conftest import session_of
+from tests.tables.test_consumers import Socket, room, run, seats_of
 from tests.tables.test_seat_chips import BOB_WINS, bust
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -54,7 +55,7 @@ def two_seats(stakes: Stakes) -> None:
 
 async def drain(socket: Socket) -> None:
     """Read whatever the socket has been sent so far, so the next frame is new."""
-    while not await socket.communicator.receive_nothing(timeout=0.2):
+    while not await socket.idle(0.2):
         await socket.receive_any()
 
 

@@ -11,6 +11,12 @@ export function nextWait(ms) {
   return Math.min(ms * 2, LONGEST_WAIT_MS);
 }
 
+// A frame holds one message, or one change's messages as an array (its
+// events, its snapshot, its timer), to be taken in order at once.
+export function messagesOf(data) {
+  return Array.isArray(data) ? data : [data];
+}
+
 // Each connection counts its messages from 1; a gap means we missed one, and
 // only a snapshot (the whole truth) makes up for it.
 export function missedOne(lastSeq, message) {
@@ -36,7 +42,7 @@ export class TableSocket {
       this.wait = FIRST_WAIT_MS;
       this.on.open();
     };
-    socket.onmessage = (e) => this.receive(JSON.parse(e.data));
+    socket.onmessage = (e) => messagesOf(JSON.parse(e.data)).forEach((m) => this.receive(m));
     socket.onclose = (e) => {
       if (e.code === TABLE_GONE) {
         this.on.gone();

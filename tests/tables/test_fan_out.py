@@ -1,0 +1,140 @@
+"""One change, many viewers: the rows a move leaves behind serve this process's
+viewers without a read, and never a viewer who already has newer ones.
+
+The sockets are real (the ASGI app, real sessions, the project's Redis
+channel layer); "another process" is a change made as the Celery worker
+makes it: a service called directly, then a notice with no rows kept here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.utils import timezone
+
+from accounts.models import User
+from tables import broadcast, consumers, services
+from tables.models import Hand, Table
+from tables.rules import HandState
+from tables.selectors.snapshots import build_snapshot, read_table, rows_after_move
+from tests.tables.test_consumers import first_move, heads_up, room, run, to_act
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _played_hand(table: Table, alice: User, bob: User) -> Hand:
+    """Alice and bob sit; their hand has had its bring-in."""
+    services.seat_take(table_id=table.pk, player_id=alice.pk, seat_number=1, buy_in=200)
+    services.seat_take(table_id=table.pk, player_id=bob.pk, seat_number=2, buy_in=200)
+    hand = services.hand_start(table_id=table.pk)
+    return services.hand_act(
+        hand_id=hand.pk,
+        player_id=hand.seating["players"][hand.state["to_act"]]["player"],
+        kind="bring_in",
+        version=hand.version,
+        table_id=table.pk,
+    )
+
+
+def test_the_rows_a_move_leaves_build_the_snapshot_a_fresh_read_builds(
+    table: Table, alice: User, bob: User, carol: User
+) -> None:
+    table.stakes.seats = 2  # full, so that carol can wait: the waiting list shows too
+    table.stakes.save(update_fields=["seats"])
+    hand = _played_hand(table, alice, bob)
+    services.waiting_join(table_id=table.pk, player_id=carol.pk)
+    hand = Hand.objects.select_related("table__stakes").get(pk=hand.pk)
+    kept, fresh = rows_after_move(hand), read_table(table.pk)
+    assert fresh is not None and kept.stamp == fresh.stamp == (1, hand.version)
+    for viewer in (alice.pk, bob.pk, carol.pk, None):
+        mine = build_snapshot(kept, viewer, None, with_events=True, balance=0)
+        theirs = build_snapshot(fresh, viewer, None, with_events=True, balance=0)
+        assert mine.payload == theirs.payload
+        assert mine.events == theirs.events and mine.cursor == theirs.cursor
+
+
+def test_a_finished_hands_rows_are_read_afresh(table: Table, alice: User, bob: User) -> None:
+    hand = _played_hand(table, alice, bob)
+    hand.ended_at = timezone.now()  # as the last move leaves it: seats and balances move too
+    with pytest.raises(ValueError, match="read the table afresh"):
+        rows_after_move(hand)
+
+
+@pytest.mark.usefixtures("redis_layer")
+def test_a_move_reaches_this_process_viewers_without_reading_the_table(
+    table: Table, cookies: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reads: list[int] = []
+    original = consumers.read_table
+
+    def counted(table_id: int) -> Any:
+        reads.append(table_id)
+        return original(table_id)
+
+    monkeypatch.setattr(consumers, "read_table", counted)
+
+    async def scenario() -> None:
+        async with room() as join:
+            alice, bob, observer = await heads_up(join, table, cookies)
+            mover = alice if to_act(bob.last_snapshot) == 1 else bob
+            before = mover.last_snapshot["hand"]["turn"]
+            reads.clear()
+            await mover.send(first_move(mover.last_snapshot))
+            for socket in (alice, bob, observer):
+                assert (await socket.receive_snapshot())["hand"]["turn"] == before + 1
+            assert reads == []
+
+    run(scenario)
+
+
+@pytest.mark.usefixtures("redis_layer")
+def test_a_move_kept_here_is_not_shown_after_a_newer_change_from_elsewhere(
+    table: Table, cookies: dict[str, str]
+) -> None:
+    """The notice of a move made here can reach a viewer after a later change's
+    (its rows were kept, then another process moved and told the table first):
+    the viewer keeps the newer snapshot."""
+
+    async def scenario() -> None:
+        async with room() as join:
+            alice, bob, observer = await heads_up(join, table, cookies)
+            mover = alice if to_act(bob.last_snapshot) == 1 else bob
+            await mover.send(first_move(mover.last_snapshot))
+            for socket in (alice, bob, observer):
+                await socket.receive_snapshot()
+            token, kept = next(reversed(consumers.FRESH_ROWS.rows.items()))
+            newer = await database_sync_to_async(_move_elsewhere)(table.pk)
+            await broadcast.announce_changed(table.pk)  # the worker's notice: no rows kept
+            for socket in (alice, bob, observer):
+                assert (await socket.receive_snapshot())["hand"]["turn"] == newer
+            assert kept.stamp < (kept.stamp[0], newer)
+            # The older move's notice, late: nobody goes back to it.
+            seen = {socket: len(socket.frames) for socket in (alice, bob, observer)}
+            notice = {"type": broadcast.CHANGED, "change": token}
+            await get_channel_layer().group_send(broadcast.table_group(table.pk), notice)
+            for socket, start in seen.items():
+                while not await socket.quiet():
+                    pass
+                later = [f for f in socket.frames[start:] if f["type"] == "snapshot"]
+                assert [f["hand"]["turn"] for f in later] in ([], [newer])
+
+    run(scenario)
+
+
+def _move_elsewhere(table_id: int) -> int:
+    """The player to act checks or calls, applied as another process applies it; the new turn."""
+    hand = Hand.objects.get(table_id=table_id, ended_at__isnull=True)
+    state = HandState.from_dict(hand.state)
+    assert state.to_act is not None
+    kind = next(o.kind for o in state.legal_actions() if o.kind in ("check", "call"))
+    moved = services.hand_act(
+        hand_id=hand.pk,
+        player_id=hand.seating["players"][state.to_act]["player"],
+        kind=kind,
+        version=hand.version,
+        table_id=table_id,
+    )
+    return moved.version
