@@ -1,13 +1,15 @@
 """Load benchmark: N six-seat tables of bots against the whole stack on this machine.
 
     python bench/load.py [--tables 100] [--seconds 120] [--warmup S] [--interval 2]
+                         [--daphnes N]
 
 It recreates a PostgreSQL database of its own (``--database-url``, whose name
 must contain "bench"), empties one Redis database (``--redis-url``, not db 0),
 migrates, and makes the stakes, the tables and six bot players per table, each
 signed up through ``accounts.services.user_signup`` so their chips come from
-the ledger. Then it starts Daphne serving ``cardroom.asgi``, a Celery worker
-and Celery beat, as docker-compose.yml runs them (``DEBUG`` off; logs at
+the ledger. Then it starts ``cardroom.web`` (``--daphnes`` Daphne processes
+on one port; by default as many as ``make run`` starts), a Celery worker and
+Celery beat, as docker-compose.yml runs them (``DEBUG`` off; logs at
 WARNING), and the bots (``bench/load_bots.py``, one process of
 :class:`tables.bots.Bot` over real websockets), which sit down through the
 websocket and play, each table one move per ``--interval`` seconds on average.
@@ -80,9 +82,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     add("--warmup", type=float, help="seconds of play before measuring (default: 30 + tables/2)")
     add("--interval", type=float, default=2.0, help="seconds between moves at a table (2)")
     add("--timeout-share", type=float, default=0.02, help="share of turns left to the clock")
-    add("--daphnes", type=int, default=1, help="Daphne processes; tables are split among them")
+    add(
+        "--daphnes",
+        type=int,
+        help="Daphne processes behind the one port, as cardroom.web serves them "
+        "(default: what make run ships)",
+    )
     add("--concurrency", type=int, default=2, help="Celery worker processes (2)")
-    add("--port", type=int, default=8700, help="first Daphne port (8700)")
+    add("--port", type=int, default=8700, help="the Daphnes' port (8700)")
     add(
         "--database-url",
         default="postgres://postgres@127.0.0.1:5432/cardroom_bench",
@@ -95,6 +102,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.warmup is None:
         args.warmup = 30 + args.tables / 2
+    if args.daphnes is None:
+        from cardroom.web import process_count
+
+        args.daphnes = process_count(None)
     if args.tables < 1 or args.seconds <= 0 or args.interval <= 0 or args.daphnes < 1:
         parser.error("--tables, --seconds, --interval and --daphnes must be positive")
     if not 0 <= args.timeout_share <= 1:
@@ -238,19 +249,15 @@ def _die_with_parent() -> None:
 _LIBC = ctypes.CDLL(None)  # loaded here, so the forked child only makes the call
 
 
-def start_servers(stack: Stack, args: argparse.Namespace) -> list[int]:
-    """Daphne(s), the worker and beat, as docker-compose.yml runs them; Daphne's ports."""
+def start_servers(stack: Stack, args: argparse.Namespace) -> None:
+    """The Daphnes on one port, the worker and beat, as docker-compose.yml runs them."""
     celery = [sys.executable, "-m", "celery", "-A", "cardroom"]
     stack.start("worker", [*celery, "worker", "-l", "WARNING", "-c", str(args.concurrency)])
     stack.start("beat", [*celery, "beat", "-l", "WARNING", "-s", str(stack.logs / "beat")])
-    ports = [args.port + offset for offset in range(args.daphnes)]
-    for number, port in enumerate(ports, 1):
-        argv = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
-        stack.start(f"daphne-{number}", [*argv, "cardroom.asgi:application"])
-    for port in ports:
-        _wait_until(lambda port=port: _listening(port), stack, f"Daphne on port {port}")
+    web = [sys.executable, "-m", "cardroom.web", "--host", "127.0.0.1", "--port", str(args.port)]
+    stack.start("daphne", [*web, "--processes", str(args.daphnes)])
+    _wait_until(lambda: _listening(args.port), stack, f"Daphne on port {args.port}")
     _wait_until(_worker_answers, stack, "the Celery worker")
-    return ports
 
 
 def _listening(port: int) -> bool:
@@ -323,7 +330,7 @@ def machine_ticks() -> tuple[int, int]:
 def group_roots(stack: Stack, redis_pid: int | None) -> dict[str, set[int]]:
     procs = processes()
     roots = {
-        "daphne": {p.pid for n, p in stack.children.items() if n.startswith("daphne")},
+        "daphne": {stack.children["daphne"].pid},  # cardroom.web and its Daphnes
         "celery worker": {stack.children["worker"].pid},
         "celery beat": {stack.children["beat"].pid},
         "bots": {stack.children["bots"].pid},
@@ -516,15 +523,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def measure(args: argparse.Namespace, stack: Stack, tables: list[dict[str, Any]]) -> dict[str, Any]:
-    ports = start_servers(stack, args)
+    start_servers(stack, args)
     say(f"servers up; bots join over {args.tables / tables_per_second(args):.0f} s")
     start = time.time() + args.warmup
     end = start + args.seconds
     spec = {
-        "tables": [
-            {**table, "url": f"ws://127.0.0.1:{ports[index % len(ports)]}"}
-            for index, table in enumerate(tables)
-        ],
+        "tables": [{**table, "url": f"ws://127.0.0.1:{args.port}"} for table in tables],
         "seats": SEATS,
         "buy_in": BUY_IN,
         "interval": args.interval,

@@ -1,10 +1,10 @@
 """``python -m cardroom.runner``: every process `make run` needs, under one supervisor.
 
 It starts, in this order: an embedded Redis when ``REDIS_URL`` is unset (and
-hands its URL to the others), a Celery worker, Celery beat, Daphne serving
-Django at ``--host``/``--port``, and with ``--bots N`` that many bot players at
-the demo bot table. Ctrl-C or SIGTERM stops them all, last started
-first so Redis goes last.
+hands its URL to the others), a Celery worker, Celery beat, the Daphne
+processes serving Django at ``--host``/``--port`` (``cardroom.web``), and with
+``--bots N`` that many bot players at the demo bot table. Ctrl-C or SIGTERM
+stops them all, last started first so Redis goes last.
 
 With ``--seed-demo`` it first runs ``manage.py seed_demo`` and holds back what
 that prints (the admin's one-time password, in a box) until Daphne answers, so
@@ -88,6 +88,7 @@ class Supervisor:
     env: dict[str, str]
     children: list[Child] = field(default_factory=list)
     stop_requested: bool = False
+    pass_fds: tuple[int, ...] = ()  # file descriptors every child inherits
     restart_delay: float = RESTART_DELAY
     restart_delay_max: float = RESTART_DELAY_MAX
     crash_limit: int = CRASH_LIMIT
@@ -105,7 +106,8 @@ class Supervisor:
             env=self.env,
             stdin=subprocess.DEVNULL,
             start_new_session=True,
-            preexec_fn=_die_with_parent(),
+            preexec_fn=die_with_parent(),
+            pass_fds=self.pass_fds,
         )
 
     def request_stop(self, signum: int, frame: FrameType | None = None) -> None:
@@ -177,7 +179,7 @@ def _stop(child: Child, timeout: float) -> None:
     child.process.wait()
 
 
-def _die_with_parent() -> Callable[[], None] | None:
+def die_with_parent() -> Callable[[], None] | None:
     """On Linux, have the kernel SIGTERM each child if the runner itself is killed.
 
     Children sit in their own sessions, so without this a ``kill -9`` of the
@@ -250,14 +252,12 @@ def server_commands(host: str, port: int, workdir: Path) -> list[tuple[str, list
     schedule = str(workdir / "celerybeat-schedule")  # beat's state; nothing to keep
     # At INFO the worker logs every task, several lines a second at a busy table.
     level = os.environ.get("CELERY_LOG_LEVEL") or CELERY_LOG_LEVEL
-    address = f"{host}:{port}"
     return [
         ("worker", [*celery, "worker", "--loglevel", level, "--concurrency", "2"]),
         ("beat", [*celery, "beat", "--loglevel", level, "--schedule", schedule]),
-        # With daphne installed, runserver is Daphne: HTTP and websockets. Static
-        # files come from WhiteNoise, DEBUG on or off (--nostatic: not from
-        # runserver's own handler). No autoreloader: it would hide the server process.
-        ("web", [sys.executable, "manage.py", "runserver", "--noreload", "--nostatic", address]),
+        # Daphne processes on one port (cardroom.web: WEB_PROCESSES, default 2),
+        # HTTP and websockets; static files come from WhiteNoise.
+        ("web", [sys.executable, "-m", "cardroom.web", "--host", host, "--port", str(port)]),
     ]
 
 

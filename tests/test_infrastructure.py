@@ -522,7 +522,7 @@ def test_the_runner_serves_runs_tasks_and_leaves_nothing_behind_on_ctrl_c(
         # The admin's password box comes after the servers' start-up lines.
         _wait_for(lambda: "cardroom.runner: serving" in log.read_text(), "the serving line", log)
         text = log.read_text()
-        assert text.index("Quit the server with CONTROL-C.") < text.index("  Password    ")
+        assert text.index("cardroom.web: 2 Daphne process(es)") < text.index("  Password    ")
         assert text.index("  Password    ") < text.index("cardroom.runner: serving")
         assert "-------------- celery@" not in text  # no Celery banners
         embedded = re.search(r"embedded Redis at (redis://\S+)\.", log.read_text())
@@ -541,9 +541,11 @@ def test_the_runner_serves_runs_tasks_and_leaves_nothing_behind_on_ctrl_c(
         _wait_for(lambda: "restarted worker" in log.read_text(), "the worker's restart", log)
         assert _ping_through(embedded.group(1)) == "pong"
         children |= _descendants(runner.pid)
-        started_commands = ("redis-server", "cardroom --quiet worker", "beat", "runserver", "bots")
-        for started in started_commands:
-            assert any(started in command for command in children.values()), started
+        started = ("redis-server", "cardroom --quiet worker", "beat", "cardroom.web", "bots")
+        for command_part in started:
+            assert any(command_part in command for command in children.values()), command_part
+        daphnes = [command for command in children.values() if "-m daphne" in command]
+        assert len(daphnes) == 2, daphnes
         runner.send_signal(signal.SIGINT)
         assert runner.wait(timeout=40) == 0
     finally:

@@ -1,0 +1,232 @@
+"""Two Daphne processes on one port (``cardroom.web``), as ``make run`` and the
+image start them: a table's viewers land on either, every one of them sees each
+change, and when one process is killed its viewers reconnect to what the
+database holds.
+
+Real servers on the test database and the real Redis; the viewers are real
+websocket clients. Which process holds a connection is read from /proc.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+from websockets.asyncio.client import ClientConnection, connect
+
+from accounts.models import User
+from cardroom.runner import free_port
+from cardroom.web import process_count
+from tables.models import Seat, Table
+from tests.conftest import live_database_url, stop_process_group
+from tests.tables.conftest import session_of
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+PROCESSES = 2
+MAX_CONNECTIONS = 40  # to find a viewer on each process; the kernel shares them out
+
+
+@dataclass
+class Web:
+    port: int
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def daphnes(self) -> list[int]:
+        """The pids of the Daphne processes cardroom.web runs now."""
+        return [pid for pid in _children(self.process.pid) if b"daphne" in _command(pid)]
+
+    def holder(self, client: ClientConnection) -> int:
+        """The Daphne process holding the server end of ``client``'s connection."""
+        inode = _server_inode(self.port, client.local_address[1])
+        for pid in self.daphnes():
+            if inode in _socket_inodes(pid):
+                return pid
+        raise AssertionError(f"no Daphne holds the connection from port {client.local_address}")
+
+
+@pytest.fixture
+def web(tmp_path: Path, redis_url: str, db: None) -> Iterator[Web]:
+    port = free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": live_database_url(),
+        "REDIS_URL": redis_url,
+        "DEBUG": "false",
+        "HTTPS": "false",
+        "SECRET_KEY": settings.SECRET_KEY,  # the sessions the test makes are signed with it
+    }
+    log = tmp_path / "web.log"
+    argv = [sys.executable, "-m", "cardroom.web", "--port", str(port)]
+    with log.open("wb") as output:
+        process = subprocess.Popen(
+            [*argv, "--processes", str(PROCESSES)],
+            cwd=PROJECT_ROOT, env=env, stdout=output, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
+    server = Web(port, process, log)
+    try:
+        _wait_for(lambda: _answers(port) and len(server.daphnes()) == PROCESSES, server)
+        yield server
+    finally:
+        stop_process_group(process)
+        print(log.read_text())  # shown only when the test fails
+
+
+def test_the_process_count_comes_from_the_flag_then_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("WEB_PROCESSES", "3")
+    assert (process_count(None), process_count(1)) == (3, 1)
+    monkeypatch.setenv("WEB_PROCESSES", "")
+    assert process_count(None) == 2
+    for bad in ("two", "0"):
+        monkeypatch.setenv("WEB_PROCESSES", bad)
+        with pytest.raises(SystemExit, match="WEB_PROCESSES|at least 1"):
+            process_count(None)
+
+
+def test_viewers_on_either_process_see_the_same_change_and_survive_a_killed_process(
+    web: Web, table: Table, alice: User, bob: User
+) -> None:
+    cookies = {user.username: session_of(user) for user in (alice, bob)}
+    seen = asyncio.run(_scenario(web, table.pk, cookies))
+    held = sorted(Seat.objects.filter(table=table).values_list("number", "player__username"))
+    assert seen == [{"number": n, "player": name} for n, name in held]
+    assert "alice" in [name for _, name in held]
+    _wait_for(lambda: len(web.daphnes()) == PROCESSES, web)  # the killed one is back
+    assert "restarted daphne-" in web.log.read_text()
+
+
+async def _scenario(web: Web, table_id: int, cookies: dict[str, str]) -> list[dict[str, Any]]:
+    url = f"ws://127.0.0.1:{web.port}/ws/tables/{table_id}/"
+    origin = f"http://127.0.0.1:{web.port}"
+
+    async def viewer(cookie: str | None = None) -> ClientConnection:
+        headers = {"Cookie": f"sessionid={cookie}"} if cookie else {}
+        client = await connect(url, origin=origin, additional_headers=headers)  # type: ignore[arg-type]
+        await _snapshot(client)  # every connection starts with one
+        return client
+
+    by_process: dict[int, list[ClientConnection]] = {}
+    opened: list[ClientConnection] = []
+    try:
+        while len(by_process) < PROCESSES:
+            assert len(opened) < MAX_CONNECTIONS, "every connection went to one process"
+            client = await viewer()
+            opened.append(client)
+            by_process.setdefault(web.holder(client), []).append(client)
+        alice = await viewer(cookies["alice"])
+        opened.append(alice)
+        await alice.send(json.dumps({"type": "sit", "seat": 1, "buy_in": 100}))
+        # One change, seen alike from both processes.
+        tables = []
+        for clients in by_process.values():
+            for client in clients:
+                snapshot = await _snapshot(client)
+                tables.append(snapshot["table"])
+        assert all(seen == tables[0] for seen in tables)
+        assert [s["player"] for s in tables[0]["seats"]] == ["alice"]
+        # Bob sits through one process, which is killed with his message in flight.
+        bob = await viewer(cookies["bob"])
+        opened.append(bob)
+        doomed = web.holder(bob)
+        await bob.send(json.dumps({"type": "sit", "seat": 2, "buy_in": 100}))
+        os.kill(doomed, signal.SIGKILL)
+        # Its viewers are cut off; one reconnecting lands on a live process and
+        # is shown what the database holds.
+        await asyncio.wait_for(by_process[doomed][0].wait_closed(), 10)
+        again = await viewer()
+        opened.append(again)
+        await asyncio.sleep(0.5)  # whatever bob's sit did is committed or gone by now
+        await again.send(json.dumps({"type": "snapshot"}))
+        snapshot = await _snapshot(again)
+        return [{"number": s["number"], "player": s["player"]} for s in snapshot["table"]["seats"]]
+    finally:
+        for client in opened:
+            await client.close()
+
+
+async def _snapshot(client: ClientConnection) -> dict[str, Any]:
+    """The next snapshot, from a frame of one message or of several."""
+    while True:
+        data = json.loads(await asyncio.wait_for(client.recv(), 10))
+        for message in data if isinstance(data, list) else [data]:
+            if message["type"] == "snapshot":
+                return message
+
+
+# ------------------------------------------------------------------- /proc
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(stat.parent.name))
+        except (OSError, IndexError, ValueError):
+            continue  # exited while we looked
+    return found
+
+
+def _command(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def _socket_inodes(pid: int) -> set[str]:
+    inodes = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[len("socket:[") : -1])
+    return inodes
+
+
+def _server_inode(server_port: int, client_port: int) -> str:
+    """The inode of the server's end of the TCP connection from ``client_port``."""
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        local, remote, inode = fields[1], fields[2], fields[9]
+        if int(local.split(":")[1], 16) == server_port and int(remote.split(":")[1], 16) == (
+            client_port
+        ):
+            return inode
+    raise AssertionError(f"no connection from port {client_port} to {server_port}")
+
+
+def _answers(port: int) -> bool:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/static/favicon.svg", timeout=2):
+            return True
+    except (urllib.error.URLError, ConnectionError):
+        return False
+
+
+def _wait_for(ready: Any, web: Web, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while not ready():
+        assert web.process.poll() is None, web.log.read_text()
+        assert time.monotonic() < deadline, web.log.read_text()
+        time.sleep(0.2)
