@@ -21,4 +21,5 @@ RUN pip install . \
 
 USER cardroom
 EXPOSE 8000
-CMD ["daphne", "--bind", "0.0.0.0", "--port", "8000", "cardroom.asgi:application"]
+# Daphne processes sharing port 8000; WEB_PROCESSES sets how many (default 2).
+CMD ["python", "-m", "cardroom.web", "--host", "0.0.0.0", "--port", "8000"]

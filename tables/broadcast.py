@@ -8,6 +8,8 @@ the channel layer to another, and no down card ever enters a group message.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -19,6 +21,10 @@ CHAT = "table.chat"
 LOBBY_GROUP = "lobby"
 LOBBY_CHANGED = "lobby.changed"
 USER_REVOKED = "user.revoked"
+# Lobby notices from one process leave at most this often (LobbyNotices).
+LOBBY_NOTICE_SECONDS = 0.5
+
+logger = logging.getLogger(__name__)
 
 
 def table_group(table_id: int) -> str:
@@ -60,22 +66,75 @@ def table_changed(table_id: int) -> None:
     transaction the notice leaves at once. Not for use from async code: there,
     await :func:`announce_changed`.
     """
-    transaction.on_commit(lambda: async_to_sync(announce_changed)(table_id), robust=True)
+
+    def send() -> None:
+        async_to_sync(announce_changed)(table_id, lobby_now=True)  # its loop ends with it
+
+    transaction.on_commit(send, robust=True)
 
 
-async def announce_changed(table_id: int, *, change: str | None = None) -> None:
+async def announce_changed(
+    table_id: int, *, change: str | None = None, lobby_now: bool = False
+) -> None:
     """Send the change notice now; the caller has already committed what changed.
 
     ``change`` names the table's rows as the change left them, which the
     sending process keeps for its own viewers (``tables.consumers.FreshRows``):
-    a token, no game data.
+    a token, no game data. The lobby hears of it too, through
+    :data:`LOBBY_NOTICES` unless ``lobby_now`` (for a caller whose event loop
+    may end before a notice it holds back would leave).
     """
     layer = get_channel_layer()
     if layer is not None:
         notice = {"type": CHANGED} if change is None else {"type": CHANGED, "change": change}
         await layer.group_send(table_group(table_id), notice)
         # Seats, stacks and hand counts may have changed: the lobby shows them.
+        if lobby_now:
+            await layer.group_send(LOBBY_GROUP, {"type": LOBBY_CHANGED})
+        else:
+            await LOBBY_NOTICES.send(layer)
+
+
+class LobbyNotices:
+    """This event loop's lobby notices: at most one per ``LOBBY_NOTICE_SECONDS``.
+
+    The lobby's consumers redraw at most once a second anyway, so a busy
+    room's every move needn't cost a group message. A notice due sooner is
+    held back to the end of the interval, where one notice tells of every
+    change held back, so the lobby still hears of the last of them.
+    """
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.last = float("-inf")  # when the last notice left, by the loop's clock
+        self.pending: asyncio.Task[None] | None = None
+
+    async def send(self, layer: Any) -> None:
+        loop = asyncio.get_running_loop()
+        if loop is not self.loop:  # Daphne has one loop; tests have one each
+            self.loop, self.last, self.pending = loop, float("-inf"), None
+        if self.pending is not None:
+            return  # the notice held back tells of this change too
+        wait = self.last + LOBBY_NOTICE_SECONDS - loop.time()
+        if wait <= 0:
+            await self._send(layer)
+        else:
+            self.pending = loop.create_task(self._send_later(layer, wait))
+
+    async def _send(self, layer: Any) -> None:
+        self.last = asyncio.get_running_loop().time()
         await layer.group_send(LOBBY_GROUP, {"type": LOBBY_CHANGED})
+
+    async def _send_later(self, layer: Any, wait: float) -> None:
+        await asyncio.sleep(wait)
+        self.pending = None
+        try:
+            await self._send(layer)
+        except Exception:  # the next change's notice tries again
+            logger.exception("could not tell the lobby of a table change")
+
+
+LOBBY_NOTICES = LobbyNotices()
 
 
 async def announce_chat(table_id: int, line: dict[str, Any]) -> None:

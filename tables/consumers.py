@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 
+import orjson
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -70,7 +71,8 @@ logger = logging.getLogger(__name__)
 
 
 class DirectConsumer(AsyncJsonWebsocketConsumer):
-    """A websocket consumer that handles each message without a thread hop first.
+    """A websocket consumer that handles each message without a thread hop
+    first, and writes its frames with orjson.
 
     Channels closes stale database connections before every message it hands
     to a consumer, on the one thread that sync code shares: a hop there and
@@ -86,6 +88,11 @@ class DirectConsumer(AsyncJsonWebsocketConsumer):
         if handler is None:
             raise ValueError(f"no handler for message type {message['type']!r}")
         await handler(message)
+
+    @classmethod
+    async def encode_json(cls, content: Any) -> str:
+        """Outgoing frames through orjson: the same JSON, written several times faster."""
+        return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class LobbyConsumer(DirectConsumer):

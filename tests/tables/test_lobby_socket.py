@@ -5,12 +5,14 @@ An anonymous visitor is enough here: the lobby shows nothing private.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from accounts.models import User
@@ -198,5 +200,24 @@ def test_a_burst_of_changes_is_pushed_once(table: Table) -> None:
                 await broadcast.announce_changed(table.pk)
             assert (await socket.receive_json_from(timeout=3))["type"] == "lobby"
             assert await socket.receive_nothing(timeout=1.5)
+
+    run(scenario)
+
+
+def test_a_processs_burst_of_changes_costs_the_lobby_group_two_messages(table: Table) -> None:
+    """The first change's notice leaves at once; those within the next
+    LOBBY_NOTICE_SECONDS are told by one notice at its end."""
+
+    async def scenario() -> None:
+        layer = get_channel_layer()
+        listener = await layer.new_channel()
+        await layer.group_add(broadcast.LOBBY_GROUP, listener)
+        for _ in range(20):
+            await broadcast.announce_changed(table.pk)
+        first = await asyncio.wait_for(layer.receive(listener), 1)
+        later = await asyncio.wait_for(layer.receive(listener), 2 * broadcast.LOBBY_NOTICE_SECONDS)
+        assert first == later == {"type": broadcast.LOBBY_CHANGED}
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(layer.receive(listener), 2 * broadcast.LOBBY_NOTICE_SECONDS)
 
     run(scenario)
