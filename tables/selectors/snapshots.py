@@ -64,11 +64,20 @@ class TableRows:
 
 
 def read_table(table_id: int) -> TableRows | None:
-    """The table, its seats and its latest hand; None if the table is gone."""
-    table = Table.objects.select_related("stakes").filter(pk=table_id).first()
-    if table is None:
-        return None
-    hand = table.hands.order_by("-number").first()
+    """The table, its seats and its latest hand; None if the table is gone.
+
+    The latest hand comes with its table and stakes, in one query; only a
+    table that has dealt no hand yet is read on its own.
+    """
+    latest = Hand.objects.select_related("table__stakes").filter(table_id=table_id)
+    hand = latest.order_by("-number").first()
+    if hand is not None:
+        table = hand.table
+    else:
+        found = Table.objects.select_related("stakes").filter(pk=table_id).first()
+        if found is None:
+            return None
+        table = found
     # Read-only from here on: the views only read it.
     state = None if hand is None else HandState.from_dict(hand.state, adopt=True)
     return _with_seats(table, hand, state)
