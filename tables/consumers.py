@@ -383,7 +383,7 @@ def do_act(
         if current is None:
             raise services.StaleMove("no hand is being played at this table")
         hand_id = current.pk
-    hand, seats = services.hand_act_with_seats(
+    hand = services.hand_act(
         hand_id=hand_id,
         player_id=player_id,
         kind=kind,
@@ -394,7 +394,7 @@ def do_act(
     if hand.is_finished:
         tasks.next_hand_schedule(table_id)
         return None
-    return rows_after_move(hand, seats)
+    return rows_after_move(hand)
 
 
 def do_leave(table_id: int, player_id: int) -> None:

@@ -817,6 +817,7 @@ def _hand_create(
     return hand
 
 
+@transaction.atomic
 def hand_act(
     *,
     hand_id: int,
@@ -835,32 +836,6 @@ def hand_act(
     bank spends the time taken from it. With ``table_id``, a hand that is not
     at that table is refused.
     """
-    hand, _ = hand_act_with_seats(
-        hand_id=hand_id,
-        player_id=player_id,
-        kind=kind,
-        amount=amount,
-        version=version,
-        now=now,
-        table_id=table_id,
-    )
-    return hand
-
-
-@transaction.atomic
-def hand_act_with_seats(
-    *,
-    hand_id: int,
-    player_id: int,
-    kind: str,
-    amount: int | None = None,
-    version: int,
-    now: datetime | None = None,
-    table_id: int | None = None,
-) -> tuple[Hand, list[Seat]]:
-    """:func:`hand_act`, and every seat at the table (with its player) as the
-    move left them, while the hand runs on. (The end of a hand stands up the
-    players who asked to leave and rebuys others, after these were read.)"""
     hand = _lock_hand(hand_id, table_id)
     if hand.is_finished:
         raise StaleMove(f"hand #{hand.number} is over")
@@ -878,7 +853,7 @@ def hand_act_with_seats(
     _clock_charge_move(hand, seats, player, now)  # against this turn's deadline
     _hand_apply(hand, state, seats, player, kind, amount)
     _hand_store(hand, state, seats, now)
-    return hand, seats.table_seats
+    return hand
 
 
 def _lock_hand(hand_id: int, table_id: int | None = None) -> Hand:
@@ -908,26 +883,21 @@ class HandSeats:
     changes here keeps a move to one read and one write per changed seat.
     """
 
-    def __init__(self, seats: list[Seat], table_seats: list[Seat] | None = None) -> None:
+    def __init__(self, seats: list[Seat]) -> None:
         self.seats = seats
-        # Every seat at the table in seat order, with its player: the hand's
-        # (the same objects as ``seats``) and any others, as :meth:`load` reads them.
-        self.table_seats = table_seats or []
         self.changed: dict[int, set[str]] = {}
 
     @classmethod
     def load(cls, hand: Hand) -> HandSeats:
         players = hand.seating["players"]
-        everyone = list(
-            Seat.objects.filter(table=hand.table).select_related("player").order_by("number")
-        )
-        found = {s.number: s for s in everyone}
+        numbers = [entry["seat"] for entry in players]
+        found = {s.number: s for s in Seat.objects.filter(table=hand.table, number__in=numbers)}
         seats = [found.get(entry["seat"]) for entry in players]
         for seat, entry in zip(seats, players, strict=True):
             if seat is None or seat.player_id != entry["player"]:
                 # Leaving is refused mid-hand, so this is a bug: roll back.
                 raise ServiceError(f"seat {entry['seat']} of hand #{hand.number} lost its player")
-        return cls(seats, everyone)
+        return cls(seats)
 
     def __getitem__(self, player: int) -> Seat:
         return self.seats[player]

@@ -83,28 +83,23 @@ def read_table(table_id: int) -> TableRows | None:
     return _with_seats(table, hand, state)
 
 
-def rows_after_move(hand: Hand, seats: list[Seat]) -> TableRows:
+def rows_after_move(hand: Hand) -> TableRows:
     """The rows of a hand's table just after a move in it committed.
 
-    ``hand`` and ``seats`` are what the move's service stored
-    (``services.hand_act_with_seats``): the hand, the table it locked, and
-    every seat there, so only the waiting list is read. The hand must still
-    be running; the end of a hand changes seats and balances that a fresh
-    :func:`read_table` reads.
+    ``hand`` is the one the move's service stored, with the table it locked:
+    they are the table and its latest hand as the move left them, so only the
+    seats and the waiting list are read. The hand must still be running; the
+    end of a hand changes seats and balances that a fresh :func:`read_table` reads.
     """
     if hand.is_finished:
         raise ValueError(f"hand #{hand.number} is over: read the table afresh")
-    table, state = hand.table, HandState.from_dict(hand.state, adopt=True)
-    return TableRows(table, list(seats), hand, state, _waiting_list(table))
+    return _with_seats(hand.table, hand, HandState.from_dict(hand.state, adopt=True))
 
 
 def _with_seats(table: Table, hand: Hand | None, state: HandState | None) -> TableRows:
     seats = list(table.seat_set.select_related("player").order_by("number"))
-    return TableRows(table, seats, hand, state, _waiting_list(table))
-
-
-def _waiting_list(table: Table) -> list[WaitingPlayer]:
-    return list(table.waiting_players.select_related("player").order_by("joined_at", "pk"))
+    waiting = table.waiting_players.select_related("player").order_by("joined_at", "pk")
+    return TableRows(table, seats, hand, state, list(waiting))
 
 
 def needs_earlier_events(rows: TableRows, cursor: Cursor) -> bool:

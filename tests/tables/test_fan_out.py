@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from tables import broadcast, consumers, services
-from tables.models import Hand, Seat, Table
+from tables.models import Hand, Table
 from tables.rules import HandState
 from tables.selectors.snapshots import build_snapshot, read_table, rows_after_move
 from tests.tables.test_consumers import first_move, heads_up, room, run, to_act
@@ -25,17 +25,12 @@ from tests.tables.test_consumers import first_move, heads_up, room, run, to_act
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _played_hand(
-    table: Table, alice: User, bob: User, waiting: User | None = None
-) -> tuple[Hand, list[Seat]]:
-    """Alice and bob sit (and ``waiting`` joins the waiting list); their hand
-    has had its bring-in. The hand and seats as the bring-in's service left them."""
+def _played_hand(table: Table, alice: User, bob: User) -> Hand:
+    """Alice and bob sit; their hand has had its bring-in."""
     services.seat_take(table_id=table.pk, player_id=alice.pk, seat_number=1, buy_in=200)
     services.seat_take(table_id=table.pk, player_id=bob.pk, seat_number=2, buy_in=200)
-    if waiting is not None:
-        services.waiting_join(table_id=table.pk, player_id=waiting.pk)
     hand = services.hand_start(table_id=table.pk)
-    return services.hand_act_with_seats(
+    return services.hand_act(
         hand_id=hand.pk,
         player_id=hand.seating["players"][hand.state["to_act"]]["player"],
         kind="bring_in",
@@ -49,10 +44,11 @@ def test_the_rows_a_move_leaves_build_the_snapshot_a_fresh_read_builds(
 ) -> None:
     table.stakes.seats = 2  # full, so that carol can wait: the waiting list shows too
     table.stakes.save(update_fields=["seats"])
-    hand, seats = _played_hand(table, alice, bob, waiting=carol)
-    kept, fresh = rows_after_move(hand, seats), read_table(table.pk)
+    hand = _played_hand(table, alice, bob)
+    services.waiting_join(table_id=table.pk, player_id=carol.pk)
+    hand = Hand.objects.select_related("table__stakes").get(pk=hand.pk)
+    kept, fresh = rows_after_move(hand), read_table(table.pk)
     assert fresh is not None and kept.stamp == fresh.stamp == (1, hand.version)
-    assert [seat.stack for seat in kept.seats] == [seat.stack for seat in fresh.seats]
     for viewer in (alice.pk, bob.pk, carol.pk, None):
         mine = build_snapshot(kept, viewer, None, with_events=True, balance=0)
         theirs = build_snapshot(fresh, viewer, None, with_events=True, balance=0)
@@ -61,10 +57,10 @@ def test_the_rows_a_move_leaves_build_the_snapshot_a_fresh_read_builds(
 
 
 def test_a_finished_hands_rows_are_read_afresh(table: Table, alice: User, bob: User) -> None:
-    hand, seats = _played_hand(table, alice, bob)
+    hand = _played_hand(table, alice, bob)
     hand.ended_at = timezone.now()  # as the last move leaves it: seats and balances move too
     with pytest.raises(ValueError, match="read the table afresh"):
-        rows_after_move(hand, seats)
+        rows_after_move(hand)
 
 
 @pytest.mark.usefixtures("redis_layer")
