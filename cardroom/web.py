@@ -72,6 +72,9 @@ def process_count(asked: int | None) -> int:
 
 def serve(host: str, port: int, count: int) -> int:
     """Run ``count`` Daphnes on ``host``:``port`` until stopped; the exit status."""
+    # Said before the port opens: whoever waits for the port (the runner) then
+    # prints after this line.
+    print(f"cardroom.web: {count} Daphne process(es) on {host}:{port}", flush=True)
     sock = listen(host, port)
     supervisor = Supervisor(env=dict(os.environ), pass_fds=(sock.fileno(),))
     for signum in (signal.SIGTERM, signal.SIGINT):
@@ -79,7 +82,6 @@ def serve(host: str, port: int, count: int) -> int:
     try:
         for number in range(1, count + 1):
             supervisor.start(f"daphne-{number}", daphne_argv(sock))
-        print(f"cardroom.web: {count} Daphne process(es) on {host}:{port}", flush=True)
         failed = supervisor.wait()
     finally:
         supervisor.stop_all()
