@@ -99,6 +99,7 @@ def hand_download(access: HandAccess, fmt: str) -> Download:
             viewer=access.viewer,
             everything=access.everything,
             extra=phh_extra(access, names),
+            commentary=True,
         )
     elif fmt == "txt":
         body = pokerstars_text(access, names)
@@ -188,6 +189,7 @@ def phh_fields(access: HandAccess, names: dict[int, str]) -> dict[str, Any]:
         viewer=access.viewer,
         everything=access.everything,
         extra=phh_extra(access, names),
+        commentary=True,
     )
 
 

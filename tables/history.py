@@ -22,14 +22,14 @@ from __future__ import annotations
 import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import groupby
-from typing import Any, NamedTuple
+from typing import Any
 
 from django.db.models import QuerySet
 from django.http import Http404
 
 from tables.models import Hand, HandResult, Stakes, Table
 from tables.rules import GameConfig, HandState
+from tables.rules.narration import BETTING, SUIT_SYMBOLS, Narrator, Told, card_text
 from tables.rules.views import events_for, view
 
 
@@ -234,17 +234,6 @@ def _step_view(state: HandState, access: HandAccess) -> dict[str, Any]:
 
 # ------------------------------------------------------------- in words
 
-SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
-VERBS = {"bring_in": "brings in", "complete": "completes to", "bet": "bets", "raise": "raises to"}
-BETTING = ("bring_in", "complete", "bet", "raise", "call", "check", "fold", "protect")
-
-
-def card_text(code: str | None) -> str:
-    """``"K♦"`` for ``"Kd"``, ``"10♥"`` for ``"Th"``."""
-    if code is None:
-        return "??"
-    return ("10" if code[0] == "T" else code[0]) + SUIT_SYMBOLS[code[1]]
-
 
 def card_face(code: str | None, *, down: bool = False) -> dict[str, Any]:
     """How a page draws one card; a card the viewer may not see is only a back."""
@@ -268,188 +257,46 @@ def card_faces(cards: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return [card_face(held["card"], down=not held["up"]) for held in cards]
 
 
-def hand_words(words: dict[str, Any] | None) -> str:
-    """A shown hand's name: ``"two pair, kings and nines"``; hi-lo adds the low."""
-    if not words:
-        return ""
-    parts = [words["high"]] if words.get("high") else []
-    if "low" in words:
-        parts.append(words["low"] or "no low")
-    return "; ".join(parts)
-
-
-class Dealt(NamedTuple):
-    """One card of a deal as the viewer saw it: None for a down card they may not see."""
-
-    card: str | None
-    up: bool
-
-
-def dealt_words(cards: Sequence[Dealt]) -> str:
-    """The cards one player is dealt on a street, in dealing order.
-
-    >>> dealt_words([Dealt("As", False), Dealt("Kd", False), Dealt("7c", True)])
-    'A♠ K♦ down and 7♣ up'
-    >>> dealt_words([Dealt(None, False), Dealt(None, False), Dealt("7c", True)])
-    '2 down cards and 7♣ up'
-    >>> dealt_words([Dealt("7c", True)])
-    '7♣'
-    """
-    if all(held.up for held in cards):
-        return " ".join(card_text(held.card) for held in cards)
-    runs = [list(run) for _, run in groupby(cards, key=lambda held: held.up)]
-    return " and ".join(_run_words([held.card for held in run], up=run[0].up) for run in runs)
-
-
-def _run_words(codes: list[str | None], *, up: bool) -> str:
-    """Cards dealt one after another with the same face."""
-    if up:
-        return " ".join(map(card_text, codes)) + " up"
-    if None in codes:
-        return "a down card" if len(codes) == 1 else f"{len(codes)} down cards"
-    return " ".join(map(card_text, codes)) + " down"
-
-
-def pot_name(index: int, count: int) -> str:
-    if count == 1:
-        return "Pot"
-    return "Main pot" if index == 0 else f"Side pot {index}"
-
-
 class Teller:
-    """Turns a viewer's events into lines of text, tracking the street and its bets.
+    """Lays a viewer's events out as the hand page's sections and lines.
 
-    It only ever reads events already filtered for the viewer, so a hidden
-    card reaches it as None and is told as "a down card".
+    The words are the narrator's (:class:`tables.rules.narration.Narrator`),
+    told from events already filtered for the viewer, so a hidden card reaches
+    it as None and is told as "a down card". The teller adds the sections: the
+    antes, each street with the pot as it began, the showdown and the pots.
     """
 
     def __init__(self, names: Sequence[str], final: HandState) -> None:
-        self.names, self.streets = list(names), final.game.streets
-        self.result, self.split = final.result or {}, final.game.split
-        self.starting = final.starting_stacks
-        self.pot = 0  # chips put in so far, for each street's heading
-        self.bets = [0] * len(names)
+        self.narrator = Narrator(names, final)
+        self.streets = final.game.streets
         self.sections: list[Section] = []
 
     def tell(self, events: list[dict[str, Any]], step: int, *, timed_out: bool) -> list[Line]:
-        """The lines for one step's events."""
+        """The lines for one step's events; ``timed_out`` marks a hand stored
+        before its events said which move the turn clock made."""
         lines: list[Line] = []
-        # Keyed by (street, player): one step may deal several streets (an all-in runout).
-        dealt: dict[tuple[int, int], tuple[Line, list[Dealt]]] = {}
-        for event in events:
-            if event["type"] == "deal":
-                self._deal(event, step, lines, dealt)
-                continue
-            for text in self._say(event):
-                if timed_out and event["type"] in BETTING:
+        for told in self.narrator.tell(events):
+            self._open_for(told)
+            for text in told.lines:
+                if timed_out and told.event["type"] in BETTING and not told.event.get("timed_out"):
                     text, timed_out = f"{text} (out of time)", False
-                lines.append(self._line(text, step))
-        for (_, player), (line, cards) in dealt.items():
-            line.text = f"{self.names[player]} is dealt {dealt_words(cards)}"
+                line = Line(text, step)
+                self.sections[-1].lines.append(line)
+                lines.append(line)
         return lines
 
-    def _line(self, text: str, step: int) -> Line:
-        line = Line(text, step)
-        self.sections[-1].lines.append(line)
-        return line
+    def _open_for(self, told: Told) -> None:
+        kind, figures = told.event["type"], told.figures
+        if kind == "ante":
+            self._open("Antes", None)
+        elif kind in ("show", "muck"):
+            self._open("Showdown", figures.pot)
+        elif kind == "result":
+            self._open("Pots", None)
+        elif "street" in told.event:
+            self._open(self.streets[figures.street], figures.pot)
 
     def _open(self, title: str, pot: int | None) -> None:
         """Start a new section (a street, the showdown...) unless it is already open."""
         if not self.sections or self.sections[-1].title != title:
             self.sections.append(Section(title, pot))
-            self.bets = [0] * len(self.names)
-
-    def _deal(
-        self,
-        event: dict[str, Any],
-        step: int,
-        lines: list[Line],
-        dealt: dict[tuple[int, int], tuple[Line, list[Dealt]]],
-    ) -> None:
-        """Cards come one at a time round the table; each player's get one line a street."""
-        self._open(self.streets[event["street"]], self.pot)
-        key = (event["street"], event["player"])
-        if key not in dealt:
-            dealt[key] = (self._line("", step), [])
-            lines.append(dealt[key][0])
-        dealt[key][1].append(Dealt(event["card"], event["up"]))
-
-    def _say(self, event: dict[str, Any]) -> list[str]:
-        kind = event["type"]
-        name = self.names[event["player"]] if "player" in event else ""
-        if kind == "ante":
-            self._open("Antes", None)
-            self.pot += event["amount"]
-            all_in = event["amount"] == self.starting[event["player"]]
-            return [f"{name} antes {event['amount']:,}" + (", all in" if all_in else "")]
-        if kind in ("burn", "no_burn", "board", "reuse_burns"):
-            return self._dealer(event)
-        if kind in BETTING:
-            return [self._bet(event, name)]
-        if kind == "return":
-            self.bets[event["player"]] -= event["amount"]
-            self.pot -= event["amount"]
-            return [f"Uncalled bet of {event['amount']:,} returned to {name}"]
-        if kind in ("show", "muck"):
-            return [self._showdown(event, name)]
-        if kind == "result":
-            return self._awards()
-        return []
-
-    def _dealer(self, event: dict[str, Any]) -> list[str]:
-        kind = event["type"]
-        if kind == "reuse_burns":
-            return [f"Too few cards left: the {event['count']} burned cards go under the deck"]
-        self._open(self.streets[event["street"]], self.pot)
-        if kind == "burn":
-            # Only staff get burns' faces; events_for hides them from everyone else.
-            return [f"Burned: {card_text(event['card'])}"] if event["card"] else []
-        if kind == "no_burn":
-            return ["No burn card: too few cards left"]
-        card = card_text(event["card"])
-        return [f"Too few cards to deal each player one: a community card, {card}"]
-
-    def _bet(self, event: dict[str, Any], name: str) -> str:
-        kind, player = event["type"], event["player"]
-        if kind == "protect":
-            return (
-                f"{name} ran out of time and is protected: all in for the "
-                f"{event['put_in']:,} put in so far, keeping {event['stack']:,} behind"
-            )
-        if kind in ("check", "fold"):
-            return f"{name} {kind}s"
-        put_in = event["total"] - self.bets[player]
-        self.bets[player] = event["total"]
-        self.pot += put_in
-        if kind == "call":
-            text = f"{name} calls {put_in:,}"
-        else:
-            text = f"{name} {VERBS[kind]} {event['total']:,}"
-        return text + (", all in" if event["all_in"] else "")
-
-    def _showdown(self, event: dict[str, Any], name: str) -> str:
-        self._open("Showdown", self.pot)
-        if event["type"] == "muck":
-            return f"{name} mucks, unshown"
-        cards = " ".join(card_text(c) for c in event["cards"])
-        words = hand_words(self.result.get("hands", {}).get(str(event["player"])))
-        return f"{name} shows {cards}" + (f": {words}" if words else "")
-
-    def _awards(self) -> list[str]:
-        """Every pot, its rake and who won it."""
-        pots = self.result.get("pots", [])
-        self._open("Pots", None)
-        return [self._award(i, pot) for i, pot in enumerate(pots)]
-
-    def _award(self, index: int, pot: dict[str, Any]) -> str:
-        name = pot_name(index, len(self.result["pots"]))
-        head = f"{name} of {pot['amount']:,}" + (f", rake {pot['rake']:,}" if pot["rake"] else "")
-        wins = [f"{self.names[p]} wins {chips:,}{self._half(pot, p)}" for p, chips in pot["shares"]]
-        tail = ", uncontested" if self.result.get("uncontested") else ""
-        return f"{head}: {', '.join(wins) or 'nobody'}{tail}"
-
-    def _half(self, pot: dict[str, Any], player: int) -> str:
-        if not self.split or self.result.get("uncontested"):
-            return ""
-        high, low = player in pot["high_winners"], player in pot["low_winners"]
-        return " (high and low)" if high and low else " (high)" if high else " (low)"

@@ -26,12 +26,12 @@ from tables.history import (
     deck_revealed,
     hand_access,
     hand_replay,
-    hand_words,
     player_results,
     unshown_players,
 )
 from tables.models import VARIANT_CHOICES, Hand, HandResult, Stakes, Table
 from tables.rules.cards import card_str
+from tables.rules.narration import hand_words
 
 HANDS_PER_PAGE = 25
 OUTCOMES = [("", "Won or lost"), ("won", "Won"), ("lost", "Lost")]

@@ -16,6 +16,7 @@ from typing import Any
 from tables import services
 from tables.models import Hand, Seat, Table, WaitingPlayer
 from tables.rules import HandState
+from tables.rules.narration import Narrator
 from tables.rules.views import events_for, view
 
 
@@ -156,8 +157,10 @@ def build_snapshot(
         payload["hand"], payload["hand_info"] = shared["view", viewer], shared["hand_info"]
         if with_events:
             seen = cursor.seen if cursor is not None and cursor.hand_id == hand.pk else 0
+            if "told" not in shared:
+                shared["told"] = live_lines(rows.state, _live_names(hand, seats))
             visible = events_for(rows.state, viewer, since=seen)
-            events += [{"type": "event", "hand_id": hand.pk, "event": e} for e in visible]
+            events += _event_messages(hand, visible, shared["told"][seen:])
         cursor = Cursor(hand.pk, len(rows.state.events), hand.is_finished)
     return Snapshot(payload, events, cursor)
 
@@ -247,9 +250,42 @@ def _timer(hand: Hand, to_act: int | None) -> dict[str, Any] | None:
 
 def events_since(cursor: Cursor, player_id: int | None) -> list[dict[str, Any]]:
     """New events of the hand the viewer was following, as that viewer may see them."""
-    hand = Hand.objects.filter(pk=cursor.hand_id).first()
+    hand = Hand.objects.select_related("table").filter(pk=cursor.hand_id).first()
     if hand is None:
         return []
     state = HandState.from_dict(hand.state, adopt=True)
+    seats = list(hand.table.seat_set.select_related("player"))
     visible = events_for(state, _engine_player(hand, player_id), since=cursor.seen)
-    return [{"type": "event", "hand_id": hand.pk, "event": event} for event in visible]
+    told = live_lines(state, _live_names(hand, seats))[cursor.seen :]
+    return _event_messages(hand, visible, told)
+
+
+def _event_messages(
+    hand: Hand, visible: list[dict[str, Any]], told: list[str | None]
+) -> list[dict[str, Any]]:
+    return [
+        {"type": "event", "hand_id": hand.pk, "event": event, "text": text}
+        for event, text in zip(visible, told, strict=True)
+    ]
+
+
+def live_lines(state: HandState, names: list[str]) -> list[str | None]:
+    """Each event of the hand as the table's live log tells it, one line or None.
+
+    Told from an observer's events, so the lines are the same for every viewer
+    and name no down card: a player sees their own in their seat.
+    """
+    return [told.text for told in Narrator(names, state).tell(events_for(state))]
+
+
+def _live_names(hand: Hand, seats: list[Seat]) -> list[str]:
+    """The hand's players as the live log names them: "Seat 3 (alice)", or
+    "Seat 3" once they have left it."""
+    sitting = {seat.number: seat for seat in seats}
+    names = []
+    for entry in hand.seating["players"]:
+        seat, name = sitting.get(entry["seat"]), f"Seat {entry['seat']}"
+        if seat is not None and seat.player_id == entry["player"]:
+            name += f" ({seat.player.username})"
+        names.append(name)
+    return names

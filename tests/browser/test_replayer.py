@@ -141,6 +141,9 @@ def open_hand(page: Page, base: str, name: str, hand: Hand) -> None:
     expect(row).to_have_count(1)
     row.locator("a.hand-link").click()
     expect(page).to_have_url(re.compile(rf"/hands/{hand.pk}/$"))
+    # The URL changes when the page starts to arrive; its deferred scripts
+    # (the replayer, the deck check's SHA-256) have run once it has loaded.
+    page.wait_for_load_state("load")
 
 
 def test_alice_steps_through_the_hand_with_keys_and_buttons(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import timedelta
@@ -784,6 +785,42 @@ def test_a_change_reaches_each_viewer_in_one_frame_events_then_snapshot_then_tim
                 assert frame[2]["seat"] != mover.last_snapshot["you"]["seat"]  # the next turn
                 seqs = [message["seq"] for message in frame]
                 assert seqs == list(range(seqs[0], seqs[0] + 3))
+
+    run(scenario)
+
+
+def test_each_event_comes_with_its_log_line_the_same_for_every_viewer(
+    table: Table, cookies: dict[str, str]
+) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            alice, bob, observer = await heads_up(join, table, cookies)
+            # The deal as each was told it: the same words, and no down card named,
+            # not even the viewer's own (their seat shows those).
+            dealt = [
+                [f["text"] for f in socket.frames if f["type"] == "event" and f["text"]]
+                for socket in (alice, bob, observer)
+            ]
+            assert dealt[0][-2:] == dealt[1][-2:] == dealt[2][-2:]
+            alices, bobs = sorted(dealt[1][-2:])  # dealt from the dealer's left
+            assert re.fullmatch(r"Seat 1 \(alice\) is dealt 2 down cards and \S+ up", alices)
+            assert re.fullmatch(r"Seat 2 \(bob\) is dealt 2 down cards and \S+ up", bobs)
+            mover = alice if to_act(bob.last_snapshot) == 1 else bob
+            seat, name = (1, "alice") if mover is alice else (2, "bob")
+            move = first_move(mover.last_snapshot)
+            for socket in (alice, bob, observer):
+                socket.arrays.clear()
+            await mover.send(move)
+            told = []
+            for socket in (alice, bob, observer):
+                await socket.receive_snapshot()
+                [frame] = socket.arrays
+                told.append([m["text"] for m in frame if m["type"] == "event"])
+            words = {
+                "bring_in": f"brings in {table.stakes.bring_in}",
+                "complete": f"completes to {move.get('amount')}",
+            }[move["action"]]
+            assert told[0] == told[1] == told[2] == [f"Seat {seat} ({name}) {words}"]
 
     run(scenario)
 

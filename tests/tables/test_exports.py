@@ -34,6 +34,7 @@ from tables.models import Hand, HandResult, Stakes, Table
 from tables.rules import HandState
 from tables.rules.cards import card_str, fisher_yates
 from tables.rules.formats.phh import read_phh, read_phhs
+from tables.rules.narration import card_text
 from tables.rules.state import WAGERS
 from tests.rules.test_sample_deal import DECK as SAMPLE_DECK
 from tests.tables.conftest import Strategy, bet_and_call, engine, play_out
@@ -399,8 +400,16 @@ def test_the_sample_deal_as_phh_names_players_seats_table_and_time(client, sampl
     assert fields["winnings"] == [0, 3800, 0, 0]
     assert fields["_cardroom_hand_id"] == hand.pk
     larry_down = "".join(card_str(card) for card in engine(hand).downcards(0))
-    assert f"d dh p1 {larry_down}4s" in fields["actions"]  # his own cards, named
-    assert "d dh p4 ????9c" in fields["actions"]  # Jimmy mucked: hidden from Larry
+    said = [card_text(card_str(card)) for card in engine(hand).downcards(0)]
+    # His own cards, named; the commentary tells it with the players' names.
+    assert (
+        f"d dh p1 {larry_down}4s # Larry is dealt {' '.join(said)} down and 4♠ up"
+        in (fields["actions"])
+    )
+    # Jimmy mucked: hidden from Larry, in the move and in its words.
+    assert "d dh p4 ????9c # Jimmy is dealt 2 down cards and 9♣ up" in fields["actions"]
+    assert "p4 cc # Jimmy calls 200" in fields["actions"]
+    assert fields["actions"][-1] == "# Pot of 3,800: Craig wins 3,800"
 
 
 # ------------------------------------------------------------- ranges, errors

@@ -29,10 +29,10 @@ from django.urls import reverse
 from accounts.models import User
 from accounts.services import user_signup
 from tables import services
-from tables.history import card_text
 from tables.models import Hand, Table
 from tables.rules import HandState
 from tables.rules.cards import card_str
+from tables.rules.narration import card_text
 from tests.rules.stacking import stack_deck
 from tests.tables.conftest import bet_and_call, play_out
 

@@ -7,7 +7,6 @@ is engine player 0 and alice 1.
 
 from __future__ import annotations
 
-import doctest
 import random
 import re
 from datetime import timedelta
@@ -17,7 +16,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from tables import history, services
+from tables import services
 from tables.history import HandAccess, ReplayMismatch, hand_access, hand_replay
 from tables.models import Stakes, Table
 from tables.rules import HandState
@@ -202,11 +201,6 @@ def test_a_hand_whose_moves_dont_lead_to_its_stored_state_is_refused(heads_up, a
     access = hand_access(bob, hand)
     with pytest.raises(ReplayMismatch, match="does not replay to its stored state"):
         hand_replay(access, ["bob", "alice"])
-
-
-def test_the_history_module_passes_its_doctests():
-    result = doctest.testmod(history)
-    assert result.attempted and not result.failed
 
 
 def down_cards(seat: dict) -> list[str | None]:

@@ -18,12 +18,6 @@ export function cardFace(code) {
   return { rank, suit, red: Boolean(RED[code[1]]), label: rank + suit };
 }
 
-// A card in a sentence: "10♦", or "??" for one nobody may see.
-export function cardText(code) {
-  const face = cardFace(code);
-  return face ? face.label : "??";
-}
-
 // "pot" when there is one, else "main pot", "side pot 1", …: lower case, for
 // the middle of a sentence; potTitle starts one.
 export function potName(i, count) {

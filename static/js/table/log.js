@@ -1,4 +1,5 @@
-// The hand log and the chat on the page. The words come from narrate.js.
+// The hand log and the chat on the page. The words come from the server's
+// narrator, the headings and seat changes from narrate.js.
 import { byId, el } from "../shared/felt.js";
 import { Narration, seatChanges } from "./narrate.js";
 import { mayReview } from "./state.js";
@@ -17,12 +18,11 @@ export class HandLog {
     this.narration = new Narration();
   }
 
-  // One event message into the log, told with `snap`'s seating, unless this
-  // page logged it before a reconnect. `ended` is the hand's {id, result}
-  // from the snapshot that follows, when it has one. Whether it was new.
-  event(message, snap, ended) {
+  // One event message into the log, headed with `snap`'s hand number, unless
+  // this page logged it before a reconnect. Whether it was new.
+  event(message, snap) {
     if (!this.table.state.events.isNew(message.hand_id)) return false;
-    const { heading, text } = this.narration.next(message, snap, ended);
+    const { heading, text } = this.narration.next(message, snap);
     const list = byId("log");
     if (heading) addLine(list, el("li", "log-hand", heading));
     if (!text) return true;

@@ -89,11 +89,11 @@ function receive(table, message) {
 }
 
 function takeSnapshot(table, message) {
-  const { before, early, late, ended } = table.state.snapshot(message);
+  const { before, early, late } = table.state.snapshot(message);
   // The events this page hadn't shown: a reconnect sends some again.
   const fresh = [];
-  early.forEach((m) => table.log.event(m, before, ended) && fresh.push(m));
-  late.forEach((m) => table.log.event(m, message, ended) && fresh.push(m));
+  early.forEach((m) => table.log.event(m, before) && fresh.push(m));
+  late.forEach((m) => table.log.event(m, message) && fresh.push(m));
   if (before) table.log.seats(before, message);
   table.buyIn.seated(table.mySeat());
   const played = playAdvance(table);

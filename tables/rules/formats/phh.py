@@ -32,6 +32,12 @@ Table options PHH has no field for (rake, tie-breaks, raise caps...) travel in
 one user-defined field, ``_cardroom_rules``, written only when they differ from
 the defaults, so that a raked hand replays to the same finishing stacks.
 
+With ``commentary=True`` each action carries the narrator's line for it as
+PHH commentary (``"p2 cc # bob calls 5"``), the words of the hand page
+(:mod:`tables.rules.narration`), and what has no action of its own (an
+uncalled bet handed back, the pots) is a line that is only a commentary. The
+words tell no card the file doesn't write.
+
 The standard's stud codes (``F7S``, ``FR``, ``F7S/8``) are fixed limit, and it
 has none for London lowball. Two more user-defined fields, written only when
 needed, say what those codes can't, and the standard fields stay as close as
@@ -83,8 +89,10 @@ from tables.rules.cards import FULL_DECK, card_str, cards_str, parse_card
 from tables.rules.config import GameConfig
 from tables.rules.errors import IllegalAction
 from tables.rules.formats import fasttoml
+from tables.rules.narration import Narrator
 from tables.rules.state import BOARD, DEALING, PROTECT, SHOWDOWN, UNKNOWN, WAGERS, HandState
 from tables.rules.variants import BY_PHH, VARIANTS, Variant
+from tables.rules.views import events_for
 
 RULES_FIELD = "_cardroom_rules"
 VARIANT_FIELD = "_cardroom_variant"
@@ -607,15 +615,20 @@ def write_phh(
     viewer: int | None = None,
     everything: bool = False,
     extra: dict[str, Any] | None = None,
+    commentary: bool = False,
 ) -> str:
     """A finished hand as a PHH document, as ``viewer`` saw it.
 
     ``viewer`` is a player number, or None for an observer; ``everything``
     (staff only) writes every down card. Others' down cards are ``??`` unless
     shown at the showdown. ``extra`` adds optional fields (``players``,
-    ``hand``, ``table``, ``time``, ``seat_count``...).
+    ``hand``, ``table``, ``time``, ``seat_count``...). ``commentary`` tells
+    each action in words, naming players as ``extra["players"]`` does.
     """
-    return _dump(hand_fields(state, viewer=viewer, everything=everything, extra=extra))
+    fields = hand_fields(
+        state, viewer=viewer, everything=everything, extra=extra, commentary=commentary
+    )
+    return _dump(fields)
 
 
 def write_phhs(
@@ -648,10 +661,15 @@ def hand_fields(
     viewer: int | None = None,
     everything: bool = False,
     extra: dict[str, Any] | None = None,
+    commentary: bool = False,
 ) -> dict[str, Any]:
     """The PHH fields of a finished hand, in the order they are written."""
     _check_writable(state, viewer)
-    config = state.config
+    config, open_hands = state.config, _open_hands(state, viewer, everything)
+    said = None
+    if commentary:
+        names = (extra or {}).get("players") or [f"p{p + 1}" for p in range(state.n)]
+        said = _said(state, open_hands, everything, names)
     fields: dict[str, Any] = {
         "variant": phh_variant(config.game),
         "antes": [config.ante] * state.n,
@@ -659,7 +677,7 @@ def hand_fields(
         "small_bet": config.small_bet,
         "big_bet": config.big_bet,
         "starting_stacks": list(state.starting_stacks),
-        "actions": _action_lines(state, _open_hands(state, viewer, everything)),
+        "actions": _action_lines(state, open_hands, said),
         "finishing_stacks": list(state.stacks),
     }
     if config.game.phh is None:
@@ -691,13 +709,23 @@ def _open_hands(state: HandState, viewer: int | None, everything: bool) -> set[i
     return shown | ({viewer} if viewer is not None else set())
 
 
-def _action_lines(state: HandState, open_hands: set[int]) -> list[str]:
+def _action_lines(
+    state: HandState, open_hands: set[int], said: list[str | None] | None = None
+) -> list[str]:
+    """The ``actions`` array; with ``said``, each event's words as commentary."""
     lines: list[str] = []
+    notes: dict[int, str] = {}  # line index -> its commentary, added once the line is whole
     dealing = None  # (player, street) of the deal line being built
-    for event in state.events:
+    for index, event in enumerate(state.events):
+        words = said[index] if said else None
         if event["type"] != "deal":
             dealing = None
-            lines.extend(_event_line(event))
+            made = _event_line(event)
+            if words and made and event["type"] != PROTECT:
+                notes[len(lines)] = words
+            elif words and not made and event["type"] != "ante":  # the antes have a field
+                made = [f"# {words}"]
+            lines.extend(made)
             continue
         player = event["player"]
         card = _card(event["card"], event["up"] or player in open_hands)
@@ -706,7 +734,22 @@ def _action_lines(state: HandState, open_hands: set[int]) -> list[str]:
         else:
             lines.append(f"d dh p{player + 1} {card}")
             dealing = (player, event["street"])
-    return lines
+        if words:
+            notes[len(lines) - 1] = words
+    return [f"{line} # {notes[i]}" if i in notes else line for i, line in enumerate(lines)]
+
+
+def _said(
+    state: HandState, open_hands: set[int], everything: bool, names: list[str]
+) -> list[str | None]:
+    """Each event's words, told from the cards the file writes: everyone's upcards,
+    and the down cards of the players in ``open_hands`` (burns for staff only)."""
+    events = events_for(state, everything=everything)
+    for index, event in enumerate(events):
+        if event["type"] == "deal" and event["card"] is None and event["player"] in open_hands:
+            card = state.events[index]["card"]
+            events[index] = {**event, "card": None if card == UNKNOWN else card_str(card)}
+    return [told.text for told in Narrator(names, state).tell(events)]
 
 
 def _event_line(event: dict[str, Any]) -> list[str]:

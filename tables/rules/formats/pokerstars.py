@@ -117,6 +117,7 @@ from tables.rules.evaluate import (
     TWO_PAIR,
 )
 from tables.rules.evaluators import ACE_TO_FIVE, Evaluator
+from tables.rules.narration import CHIPS_IN, Figures, Ledger
 from tables.rules.state import PROTECT, UNKNOWN, HandState
 
 # Each variant's name in the header, before its structure's words ("Limit").
@@ -135,8 +136,6 @@ STREET_HEADERS = ("3rd STREET", "4th STREET", "5th STREET", "6th STREET", "RIVER
 STREET_NAMES = ("3rd Street", "4th Street", "5th Street", "6th Street", "River")
 # Events that only move the deck; the text doesn't tell them.
 SILENT = frozenset({"burn", "no_burn", "reuse_burns"})
-# Betting events that put chips in; a player with none of them "didn't bet".
-CHIPS_IN = frozenset({"bring_in", "complete", "bet", "raise", "call"})
 
 
 class PokerStarsError(ValueError):
@@ -190,11 +189,10 @@ class _Narrator:
     def __init__(self, state: HandState, info: HandInfo, open_hands: set[int]) -> None:
         self.state, self.info, self.open = state, info, open_hands
         self.names = list(info.players)
-        self.street = -1
-        self.bets = [0] * state.n  # each player's chips in on this street
-        self.level = 0  # the bet to call on this street
-        self.put_in: set[int] = set()
-        self.folded_on: dict[int, int] = {}
+        # The books every telling keeps (the street's bets, the bet to match, who
+        # put chips in, where each folded), kept as the hand page's are.
+        self.ledger = Ledger(state.starting_stacks, state.config.bring_in)
+        self.headed = -1  # the last street whose header is written
         self.held: list[list[tuple[int, bool]]] = [[] for _ in range(state.n)]  # (card, face up)
         self.dealt = _dealt_by_street(state)
         self.at_showdown = False
@@ -202,7 +200,7 @@ class _Narrator:
     def lines(self) -> list[str]:
         out = self._header()
         for event in self.state.events:
-            out.extend(self._event(event))
+            out.extend(self._event(event, self.ledger.follow(event)))
         return out
 
     # ------------------------------------------------------------- the header
@@ -226,14 +224,14 @@ class _Narrator:
 
     # ------------------------------------------------------------- the events
 
-    def _event(self, event: dict[str, Any]) -> list[str]:
+    def _event(self, event: dict[str, Any], figures: Figures) -> list[str]:
         kind = event["type"]
         if kind in SILENT:
             return []
         if kind in ("deal", "board"):
             return self._deal(event)
         if kind in CHIPS_IN or kind in ("check", "fold"):
-            return [self._bet(kind, event)]
+            return [self._bet(kind, event, figures)]
         if kind in ("show", "muck"):
             return self._showdown(kind, event["player"])
         if kind == "result":
@@ -256,13 +254,13 @@ class _Narrator:
 
     def _deal(self, event: dict[str, Any]) -> list[str]:
         """A street's header and its ``Dealt to`` lines, at its first card."""
-        if event["street"] == self.street:
+        if event["street"] == self.headed:
             return []
-        self.street, self.bets, self.level = event["street"], [0] * self.state.n, 0
-        header = f"*** {STREET_HEADERS[self.street]} ***"
+        self.headed = event["street"]
+        header = f"*** {STREET_HEADERS[self.headed]} ***"
         if event["type"] == "board":  # the deck ran short: one shared river card
             return [f"{header} [{card_str(event['card'])}]"]
-        return [header, *self._dealt_lines(self.dealt.get(self.street, {}))]
+        return [header, *self._dealt_lines(self.dealt.get(self.headed, {}))]
 
     def _dealt_lines(self, dealt: dict[int, list[tuple[int, bool]]]) -> list[str]:
         lines = []
@@ -281,25 +279,16 @@ class _Narrator:
 
     # ---------------------------------------------------------------- betting
 
-    def _bet(self, kind: str, event: dict[str, Any]) -> str:
-        player = event["player"]
-        name, total = self.names[player], event.get("total", 0)
-        if kind == "fold":
-            self.folded_on[player] = self.street
-            return f"{name}: folds"
-        if kind == "check":
-            return f"{name}: checks"
-        self.put_in.add(player)
-        added, raised_by = total - self.bets[player], total - self.level
-        self.bets[player] = total
-        if kind != "call":
-            self.level = self.state.config.bring_in if kind == "bring_in" else total
+    def _bet(self, kind: str, event: dict[str, Any], figures: Figures) -> str:
+        name, total = self.names[event["player"]], event.get("total", 0)
+        if kind in ("fold", "check"):
+            return f"{name}: {kind}s"
         words = {
             "bring_in": f"brings in for {total}",
             "complete": f"completes it to {total}",
             "bet": f"bets {total}",
-            "raise": f"raises {raised_by} to {total}",
-            "call": f"calls {added}",
+            "raise": f"raises {figures.raised_by} to {total}",
+            "call": f"calls {figures.added}",
         }[kind]
         return f"{name}: {words}{_all_in(event['all_in'])}"
 
@@ -375,8 +364,9 @@ class _Narrator:
         state, won = self.state, self._finished_result()["payouts"][player]
         start = f"Seat {self.info.seats[player]}: {self.names[player]}"
         if state.folded[player]:
-            bet = "" if player in self.put_in else " (didn't bet)"
-            return f"{start} folded on the {STREET_NAMES[self.folded_on[player]]}{bet}"
+            bet = "" if player in self.ledger.put_in else " (didn't bet)"
+            street = STREET_NAMES[self.ledger.folded_on[player]]
+            return f"{start} folded on the {street}{bet}"
         if state.shown[player]:
             outcome = f"won ({won})" if won else "lost"
             shown = _cards(self._own_cards(player))
