@@ -18,6 +18,7 @@ from tables.models import Hand, Seat, Table, WaitingPlayer
 from tables.rules import HandState
 from tables.rules.narration import Narrator
 from tables.rules.views import events_for, view
+from tables.selectors.compiled import CompiledRead
 
 
 @dataclass(frozen=True)
@@ -70,8 +71,8 @@ def read_table(table_id: int) -> TableRows | None:
     The latest hand comes with its table and stakes, in one query; only a
     table that has dealt no hand yet is read on its own.
     """
-    latest = Hand.objects.select_related("table__stakes").filter(table_id=table_id)
-    hand = latest.order_by("-number").first()
+    found_hands = LATEST_HAND(table_id)
+    hand = found_hands[0] if found_hands else None
     if hand is not None:
         table = hand.table
     else:
@@ -98,9 +99,30 @@ def rows_after_move(hand: Hand) -> TableRows:
 
 
 def _with_seats(table: Table, hand: Hand | None, state: HandState | None) -> TableRows:
-    seats = list(table.seat_set.select_related("player").order_by("number"))
-    waiting = table.waiting_players.select_related("player").order_by("joined_at", "pk")
-    return TableRows(table, seats, hand, state, list(waiting))
+    return TableRows(table, SEATS(table.pk), hand, state, WAITING(table.pk))
+
+
+# The reads every change to a table makes, compiled once (see .compiled).
+# The latest hand comes with its table and stakes.
+LATEST_HAND = CompiledRead(
+    lambda table_id: (
+        Hand.objects.select_related("table__stakes")
+        .filter(table_id=table_id)
+        .order_by("-number")[:1]
+    )
+)
+SEATS = CompiledRead(
+    lambda table_id: (
+        Seat.objects.select_related("player").filter(table_id=table_id).order_by("number")
+    )
+)
+WAITING = CompiledRead(
+    lambda table_id: (
+        WaitingPlayer.objects.select_related("player")
+        .filter(table_id=table_id)
+        .order_by("joined_at", "pk")
+    )
+)
 
 
 def needs_earlier_events(rows: TableRows, cursor: Cursor) -> bool:

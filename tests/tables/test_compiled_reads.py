@@ -1,0 +1,86 @@
+"""Reads compiled once give what the querysets they were compiled from give.
+
+A table with alice and bob seated and a hand under way, carol on its waiting
+list; a second table nobody sits at, for reads that find nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.db.models import Model
+from django.test.utils import CaptureQueriesContext
+
+from accounts.models import User
+from tables import services
+from tables.models import Seat, Table
+from tables.selectors.compiled import CompiledRead
+from tables.selectors.snapshots import LATEST_HAND, SEATS, WAITING
+
+pytestmark = pytest.mark.django_db
+
+
+def fields(obj: Model) -> dict[str, Any]:
+    """Every column's value as the instance holds it."""
+    return {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields}
+
+
+@pytest.fixture
+def busy(table: Table, alice: User, bob: User, carol: User) -> Table:
+    table.stakes.seats = 2  # full: carol waits
+    table.stakes.save(update_fields=["seats"])
+    for number, player in enumerate((alice, bob), start=1):
+        services.seat_take(table_id=table.pk, player_id=player.pk, seat_number=number, buy_in=200)
+    services.hand_start(table_id=table.pk)
+    services.waiting_join(table_id=table.pk, player_id=carol.pk)
+    return table
+
+
+@pytest.mark.parametrize(
+    ("read", "related"),
+    [(LATEST_HAND, ["table", "table.stakes"]), (SEATS, ["player"]), (WAITING, ["player"])],
+)
+def test_a_compiled_read_gives_the_querysets_rows_and_related_rows(
+    busy: Table, read: CompiledRead[Any], related: list[str]
+) -> None:
+    compiled, queried = read(busy.pk), list(read.build(busy.pk))
+    assert compiled and [fields(o) for o in compiled] == [fields(o) for o in queried]
+    for mine, theirs in zip(compiled, queried, strict=True):
+        for path in related:
+            ours, orms = mine, theirs
+            for name in path.split("."):
+                ours, orms = getattr(ours, name), getattr(orms, name)
+            assert fields(ours) == fields(orms)
+
+
+def test_a_compiled_read_is_one_query_related_rows_included(busy: Table) -> None:
+    SEATS(busy.pk)  # compiled on first use
+    with CaptureQueriesContext(connection) as queries:
+        seats = SEATS(busy.pk)
+        names = [seat.player.username for seat in seats]
+        hand = LATEST_HAND(busy.pk)[0]
+        stakes = hand.table.stakes.describe()
+    assert names == ["alice", "bob"] and stakes
+    assert len(queries) == 2
+
+
+def test_a_compiled_read_runs_with_each_value_it_is_given(busy: Table, stakes: Any) -> None:
+    empty = Table.objects.create(name="Table 2", stakes=stakes)
+    assert [seat.number for seat in SEATS(busy.pk)] == [1, 2]
+    assert SEATS(empty.pk) == [] and LATEST_HAND(empty.pk) == [] and WAITING(empty.pk) == []
+    assert [seat.number for seat in SEATS(busy.pk)] == [1, 2]
+
+
+def test_instances_from_a_compiled_read_save_like_the_orms(busy: Table) -> None:
+    seat = SEATS(busy.pk)[0]
+    seat.stack = 123
+    seat.save(update_fields=["stack"])
+    assert Seat.objects.get(pk=seat.pk).stack == 123
+
+
+def test_a_queryset_that_ignores_its_value_is_refused(busy: Table) -> None:
+    read = CompiledRead(lambda _: Seat.objects.filter(number=1))
+    with pytest.raises(ValueError, match="doesn't use its parameter"):
+        read(busy.pk)
