@@ -42,6 +42,7 @@ from django.utils import timezone
 
 from accounts.models import ChipTransfer, User
 from accounts.services import LedgerError, ledger_post
+from tables.compiled import CompiledRead
 from tables.models import (
     ChatLine,
     Hand,
@@ -122,12 +123,23 @@ def _lock_table(table_id: int) -> Table:
     Only the table's row is locked (``of``): every table of the same stakes
     must not wait on one another.
     """
-    try:
-        return (
-            Table.objects.select_for_update(of=("self",)).select_related("stakes").get(pk=table_id)
-        )
-    except Table.DoesNotExist:
-        raise ServiceError(f"there is no table #{table_id}") from None
+    found = _TABLE_LOCKED(table_id)
+    if not found:
+        raise ServiceError(f"there is no table #{table_id}")
+    return found[0]
+
+
+# The reads every move makes, compiled once (see tables.compiled). Each runs in
+# the move's transaction, as select_for_update needs.
+_TABLE_LOCKED = CompiledRead(
+    lambda table_id: (
+        Table.objects.select_for_update(of=("self",)).select_related("stakes").filter(pk=table_id)
+    )
+)
+_HAND_AT = CompiledRead(
+    lambda hand_id, table_id: Hand.objects.filter(pk=hand_id, table_id=table_id), arity=2
+)
+_SEATS_AT = CompiledRead(lambda table_id: Seat.objects.filter(table_id=table_id))
 
 
 # -------------------------------------------------------------------- seats
@@ -868,9 +880,10 @@ def _lock_hand(hand_id: int, table_id: int | None = None) -> Hand:
             raise ServiceError(f"there is no hand #{hand_id}")
     table = _lock_table(table_id)
     # Read (again) now that moves are serialized.
-    hand = Hand.objects.filter(pk=hand_id, table=table).first()
-    if hand is None:
+    found = _HAND_AT(hand_id, table.pk)
+    if not found:
         raise ServiceError(f"there is no hand #{hand_id} at {table.name}")
+    hand = found[0]
     hand.table = table  # locked, with its stakes: no second read
     return hand
 
@@ -891,7 +904,7 @@ class HandSeats:
     def load(cls, hand: Hand) -> HandSeats:
         players = hand.seating["players"]
         numbers = [entry["seat"] for entry in players]
-        found = {s.number: s for s in Seat.objects.filter(table=hand.table, number__in=numbers)}
+        found = {s.number: s for s in _SEATS_AT(hand.table_id) if s.number in numbers}
         seats = [found.get(entry["seat"]) for entry in players]
         for seat, entry in zip(seats, players, strict=True):
             if seat is None or seat.player_id != entry["player"]:

@@ -14,11 +14,11 @@ from datetime import timedelta
 from typing import Any
 
 from tables import services
+from tables.compiled import CompiledRead
 from tables.models import Hand, Seat, Table, WaitingPlayer
 from tables.rules import HandState
 from tables.rules.narration import Narrator
 from tables.rules.views import events_for, view
-from tables.selectors.compiled import CompiledRead
 
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ def _with_seats(table: Table, hand: Hand | None, state: HandState | None) -> Tab
     return TableRows(table, SEATS(table.pk), hand, state, WAITING(table.pk))
 
 
-# The reads every change to a table makes, compiled once (see .compiled).
+# The reads every change to a table makes, compiled once (see tables.compiled).
 # The latest hand comes with its table and stakes.
 LATEST_HAND = CompiledRead(
     lambda table_id: (

@@ -15,8 +15,8 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
 from tables import services
+from tables.compiled import CompiledRead
 from tables.models import Seat, Table
-from tables.selectors.compiled import CompiledRead
 from tables.selectors.snapshots import LATEST_HAND, SEATS, WAITING
 
 pytestmark = pytest.mark.django_db
@@ -80,7 +80,17 @@ def test_instances_from_a_compiled_read_save_like_the_orms(busy: Table) -> None:
     assert Seat.objects.get(pk=seat.pk).stack == 123
 
 
-def test_a_queryset_that_ignores_its_value_is_refused(busy: Table) -> None:
-    read = CompiledRead(lambda _: Seat.objects.filter(number=1))
-    with pytest.raises(ValueError, match="doesn't use its parameter"):
+def test_a_queryset_that_ignores_a_value_is_refused(busy: Table) -> None:
+    read = CompiledRead(lambda table_id, _: Seat.objects.filter(table_id=table_id), arity=2)
+    with pytest.raises(ValueError, match="doesn't use each of its values"):
+        read(busy.pk, 1)
+
+
+def test_a_read_of_two_values_puts_each_where_it_belongs(busy: Table, bob: User) -> None:
+    read = CompiledRead(
+        lambda table_id, player_id: Seat.objects.filter(table_id=table_id, player_id=player_id),
+        arity=2,
+    )
+    assert [seat.number for seat in read(busy.pk, bob.pk)] == [2]
+    with pytest.raises(TypeError, match="takes 2 value"):
         read(busy.pk)

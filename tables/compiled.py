@@ -8,6 +8,8 @@ its one parameter, then runs that SQL with each real value and builds the
 model instances, ``select_related`` ones included, as the ORM's own iterator
 builds them (``django.db.models.query.ModelIterable``). Its results are the
 queryset's: ``tests/tables/test_compiled_reads.py`` holds them to it.
+
+The moves' services lock and read their table, hand and seats the same way.
 """
 
 from __future__ import annotations
@@ -22,16 +24,16 @@ from django.db.models.query import get_related_populators
 
 M = TypeVar("M", bound=Model)
 
-# A value no row has, looked for among the compiled parameters and swapped for
-# the real one at each run.
-STAND_IN = -918_273_645
+# Values no row has, looked for among the compiled parameters and swapped for
+# the real ones at each run: the first value's, the second's...
+STAND_INS = (-918_273_645, -918_273_646, -918_273_647)
 
 
 @dataclass(frozen=True)
 class _Plan(Generic[M]):
     sql: str
     params: tuple[Any, ...]
-    slots: tuple[int, ...]  # where the stand-in sits among ``params``
+    slots: tuple[tuple[int, int], ...]  # (index in params, index of the value it takes)
     compiler: Any
     converters: dict[int, Any]
     model: type[M]
@@ -41,17 +43,22 @@ class _Plan(Generic[M]):
 
 
 class CompiledRead(Generic[M]):
-    """``build(value)`` is the queryset; ``read(value)`` its rows as instances."""
+    """``build(*values)`` is the queryset; ``read(*values)`` its rows as instances.
 
-    def __init__(self, build: Callable[[int], QuerySet[M]]) -> None:
-        self.build = build
+    The values are ints (ids), up to three; the queryset must use each of them.
+    """
+
+    def __init__(self, build: Callable[..., QuerySet[M]], arity: int = 1) -> None:
+        self.build, self.arity = build, arity
         self._plans: dict[str, _Plan[M]] = {}  # by database alias
 
-    def __call__(self, value: int, *, using: str = "default") -> list[M]:
+    def __call__(self, *values: int, using: str = "default") -> list[M]:
+        if len(values) != self.arity:
+            raise TypeError(f"this read takes {self.arity} value(s), not {len(values)}")
         plan = self._plans.get(using) or self._plan(using)
         params = list(plan.params)
-        for slot in plan.slots:
-            params[slot] = value
+        for slot, which in plan.slots:
+            params[slot] = values[which]
         with connections[using].cursor() as cursor:
             cursor.execute(plan.sql, params)
             rows: Any = cursor.fetchall()
@@ -67,12 +74,15 @@ class CompiledRead(Generic[M]):
         return found
 
     def _plan(self, using: str) -> _Plan[M]:
-        queryset = self.build(STAND_IN)
+        stand_ins = STAND_INS[: self.arity]
+        queryset = self.build(*stand_ins)
         compiler = queryset.query.get_compiler(using=using)
         sql, params = compiler.as_sql()
-        slots = tuple(i for i, param in enumerate(params) if param == STAND_IN)
-        if not slots:
-            raise ValueError("the queryset doesn't use its parameter")
+        slots = tuple(
+            (i, stand_ins.index(param)) for i, param in enumerate(params) if param in stand_ins
+        )
+        if {which for _, which in slots} != set(range(self.arity)):
+            raise ValueError("the queryset doesn't use each of its values")
         select, klass_info = compiler.select, compiler.klass_info
         columns = klass_info["select_fields"]
         start, end = columns[0], columns[-1] + 1
