@@ -91,7 +91,7 @@ class Stakes(models.Model):
         FULL = "full", "Only a full raise reopens raising"
 
     name = models.CharField(max_length=60, unique=True)
-    variant = models.CharField(max_length=8, choices=VARIANT_CHOICES, default="stud")
+    variant = models.CharField(max_length=16, choices=VARIANT_CHOICES, default="stud")
     structure = models.CharField(max_length=8, choices=Structure.choices, default="fixed")
     ante = models.PositiveIntegerField(
         default=0, help_text="Below the bring-in, or below the small bet with no bring-in."
@@ -185,8 +185,8 @@ class Stakes(models.Model):
         null=True,
         blank=True,
         help_text="Fixed limit: whether a pair showing on 4th street lets players bet the big "
-        "bet. The variant's default: on in stud, off in stud hi-lo; razz and London lowball "
-        "have none.",
+        "bet. The variant's default: on in stud, off in stud hi-lo; razz, London lowball "
+        "and Mississippi (no 4th-street round) have none.",
     )
     max_raises = models.PositiveSmallIntegerField(
         default=3,

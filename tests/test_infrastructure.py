@@ -203,7 +203,7 @@ def _printed_password(output: str) -> str:
 def test_seed_demo_creates_each_game_with_rake_and_an_open_table() -> None:
     _seed()
     stakes = Stakes.objects.all()
-    assert {s.variant for s in stakes} == {"razz", "stud", "stud8", "london"}
+    assert {s.variant for s in stakes} == {"razz", "stud", "stud8", "london", "mississippi"}
     assert {s.structure for s in stakes} == {"fixed", "spread", "pot", "no"}
     for each in stakes:
         assert each.rake is not None

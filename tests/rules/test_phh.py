@@ -337,6 +337,9 @@ STUD_POT = fixture("stud_pot.phh")
 LONDON = fixture("london.phh")
 STUD_GAMES = {game.structure.code: game for game in GAMES if game.variant.code == "stud"}
 LONDON_FIXED = next(g for g in GAMES if g.variant.code == "london" and g.structure.code == "fixed")
+MISSISSIPPI_FIXED = next(
+    g for g in GAMES if g.variant.code == "mississippi" and g.structure.code == "fixed"
+)
 
 
 def test_a_fixed_limit_stud_hand_writes_no_field_of_ours_for_its_game():
@@ -411,18 +414,43 @@ def test_without_the_variant_field_a_london_file_replays_as_razz_to_other_stacks
     )
 
 
+def test_mississippi_is_written_as_stud_and_named_in_a_user_field():
+    state = random_hand(3, MISSISSIPPI_FIXED)
+    text = write_phh(state, everything=True)
+    fields = read_phh(text).fields
+    assert (fields["variant"], fields["_cardroom_variant"]) == ("F7S", "mississippi")
+    assert replay(read_phh(text)).stacks == state.stacks
+
+
+def test_without_the_variant_field_a_mississippi_file_is_refused_where_stud_bets():
+    """Read as stud, a betting round is due after 4th street, where the file
+    deals the 5th-street cards."""
+    mississippi = GameConfig(variant="mississippi", ante=1, bring_in=2, small_bet=5, big_bet=10)
+    state = HandState.new(mississippi, [100, 100], list(FULL_DECK))
+    while not state.finished:
+        kinds = [a.kind for a in state.legal_actions()]
+        state.act(
+            state.to_act, next(k for k in ("bring_in", "check", "call", "show") if k in kinds)
+        )
+    text = write_phh(state).replace('_cardroom_variant = "mississippi"\n', "")
+    assert read_phh(text).config.variant == "stud"
+    assert refusal(text) == (
+        "action 6 'd dh p1 4s': nothing is to be dealt now; the hand is betting on 4th street"
+    )
+
+
 @pytest.mark.parametrize(
     ("text", "edits", "message"),
     [
         (
             LONDON,
             [('_cardroom_variant = "london"', '_cardroom_variant = "badugi"')],
-            "_cardroom_variant must be one of stud, razz, stud8, london, not 'badugi'",
+            "_cardroom_variant must be one of stud, razz, stud8, london, mississippi, not 'badugi'",
         ),
         (
             LONDON,
             [('_cardroom_variant = "london"', "_cardroom_variant = 3")],
-            "_cardroom_variant must be one of stud, razz, stud8, london, not 3",
+            "_cardroom_variant must be one of stud, razz, stud8, london, mississippi, not 3",
         ),
         (
             LONDON,

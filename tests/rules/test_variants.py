@@ -143,3 +143,38 @@ def test_an_evaluator_with_a_qualifier_refuses_lows_above_it():
 )
 def test_a_bots_rough_strength_is_measured_from_the_games_best_hand(variant, cards, strength):
     assert VARIANTS[variant].evaluator.strength(parse_cards(cards)) == strength
+
+
+# ------------------------------------------------------------- Mississippi
+
+
+def test_mississippi_deals_4th_and_5th_street_before_its_second_betting_round():
+    """Seed 000: no betting round between 4th and 5th street."""
+    state = HandState.new(config(variant="mississippi"), [100, 100, 100], stack_deck())
+    state.act(state.to_act, "bring_in")
+    state.act(state.to_act, "call")
+    state.act(state.to_act, "call")
+    assert state.street_name == "5th street"
+    assert [len(state.cards[p]) for p in range(3)] == [5, 5, 5]
+    kinds = [e["type"] for e in state.events]
+    last_bet = max(i for i, kind in enumerate(kinds) if kind == "call")
+    assert kinds[last_bet + 1 :].count("deal") == 6  # 4th and 5th streets, three players each
+
+
+def test_mississippi_bets_small_small_big_big_in_four_rounds():
+    """Bet as Texas hold'em bets (seed 000): the small bet on the first two
+    rounds, the big bet on the last two. No open pair: there is no 4th-street round."""
+    state = HandState.new(config(variant="mississippi"), [200, 200], stack_deck())
+    sizes = []
+    while not state.finished:
+        options = {a.kind: a for a in state.legal_actions()}
+        if "bring_in" in options:
+            state.act(state.to_act, "bring_in")
+        elif "bet" in options or "complete" in options:
+            wager = options.get("bet") or options["complete"]
+            sizes.append(wager.amounts)
+            state.act(state.to_act, wager.kind, wager.min)
+            state.act(state.to_act, "call")
+        else:
+            state.act(state.to_act, next(k for k in ("call", "check", "show") if k in options))
+    assert sizes == [(5,), (5,), (10,), (10,)]

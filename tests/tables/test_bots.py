@@ -444,9 +444,12 @@ def wait_for_port(port: int, server: subprocess.Popen) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("variant", ["stud", "mississippi"])
 def test_three_bots_play_hands_over_real_websockets_and_every_chip_is_accounted_for(
-    daphne: str, server_env: dict[str, str], table: Table, tmp_path: Path
+    daphne: str, server_env: dict[str, str], table: Table, tmp_path: Path, variant: str
 ) -> None:
+    table.stakes.variant = variant  # Mississippi: a script with two deals in a row
+    table.stakes.save(update_fields=["variant"])
     argv = [sys.executable, "manage.py", "run_bots", "--table", str(table.pk), "--count", "3"]
     argv += ["--url", daphne, "--seed", "1"]
     log = tmp_path / "bots.log"

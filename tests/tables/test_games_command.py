@@ -13,7 +13,7 @@ from tables.management.commands.games import short_config
 from tables.rules.config import GameConfig
 from tables.rules.games import games
 
-VARIANTS = ("stud", "razz", "stud8", "london")
+VARIANTS = ("stud", "razz", "stud8", "london", "mississippi")
 STRUCTURES = ("fixed", "spread", "pot", "no")
 
 

@@ -274,7 +274,15 @@ def test_a_hand_settled_at_the_deal_has_one_step(alice, bob):
 
 @pytest.mark.parametrize(
     ("variant", "structure"),
-    [("stud", "fixed"), ("razz", "fixed"), ("stud8", "fixed"), ("stud", "pot"), ("london", "no")],
+    [
+        ("stud", "fixed"),
+        ("razz", "fixed"),
+        ("stud8", "fixed"),
+        ("stud", "pot"),
+        ("london", "no"),
+        ("mississippi", "fixed"),
+        ("mississippi", "no"),
+    ],
 )
 def test_random_hands_are_told_whole_with_each_streets_pot(variant, structure):
     """Seeded random play, all-ins and runouts included: every step has its

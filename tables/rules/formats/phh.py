@@ -39,7 +39,7 @@ uncalled bet handed back, the pots) is a line that is only a commentary. The
 words tell no card the file doesn't write.
 
 The standard's stud codes (``F7S``, ``FR``, ``F7S/8``) are fixed limit, and it
-has none for London lowball. Two more user-defined fields, written only when
+has none for London lowball or Mississippi stud. Two more user-defined fields, written only when
 needed, say what those codes can't, and the standard fields stay as close as
 other tools can still read:
 
@@ -49,8 +49,8 @@ other tools can still read:
   limit ``small_bet`` is the minimum bet on every street, and ``big_bet`` is
   written as the table's stakes have it, though no bet depends on it: the
   stud codes require the field, and the stakes come back whole.
-* ``_cardroom_variant``: ``"london"``, with ``variant = "FR"`` (see
-  :data:`STAND_INS`).
+* ``_cardroom_variant``: ``"london"``, with ``variant = "FR"``, or
+  ``"mississippi"``, with ``variant = "F7S"`` (see :data:`STAND_INS`).
 
 The reader honours both, and refuses a value it doesn't know, or a
 ``_cardroom_variant`` that doesn't go with the file's ``variant``.
@@ -108,8 +108,11 @@ FIXED = "fixed"  # the structure every PHH stud code stands for
 # door card bringing in, the lowest showing hand acting first, and no split.
 # Only ace-to-six's straights and flushes, which count against a low, differ.
 # A tool that knows only FR replays every bet and every show of the file; only
-# who wins a pot may differ from ours. VARIANT_FIELD names the real game.
-STAND_INS = {"london": "FR"}
+# who wins a pot may differ from ours. Mississippi is stud's deal and
+# showdown with no betting round after 4th street: a tool that knows only F7S
+# expects one there, before the 5th-street cards. VARIANT_FIELD names the
+# real game.
+STAND_INS = {"london": "FR", "mississippi": "F7S"}
 PLAIN_VERBS = {"bring_in": "pb", "check": "cc", "call": "cc", "fold": "f", "muck": "sm"}
 MAX_PLAYERS = 8
 MUCK = "muck"  # what a bare ``pN sm`` reads as

@@ -41,6 +41,9 @@ Where Cardroom differs:
   limit they are the bring-in and the minimum bet, as PokerStars' pot- and
   no-limit headers give the small and big blind: the forced bet that opens
   the betting and the minimum bet.
+* PokerStars has no Mississippi stud: its hands are headed ``Mississippi
+  Stud``, and its 4th and 5th streets follow each other with no betting
+  between them, as the game deals them.
 * PokerStars has no London lowball. Its hands are headed ``London Lowball``,
   the game's own name in PokerStars' capitals, and its lows are named in
   ace-to-six words (``Lo: 7-5-4-3-2 low``, ``Lo: 6-4-3-2-A low, flush``):
@@ -121,13 +124,14 @@ from tables.rules.narration import CHIPS_IN, Figures, Ledger
 from tables.rules.state import PROTECT, UNKNOWN, HandState
 
 # Each variant's name in the header, before its structure's words ("Limit").
-# PokerStars deals no London lowball: it gets its own name, capitalised as
-# PokerStars capitalises "Razz".
+# PokerStars deals no London lowball or Mississippi stud: each gets its own
+# name, capitalised as PokerStars capitalises "Razz".
 GAMES = {
     "stud": "7 Card Stud",
     "razz": "Razz",
     "stud8": "7 Card Stud Hi/Lo",
     "london": "London Lowball",
+    "mississippi": "Mississippi Stud",
 }
 # Structures whose header stakes are the bring-in and the minimum bet, as
 # PokerStars' pot- and no-limit games give their blinds.

@@ -15,7 +15,14 @@ from dataclasses import dataclass, field
 from tables.rules.errors import IllegalAction
 from tables.rules.evaluators import ACE_TO_FIVE, ACE_TO_SIX, Evaluator
 from tables.rules.variants.openings import HIGH_OPENING, LOW_OPENING, Opening
-from tables.rules.variants.steps import SEVEN_CARD_STUD, Bet, Deal, Showdown, Step
+from tables.rules.variants.steps import (
+    MISSISSIPPI_STUD,
+    SEVEN_CARD_STUD,
+    Bet,
+    Deal,
+    Showdown,
+    Step,
+)
 
 __all__ = [
     "BY_PHH",
@@ -115,7 +122,17 @@ LONDON = Variant(
     opening=LOW_OPENING,
 )
 
-VARIANTS: dict[str, Variant] = {v.code: v for v in (STUD, RAZZ, STUD8, LONDON)}
+MISSISSIPPI = Variant(
+    code="mississippi",
+    name="Mississippi",
+    seed="000",
+    phh=None,
+    evaluator=Evaluator(high=True),
+    opening=HIGH_OPENING,
+    script=MISSISSIPPI_STUD,
+)
+
+VARIANTS: dict[str, Variant] = {v.code: v for v in (STUD, RAZZ, STUD8, LONDON, MISSISSIPPI)}
 BY_PHH: dict[str, Variant] = {v.phh: v for v in VARIANTS.values() if v.phh}
 
 

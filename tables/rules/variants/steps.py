@@ -58,3 +58,19 @@ SEVEN_CARD_STUD: tuple[Step, ...] = (
     Bet("big"),
     Showdown(),
 )
+
+# Seed 000's "Mississippi": no betting round between 4th and 5th street, so
+# four rounds, bet as Texas hold'em bets them: small, small, big, big. There
+# is no 4th-street round, so no open pair either.
+MISSISSIPPI_STUD: tuple[Step, ...] = (
+    Deal("3rd street", (DOWN, DOWN, UP)),
+    Bet("small", bring_in=True),
+    Deal("4th street", (UP,)),
+    Deal("5th street", (UP,)),
+    Bet("small"),
+    Deal("6th street", (UP,)),
+    Bet("big"),
+    Deal("7th street", (DOWN,)),
+    Bet("big"),
+    Showdown(),
+)
