@@ -9,7 +9,7 @@ prints hands per second and microseconds per player action for each, then
 one row per game and structure with the ratio. pokerkit is a benchmark-only
 dependency (the ``bench`` extra).
 
-    python bench/engine.py [--hands N] [--seed S] [--games stud,razz,stud8,london]
+    python bench/engine.py [--hands N] [--seed S] [--games stud,razz,stud8,london,mississippi]
                            [--structures fixed,spread,pot,no]
 
 Only the play loop is timed: state creation plus every player decision. Stacks
@@ -50,7 +50,7 @@ MAX_STACK = 300
 # the stacks do); far more means a bug in an engine or its adapter, and an
 # error beats a benchmark that hangs.
 MAX_ACTIONS_PER_HAND = 500
-GAMES = ("stud", "razz", "stud8", "london")
+GAMES = ("stud", "razz", "stud8", "london", "mississippi")
 STRUCTURES = ("fixed", "spread", "pot", "no")
 # Both engines build lookup tables and caches on first use; that is not play.
 WARM_UP_HANDS = 200

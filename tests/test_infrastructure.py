@@ -227,7 +227,7 @@ def test_seed_demo_creates_an_admin_whose_printed_password_works() -> None:
 
 @pytest.mark.django_db
 def test_seed_demo_says_exactly_what_it_created_on_an_empty_database() -> None:
-    assert _seed().startswith("Demo data: created 1 rake rule, 7 stakes and 8 tables.\n")
+    assert _seed().startswith("Demo data: created 1 rake rule, 8 stakes and 9 tables.\n")
 
 
 @pytest.mark.django_db
@@ -236,10 +236,10 @@ def test_seed_demo_says_exactly_what_was_there_already() -> None:
     Table.objects.filter(name__startswith="Demo Stud").delete()
 
     assert _seed().startswith(
-        "Demo data: created 2 tables; 1 rake rule, 7 stakes and 6 tables were already there.\n"
+        "Demo data: created 2 tables; 1 rake rule, 8 stakes and 7 tables were already there.\n"
     )
     assert _seed().startswith(
-        "Demo data: nothing to create; 1 rake rule, 7 stakes and 8 tables were already there.\n"
+        "Demo data: nothing to create; 1 rake rule, 8 stakes and 9 tables were already there.\n"
     )
 
 
