@@ -132,14 +132,14 @@ class Narrator:
     """Tells a hand's events, in order, as lines of Cardroom's words.
 
     ``names`` are the players in engine order. ``hand`` is the hand as stored
-    or as it stands: its stacks, bring-in, game and result (the hands' names
-    and the pots at the showdown) are what the words need beyond the events.
+    or as it stands: its stacks, bring-in, game (split or not) and result (the
+    hands' names and the pots at the showdown) are what the words need beyond
+    the events.
     """
 
     def __init__(self, names: Sequence[str], hand: HandState) -> None:
         self.names = list(names)
         self.ledger = Ledger(hand.starting_stacks, hand.config.bring_in)
-        self.streets = hand.game.streets
         self.result = hand.result or {}
         self.split = hand.game.split
 
