@@ -21,6 +21,7 @@ from typing import Any, Generic, TypeVar
 from django.db import connections
 from django.db.models import Model, QuerySet
 from django.db.models.query import get_related_populators
+from django.db.transaction import TransactionManagementError
 
 M = TypeVar("M", bound=Model)
 
@@ -40,6 +41,7 @@ class _Plan(Generic[M]):
     fields: tuple[int, int]  # the model's own columns: row[start:end]
     names: list[str]  # their attribute names, for Model.from_db
     related: list[Any]  # one populator per select_related model
+    locks: bool  # select_for_update: only inside a transaction, as the ORM insists
 
 
 class CompiledRead(Generic[M]):
@@ -56,6 +58,10 @@ class CompiledRead(Generic[M]):
         if len(values) != self.arity:
             raise TypeError(f"this read takes {self.arity} value(s), not {len(values)}")
         plan = self._plans.get(using) or self._plan(using)
+        if plan.locks and connections[using].get_autocommit():
+            raise TransactionManagementError(
+                "select_for_update cannot be used outside of a transaction."
+            )
         params = list(plan.params)
         for slot, which in plan.slots:
             params[slot] = values[which]
@@ -96,6 +102,7 @@ class CompiledRead(Generic[M]):
             fields=(start, end),
             names=[column[0].target.attname for column in select[start:end]],
             related=get_related_populators(klass_info, select, using),
+            locks=queryset.query.select_for_update,
         )
         self._plans[using] = plan
         return plan

@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Model
+from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
@@ -94,3 +95,12 @@ def test_a_read_of_two_values_puts_each_where_it_belongs(busy: Table, bob: User)
     assert [seat.number for seat in read(busy.pk, bob.pk)] == [2]
     with pytest.raises(TypeError, match="takes 2 value"):
         read(busy.pk)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_locking_read_is_refused_outside_a_transaction_every_time(busy: Table) -> None:
+    locked = CompiledRead(lambda table_id: Table.objects.select_for_update().filter(pk=table_id))
+    with transaction.atomic():
+        assert [table.pk for table in locked(busy.pk)] == [busy.pk]  # compiled here
+    with pytest.raises(TransactionManagementError, match="outside of a transaction"):
+        locked(busy.pk)  # as the ORM refuses it: a lock outside one would lock nothing
