@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from tables.models import Stakes, Table
-from tables.rules import HandState
+from tables.models import Table
 from tests.browser.test_advance import NAMES, seat_players
+from tests.browser.test_bet_size import engine_now
 from tests.browser.test_table_notices import lines, seat_to_act
-from tests.browser.test_table_play import latest_hand, seat_box, shot, wait_until
+from tests.browser.test_table_play import seat_box, shot, wait_until
 
 try:
     from playwright.sync_api import expect
@@ -30,26 +30,11 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def mississippi_table(transactional_db: None) -> Table:
-    """Mississippi at 5/10 fixed limit, ante 1, bring-in 2; long turns, hands shown."""
-    stakes = Stakes.objects.create(
-        name="Browser Mississippi",
-        variant="mississippi",
-        ante=1,
-        bring_in=2,
-        small_bet=5,
-        big_bet=10,
-        min_buy_in=100,
-        max_buy_in=1000,
-        action_seconds=120,
-        time_bank_seconds=60,
-        auto_muck=False,
-    )
-    return Table.objects.create(name="Mississippi table", stakes=stakes)
-
-
-def engine_now(table: Table) -> HandState:
-    return HandState.from_dict(latest_hand(table).state)
+def mississippi_table(table: Table) -> Table:
+    """The browser tests' stud 5/10 table (long turns, hands shown), dealing Mississippi."""
+    table.stakes.variant = "mississippi"
+    table.stakes.save(update_fields=["variant"])
+    return table
 
 
 def test_a_mississippi_hand_deals_4th_and_5th_street_together_and_plays_to_the_showdown(
@@ -85,10 +70,9 @@ def test_a_mississippi_hand_deals_4th_and_5th_street_together_and_plays_to_the_s
     expect(pages[opener].locator("#actions .action-bet")).to_be_visible()
     pages[opener].keyboard.press("b")
     wait_until(lambda: seat_to_act(table) != opener, "the bet")
-    expect(
-        pages[caller if opener != caller else bringer].locator("#actions .action-call")
-    ).to_be_visible()
-    pages[seat_to_act(table)].keyboard.press("c")
+    other = next(seat for seat in pages if seat != opener)
+    expect(pages[other].locator("#actions .action-call")).to_be_visible()
+    pages[other].keyboard.press("c")
     wait_until(lambda: engine_now(table).street == 3, "6th street")
     while not engine_now(table).finished:
         seat, turn = seat_to_act(table), engine_now(table).turn
