@@ -102,6 +102,7 @@ class GameConfig:
     heads_up_uncapped: bool = False  # lift the cap when two players start the round (003)
     short_all_in: str = "half"  # "half": an all-in of half a bet or more reopens raising
     auto_muck: bool = True
+    natural_beats_wild: bool = False  # wild-card games: a natural hand beats its equal made wild
     rake: RakeRule = field(default_factory=RakeRule)
 
     def __post_init__(self) -> None:
@@ -139,7 +140,7 @@ class GameConfig:
                 raise IllegalAction(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
         if self.structure not in variant.structures:
             raise IllegalAction(f"{variant.name} isn't dealt {self.structure} limit")
-        for name in ("heads_up_uncapped", "auto_muck", "raise_at_least_last"):
+        for name in ("heads_up_uncapped", "auto_muck", "raise_at_least_last", "natural_beats_wild"):
             if type(getattr(self, name)) is not bool:
                 raise IllegalAction(f"{name} must be true or false")
         if self.open_pair_big_bet not in (None, True, False):
@@ -147,6 +148,10 @@ class GameConfig:
         if self.open_pair_big_bet and not variant.open_pair_allowed:
             raise IllegalAction(
                 f"{variant.name} has no open-pair big bet: pairs showing don't change bets"
+            )
+        if self.natural_beats_wild and not variant.wild_game:
+            raise IllegalAction(
+                f"{variant.name} has no wild cards, so natural_beats_wild has nothing to break"
             )
         if not isinstance(self.rake, RakeRule):
             raise IllegalAction("rake must be a RakeRule")

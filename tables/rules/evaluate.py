@@ -61,6 +61,7 @@ HIGH_CATEGORIES: tuple[str, ...] = (
     "full house",
     "four of a kind",
     "straight flush",
+    "five of a kind",  # only with wild cards
 )
 (
     HIGH_CARD,
@@ -72,6 +73,7 @@ HIGH_CATEGORIES: tuple[str, ...] = (
     FULL_HOUSE,
     FOUR_OF_A_KIND,
     STRAIGHT_FLUSH,
+    FIVE_OF_A_KIND,
 ) = range(len(HIGH_CATEGORIES))
 
 # Ace-to-five ignores straights and flushes; each extra matched card makes it worse.
@@ -113,6 +115,7 @@ _HIGH_SHAPES: tuple[tuple[int, ...], ...] = (
     (3, 2),
     (4, 1),
     (),
+    (5,),
 )
 _LOW_SHAPES: tuple[tuple[int, ...], ...] = (
     (1, 1, 1, 1, 1),
@@ -132,6 +135,7 @@ _HIGH_WORDS = (
     "full house, {p0} full of {p3}",
     "four of a kind, {p0}",
     "straight flush, {n0} high",
+    "five of a kind, {p0}",
 )
 _LOW_WORDS = (
     "",
@@ -323,7 +327,7 @@ def high_hand(cards: Sequence[int]) -> HighHand:
     _check_hand(cards)
     key = high_key(cards)
     category = key >> CATEGORY_SHIFT
-    ranks = _high_ranks(key)
+    ranks = high_ranks(key)
     only_suit = _flush_suit(cards) if category in (FLUSH, STRAIGHT_FLUSH) else None
     played = _pick(cards, ranks, rank, only_suit)
     return HighHand(key, category, played, _high_words(category, ranks))
@@ -336,7 +340,7 @@ def high_words(key: int) -> str:
     >>> high_words(high_key(parse_cards("9h5d9cKhKc3s5s")))
     'two pair, kings and nines'
     """
-    return _high_words(key >> CATEGORY_SHIFT, _high_ranks(key))
+    return _high_words(key >> CATEGORY_SHIFT, high_ranks(key))
 
 
 @functools.cache  # a few thousand keys, named again at every showdown
@@ -352,7 +356,12 @@ def low_words(key: int) -> str:
     return f"{spelled} low{_low_suffix(category, ranks)}"
 
 
-def _high_ranks(key: int) -> list[int]:
+def top_ranks(mask: int) -> int:
+    """The top five ranks of a 13-bit rank mask, packed as a high key's are."""
+    return _TOP[mask]
+
+
+def high_ranks(key: int) -> list[int]:
     """The five ranks a high key stands for, in the order the hand is read."""
     category = key >> CATEGORY_SHIFT
     if category in (STRAIGHT, STRAIGHT_FLUSH):

@@ -106,19 +106,24 @@ class Contender(NamedTuple):
     cards: tuple[int, ...]  # all the player's cards, with any community card
     high_key: int | None  # higher is better; None when the game has no high half
     low_key: int | None  # lower is better; None without a (qualifying) low
+    wild: int = 0  # the cards wild in this hand, as a mask
+    # With the table's natural_beats_wild option: the natural cards alone make
+    # this high (or low), so it beats the same hand made with wild cards.
+    high_natural: bool = False
+    low_natural: bool = False
 
 
 def high_chip_order(hand: Contender, evaluator: Evaluator) -> tuple[int, int]:
     """Seed 002: a high tie's odd chip goes to the highest card by suit
     (spades high) among the five cards played."""
-    played = evaluator.high_cards(hand.cards)
+    played = evaluator.high_cards(hand.cards, hand.wild)
     return max((rank(c), suit(c)) for c in played)
 
 
 def low_chip_order(hand: Contender, evaluator: Evaluator) -> tuple[int, int]:
     """Seed 002: a low tie's odd chip goes to the lowest card by suit (clubs
     low) among the five cards played."""
-    played = evaluator.low_cards(hand.cards)
+    played = evaluator.low_cards(hand.cards, hand.wild)
     return min((low_rank(c), suit(c)) for c in played)
 
 
@@ -172,7 +177,7 @@ def _best_high(
     if not keys:
         return ()
     best = max(keys.values())
-    tied = [i for i, key in keys.items() if key == best]
+    tied = _naturals_first([i for i, key in keys.items() if key == best], hands, high=True)
     if len(tied) == 1:
         return tuple(tied)
     return tuple(sorted(tied, key=lambda i: high_chip_order(hands[i], evaluator), reverse=True))
@@ -185,10 +190,17 @@ def _best_low(
     if not keys:
         return ()
     best = min(keys.values())
-    tied = [i for i, key in keys.items() if key == best]
+    tied = _naturals_first([i for i, key in keys.items() if key == best], hands, high=False)
     if len(tied) == 1:
         return tuple(tied)
     return tuple(sorted(tied, key=lambda i: low_chip_order(hands[i], evaluator)))
+
+
+def _naturals_first(tied: list[int], hands: Mapping[int, Contender], *, high: bool) -> list[int]:
+    """Of equal hands, the natural ones win, where the table plays that rule
+    (only then is a hand marked natural)."""
+    naturals = [i for i in tied if (hands[i].high_natural if high else hands[i].low_natural)]
+    return naturals or tied
 
 
 def _merge(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:

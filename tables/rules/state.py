@@ -35,6 +35,7 @@ from tables.rules.betting import STRUCTURES, Structure
 from tables.rules.cards import CARD_NAMES, DECK_SIZE, card_str, check_deck, shuffled_deck
 from tables.rules.config import GameConfig
 from tables.rules.errors import HandOver, IllegalAction, NotYourTurn
+from tables.rules.evaluators.wild import natural
 from tables.rules.pots import Contender, Pot, PotAward, allocate_rake, award_pot, build_pots
 from tables.rules.variants import Bet, Deal, Showdown, Variant
 
@@ -808,9 +809,10 @@ class HandState:
                 unknown.append(player)
                 continue
             if door:
-                key = opening.door_key(up[0], bring_in, suit_tie)
+                key = opening.door_key(up[0], bring_in, suit_tie, self.wild_for(player))
             else:
-                key = opening.showing_order(up + community if community else up, suit_tie)
+                showing = up + community if community else up
+                key = opening.showing_order(showing, suit_tie, self.wild_for(player))
             if best < 0 or key < best_key:
                 best, best_key = player, key
         if best < 0:
@@ -988,10 +990,25 @@ class HandState:
         cards = tuple(self.cards_of(player))
         if UNKNOWN in cards:
             raise IllegalAction(f"player {player}'s cards are unknown, so the hand can't be read")
-        evaluator = self.game.evaluator
+        evaluator, wild = self.game.evaluator, self.wild_for(player)
+        high, low = evaluator.high_key(cards, wild), evaluator.low_key(cards, wild)
+        if not (wild and self.config.natural_beats_wild):
+            return Contender(cards, high, low, wild)
+        # A hand the natural cards alone make beats the same hand made with wild ones.
+        naturals = natural(cards, wild)
+        whole = len(naturals) >= 5
         return Contender(
-            cards, high_key=evaluator.high_key(cards), low_key=evaluator.low_key(cards)
+            cards,
+            high,
+            low,
+            wild,
+            high_natural=whole and high is not None and evaluator.high_key(naturals) == high,
+            low_natural=whole and low is not None and evaluator.low_key(naturals) == low,
         )
+
+    def wild_for(self, player: int) -> int:
+        """The cards wild in this player's hand, as a mask (0: none)."""
+        return self.game.wild
 
     def _award(self, hands: dict[int, Contender], *, uncontested: bool = False) -> None:
         """Rake the pots, then award each one between the shown ``hands``."""
@@ -1045,11 +1062,12 @@ class HandState:
 
     def _hand_words(self, hand: Contender) -> dict[str, Any]:
         words: dict[str, Any] = {"cards": list(map(CARD_NAMES.__getitem__, hand.cards))}
-        evaluator = self.game.evaluator
+        evaluator, cards, wild = self.game.evaluator, hand.cards, hand.wild
         if self.game.high and hand.high_key is not None:
-            words["high"] = evaluator.high_words(hand.high_key)
+            words["high"] = evaluator.high_name(cards, hand.high_key, wild)
         if self.game.low:
-            words["low"] = None if hand.low_key is None else evaluator.low_words(hand.low_key)
+            low = hand.low_key
+            words["low"] = None if low is None else evaluator.low_name(cards, low, wild)
         return words
 
     def _where(self) -> str:

@@ -452,11 +452,11 @@ def best_hands(state: HandState, contenders: list[int]) -> tuple[set[int], set[i
     game = state.game
     highs, lows = {}, {}
     for player in contenders:
-        cards = state.cards_of(player)
-        high = game.evaluator.high_key(cards)
+        cards, wild = state.cards_of(player), state.wild_for(player)
+        high = game.evaluator.high_key(cards, wild)
         if high is not None:
             highs[player] = high
-        low = game.evaluator.low_key(cards)
+        low = game.evaluator.low_key(cards, wild)
         if low is not None:
             lows[player] = low
     best_high = {p for p, k in highs.items() if k == max(highs.values())}

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tables.rules import evaluate
+from tables.rules.evaluators import wild as wilds
 from tables.rules.evaluators.ace_to_six import low_a6_cards, low_a6_key, low_a6_words
 
 ACE_TO_FIVE, ACE_TO_SIX = "ace-to-five", "ace-to-six"
@@ -36,27 +37,37 @@ class Evaluator:
     def split(self) -> bool:
         return self.high and self.low is not None
 
-    def high_key(self, cards: Sequence[int]) -> int | None:
-        return evaluate.high_key(cards) if self.high else None
+    # Every method takes ``wild``, the cards that are wild for this hand as a
+    # 52-bit mask (:func:`tables.rules.evaluators.wild.wild_mask`); 0 in a
+    # game without wild cards, which keeps to the natural evaluator's fast path.
 
-    def low_key(self, cards: Sequence[int]) -> int | None:
+    def high_key(self, cards: Sequence[int], wild: int = 0) -> int | None:
+        if not self.high:
+            return None
+        return wilds.high_key(cards, wild) if wild else evaluate.high_key(cards)
+
+    def low_key(self, cards: Sequence[int], wild: int = 0) -> int | None:
         if self.low == ACE_TO_FIVE:
+            if wild:
+                return wilds.low_key(cards, wild, self.qualifier)
             return evaluate.low_key(cards, self.qualifier)
         if self.low == ACE_TO_SIX:
-            key = low_a6_key(cards)
+            key = wilds.low_a6_wild_key(cards, wild) if wild else low_a6_key(cards)
             if self.qualifier is not None and key >> 16 > self.qualifier:
                 return None
             return key
         return None
 
-    def high_cards(self, cards: Sequence[int]) -> tuple[int, ...]:
+    def high_cards(self, cards: Sequence[int], wild: int = 0) -> tuple[int, ...]:
         """The five cards the best high hand plays."""
-        return evaluate.high_hand(cards).cards
+        return wilds.high_cards(cards, wild) if wild else evaluate.high_hand(cards).cards
 
-    def low_cards(self, cards: Sequence[int]) -> tuple[int, ...]:
+    def low_cards(self, cards: Sequence[int], wild: int = 0) -> tuple[int, ...]:
         """The five cards the best low hand plays (qualifying or not)."""
         if self.low == ACE_TO_SIX:
-            return low_a6_cards(cards)
+            return wilds.low_a6_wild_cards(cards, wild) if wild else low_a6_cards(cards)
+        if wild:
+            return wilds.low_cards(cards, wild)
         low = evaluate.low_hand(cards)
         assert low is not None  # no qualifier asked: every hand has a low
         return low.cards
@@ -67,13 +78,26 @@ class Evaluator:
     def low_words(self, key: int) -> str:
         return low_a6_words(key) if self.low == ACE_TO_SIX else evaluate.low_words(key)
 
-    def strength(self, cards: Sequence[int]) -> float:
+    def high_name(self, cards: Sequence[int], key: int, wild: int = 0) -> str:
+        """The high hand's name, saying how many wild cards it plays:
+        "four of a kind, nines (two wild)"."""
+        words = self.high_words(key)
+        return words + wilds.wild_words(self.high_cards(cards, wild), wild) if wild else words
+
+    def low_name(self, cards: Sequence[int], key: int, wild: int = 0) -> str:
+        """The low hand's name, saying how many wild cards it plays."""
+        words = self.low_words(key)
+        return words + wilds.wild_words(self.low_cards(cards, wild), wild) if wild else words
+
+    def strength(self, cards: Sequence[int], wild: int = 0) -> float:
         """A rough 0-1 value of a made hand of 5 to 7 cards (for bots): its
         high category, or how good its low is, whichever the game plays."""
         scores = []
         if self.high:
-            scores.append((evaluate.high_key(cards) >> evaluate.CATEGORY_SHIFT) / 8)
-        low = self.low_key(cards)
+            key = self.high_key(cards, wild)
+            assert key is not None
+            scores.append(min(1.0, (key >> evaluate.CATEGORY_SHIFT) / 8))
+        low = self.low_key(cards, wild)
         if low is not None:
             # The top card of an unpaired low: 5 (ace-to-five) or 6 (ace-to-six) is the best.
             best = 6 if self.low == ACE_TO_SIX else 5

@@ -49,8 +49,10 @@ other tools can still read:
   limit ``small_bet`` is the minimum bet on every street, and ``big_bet`` is
   written as the table's stakes have it, though no bet depends on it: the
   stud codes require the field, and the stakes come back whole.
-* ``_cardroom_variant``: ``"london"``, with ``variant = "FR"``, or
-  ``"mississippi"``, with ``variant = "F7S"`` (see :data:`STAND_INS`).
+* ``_cardroom_variant``: ``"london"``, with ``variant = "FR"``, or one of
+  the stud games the standard has no code for (Mississippi and the wild-card
+  games), with ``variant = "F7S"`` (see :data:`STAND_INS`). A tool that
+  reads only ``F7S`` replays the actions, but reads wild cards as natural.
 
 The reader honours both, and refuses a value it doesn't know, or a
 ``_cardroom_variant`` that doesn't go with the file's ``variant``.
@@ -112,7 +114,14 @@ FIXED = "fixed"  # the structure every PHH stud code stands for
 # showdown with no betting round after 4th street: a tool that knows only F7S
 # expects one there, before the 5th-street cards. VARIANT_FIELD names the
 # real game.
-STAND_INS = {"london": "FR", "mississippi": "F7S"}
+STAND_INS = {
+    "london": "FR",
+    "mississippi": "F7S",
+    "deuces": "F7S",
+    "acey_ducey": "F7S",
+    "one_eyed_jacks": "F7S",
+    "suicide_king": "F7S",
+}
 PLAIN_VERBS = {"bring_in": "pb", "check": "cc", "call": "cc", "fold": "f", "muck": "sm"}
 MAX_PLAYERS = 8
 MUCK = "muck"  # what a bare ``pN sm`` reads as

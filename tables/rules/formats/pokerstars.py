@@ -109,6 +109,7 @@ from tables.rules.cards import RANK_CHARS, RANK_NAMES, RANK_PLURALS, card_str, l
 from tables.rules.config import GameConfig
 from tables.rules.evaluate import (
     CATEGORY_SHIFT,
+    FIVE_OF_A_KIND,
     FLUSH,
     FOUR_OF_A_KIND,
     FULL_HOUSE,
@@ -118,8 +119,10 @@ from tables.rules.evaluate import (
     STRAIGHT_FLUSH,
     THREE_OF_A_KIND,
     TWO_PAIR,
+    high_ranks,
 )
 from tables.rules.evaluators import ACE_TO_FIVE, Evaluator
+from tables.rules.evaluators.wild import wild_words
 from tables.rules.narration import CHIPS_IN, Figures, Ledger
 from tables.rules.state import PROTECT, UNKNOWN, HandState
 
@@ -132,6 +135,10 @@ GAMES = {
     "stud8": "7 Card Stud Hi/Lo",
     "london": "London Lowball",
     "mississippi": "Mississippi Stud",
+    "deuces": "7 Card Stud (Deuces Wild)",
+    "acey_ducey": "7 Card Stud (Acey Ducey)",
+    "one_eyed_jacks": "7 Card Stud (One-Eyed Jacks Wild)",
+    "suicide_king": "7 Card Stud (Suicide King Wild)",
 }
 # Structures whose header stakes are the bring-in and the minimum bet, as
 # PokerStars' pot- and no-limit games give their blinds.
@@ -309,11 +316,11 @@ class _Narrator:
 
     def _hand_name(self, player: int) -> str:
         cards = self.state.cards_of(player)
-        evaluator = self.state.game.evaluator
-        low = _low_name(evaluator, cards) if evaluator.low else None
+        evaluator, wild = self.state.game.evaluator, self.state.wild_for(player)
+        low = _low_name(evaluator, cards, wild) if evaluator.low else None
         if not evaluator.high:
             return f"Lo: {low or 'no low hand'}"
-        high = _high_name(evaluator, cards)
+        high = _high_name(evaluator, cards, wild)
         if not evaluator.low:
             return high
         return f"HI: {high}" + (f"; LO: {low}" if low else "")
@@ -444,8 +451,9 @@ def _many(r: int) -> str:
     return RANK_PLURALS[r].capitalize()  # "Deuces", "Sixes"
 
 
-def _high_name(evaluator: Evaluator, cards: Sequence[int]) -> str:
-    """The best high hand in PokerStars' words, such as ``two pair, Kings and Nines``.
+def _high_name(evaluator: Evaluator, cards: Sequence[int], wild: int = 0) -> str:
+    """The best high hand in PokerStars' words, such as ``two pair, Kings and
+    Nines``, with the wild cards it plays counted as the site counts them.
 
     >>> from tables.rules.cards import parse_cards
     >>> stud = Evaluator(high=True)
@@ -453,13 +461,17 @@ def _high_name(evaluator: Evaluator, cards: Sequence[int]) -> str:
     'two pair, Kings and Nines'
     >>> _high_name(stud, parse_cards("Ac2d3h4s5cKdQh"))
     'a straight, Ace to Five'
+    >>> from tables.rules.evaluators.wild import wild_mask
+    >>> _high_name(stud, parse_cards("9h9c2d2sKc3s5s"), wild_mask(parse_cards("2c2d2h2s")))
+    'four of a kind, Nines (two wild)'
     """
-    key = evaluator.high_key(cards)
+    key = evaluator.high_key(cards, wild)
     assert key is not None  # asked only of a game with a high half
     category = key >> CATEGORY_SHIFT
-    r = [rank(card) for card in evaluator.high_cards(cards)]  # most important first
+    r = high_ranks(key)  # most important first
+    wilds = wild_words(evaluator.high_cards(cards, wild), wild)
     if category == STRAIGHT_FLUSH and r[0] == 14:
-        return "a Royal Flush"
+        return "a Royal Flush" + wilds
     return {
         HIGH_CARD: f"high card {_one(r[0])}",
         PAIR: f"a pair of {_many(r[0])}",
@@ -470,10 +482,11 @@ def _high_name(evaluator: Evaluator, cards: Sequence[int]) -> str:
         FULL_HOUSE: f"a full house, {_many(r[0])} full of {_many(r[3])}",
         FOUR_OF_A_KIND: f"four of a kind, {_many(r[0])}",
         STRAIGHT_FLUSH: f"a straight flush, {_one(r[4])} to {_one(r[0])}",
-    }[category]
+        FIVE_OF_A_KIND: f"five of a kind, {_many(r[0])}",
+    }[category] + wilds
 
 
-def _low_name(evaluator: Evaluator, cards: Sequence[int]) -> str | None:
+def _low_name(evaluator: Evaluator, cards: Sequence[int], wild: int = 0) -> str | None:
     """The best low, or None when it doesn't qualify. An ace-to-five low as
     PokerStars lists it, highest card first (``8,6,4,3,2``, ``K,8,6,3,A``);
     any other low in the evaluator's words (``7-5-4-3-2 low``).
@@ -487,11 +500,11 @@ def _low_name(evaluator: Evaluator, cards: Sequence[int]) -> str | None:
 
     (Ace-to-six counts the wheel as a straight, so the queen plays for the five.)
     """
-    key = evaluator.low_key(cards)
+    key = evaluator.low_key(cards, wild)
     if key is None:
         return None
-    if evaluator.low != ACE_TO_FIVE:
-        return evaluator.low_words(key)
+    if evaluator.low != ACE_TO_FIVE or wild:
+        return evaluator.low_name(cards, key, wild)
     return ",".join(_low_char(card) for card in evaluator.low_cards(cards))
 
 

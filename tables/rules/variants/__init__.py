@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tables.rules.cards import parse_cards
 from tables.rules.errors import IllegalAction
 from tables.rules.evaluators import ACE_TO_FIVE, ACE_TO_SIX, Evaluator
+from tables.rules.evaluators.wild import wild_mask
 from tables.rules.variants.openings import HIGH_OPENING, LOW_OPENING, Opening
 from tables.rules.variants.steps import (
     MISSISSIPPI_STUD,
@@ -52,18 +54,30 @@ class Variant:
     open_pair_allowed: bool = False
     min_players: int = 2
     max_players: int = 8
+    # The cards wild in every hand of the game, whoever holds them and
+    # however they are dealt, and how people name them ("deuces").
+    wild_cards: frozenset[int] = frozenset()
+    wild_name: str = ""
     # Per step of the script: whether it is a big-bet round (worked out once;
     # fixed limit asks at every decision).
     big_steps: tuple[bool, ...] = field(init=False, repr=False, compare=False)
+    # ``wild_cards`` as the mask the evaluators take.
+    wild: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         big = tuple(isinstance(step, Bet) and step.size == "big" for step in self.script)
         object.__setattr__(self, "big_steps", big)
+        object.__setattr__(self, "wild", wild_mask(self.wild_cards))
 
     @property
     def streets(self) -> tuple[str, ...]:
         """The names of the streets, one per deal step, in order."""
         return tuple(step.street for step in self.script if isinstance(step, Deal))
+
+    @property
+    def wild_game(self) -> bool:
+        """Whether any card can be wild in this game."""
+        return bool(self.wild_cards)
 
     @property
     def cards_per_player(self) -> int:
@@ -132,7 +146,40 @@ MISSISSIPPI = Variant(
     script=MISSISSIPPI_STUD,
 )
 
-VARIANTS: dict[str, Variant] = {v.code: v for v in (STUD, RAZZ, STUD8, LONDON, MISSISSIPPI)}
+
+def _wild_stud(code: str, name: str, seed: str, cards: str, called: str) -> Variant:
+    """Seven-card stud, high, with the given cards wild (seeds 000, 003)."""
+    return Variant(
+        code=code,
+        name=name,
+        seed=seed,
+        phh=None,
+        evaluator=Evaluator(high=True),
+        opening=HIGH_OPENING,
+        wild_cards=frozenset(parse_cards(cards)),
+        wild_name=called,
+    )
+
+
+DEUCES_WILD = _wild_stud("deuces", "Deuces wild", "003", "2c2d2h2s", "deuces")
+ACEY_DUCEY = _wild_stud("acey_ducey", "Acey Ducey", "000", "2c2d2h2sAcAdAhAs", "aces and deuces")
+ONE_EYED_JACKS = _wild_stud("one_eyed_jacks", "One-eyed jacks", "000", "JsJh", "one-eyed jacks")
+SUICIDE_KING = _wild_stud("suicide_king", "Suicide king", "000", "Kh", "the suicide king")
+
+VARIANTS: dict[str, Variant] = {
+    v.code: v
+    for v in (
+        STUD,
+        RAZZ,
+        STUD8,
+        LONDON,
+        MISSISSIPPI,
+        DEUCES_WILD,
+        ACEY_DUCEY,
+        ONE_EYED_JACKS,
+        SUICIDE_KING,
+    )
+}
 BY_PHH: dict[str, Variant] = {v.phh: v for v in VARIANTS.values() if v.phh}
 
 

@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from tables.rules import evaluate
-from tables.rules.cards import DECK_SIZE, low_rank, rank, suit
+from tables.rules.cards import DECK_SIZE, low_rank, make_card, rank, suit
+from tables.rules.evaluators.wild import showing_cards
 
 # A card's rank as an index, 0 for deuces: showing hands are looked up by their ranks.
 _RANK_INDEX = tuple(card >> 2 for card in range(DECK_SIZE)).__getitem__
@@ -38,14 +39,19 @@ class Opening:
         order = tuple(ranks(card) * 4 + suit(card) for card in range(DECK_SIZE))
         object.__setattr__(self, "_order", order)
 
-    def door_key(self, door: int, bring_in: bool, suit_tie: bool) -> int:
+    def door_key(self, door: int, bring_in: bool, suit_tie: bool, wild: int = 0) -> int:
         """The door card that sorts first acts first on 3rd street.
 
         With a bring-in, the lowest card brings in (the highest, in lowball),
         suits breaking ties (clubs lowest; seeds 000-003). With none, the best
         door card opens, by rank alone (seed 001), or by suit too (seed 003:
         the higher suit in high games, the lower in low ones).
+
+        A wild door card counts as the ace of its suit: the best card, in
+        high games and low ones alike.
         """
+        if wild >> door & 1:
+            door = make_card(14, suit(door))
         order = self._order[door]
         if bring_in:
             return -order if self.lowball else order
@@ -53,11 +59,14 @@ class Opening:
             order >>= 2  # the rank alone
         return order if self.lowball else -order
 
-    def showing_order(self, showing: Sequence[int], suit_tie: bool) -> int:
+    def showing_order(self, showing: Sequence[int], suit_tie: bool, wild: int = 0) -> int:
         """The best showing hand sorts first and opens the later streets. Only
         pairs and sets count, no straights or flushes. Equal hands tie (position
         decides), or with ``suit_tie`` the suit of the top card decides (seed
-        003: the higher suit in high games, the lower in low ones)."""
+        003: the higher suit in high games, the lower in low ones). Wild cards
+        count as the cards they best stand for."""
+        if wild:
+            showing = showing_cards(showing, wild, self.lowball)
         pattern = tuple(sorted(map(_RANK_INDEX, showing)))  # the ranks
         score = self._showing.get(pattern)
         if score is None:
@@ -66,9 +75,6 @@ class Opening:
             return -score
         top = self._order[max(showing, key=self._order.__getitem__)] & 3  # its suit
         return -score * 4 + (top if self.lowball else 3 - top)
-
-    def showing_words(self, showing: Sequence[int]) -> str:
-        return evaluate.showing_words(showing, lowball=self.lowball)
 
 
 HIGH_OPENING = Opening(lowball=False)

@@ -1,0 +1,237 @@
+"""Wild cards: the evaluator, checked against trying every card a wild one
+could be, and the fixed-wild games (deuces wild, Acey Ducey, one-eyed jacks,
+suicide king) played through the engine."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tables.rules import HandState, IllegalAction
+from tables.rules.cards import FULL_DECK, cards_str, parse_cards, rank
+from tables.rules.evaluate import CATEGORY_SHIFT, FIVE_OF_A_KIND, high_key, low_key
+from tables.rules.evaluators import ACE_TO_FIVE, ACE_TO_SIX, Evaluator
+from tables.rules.evaluators.ace_to_six import low_a6_key
+from tables.rules.evaluators.wild import wild_mask
+from tables.rules.variants import VARIANTS
+from tests.rules.stacking import config, play, stack_deck
+
+HIGH = Evaluator(high=True)
+A5 = Evaluator(high=False, low=ACE_TO_FIVE)
+A6 = Evaluator(high=False, low=ACE_TO_SIX)
+DEUCES = wild_mask(parse_cards("2c2d2h2s"))
+
+
+def wilds(text: str) -> int:
+    return wild_mask(parse_cards(text))
+
+
+# ------------------------------------------------- the evaluator, by example
+
+
+@pytest.mark.parametrize(
+    ("cards", "wild", "name"),
+    [
+        # Five of a kind: a wild card may copy a card the hand holds.
+        ("AhAdAc2sAs3d9c", "2c2d2h2s", "five of a kind, aces (one wild)"),
+        ("9h9c2d2sKc3s5s", "2c2d2h2s", "four of a kind, nines (two wild)"),
+        ("2c2d2h2s9c", "2c2d2h2s", "five of a kind, nines (four wild)"),
+        ("JsJh2c2d2h", "JsJhKh", "five of a kind, deuces (two wild)"),
+        ("JsJhKh9c4d", "JsJhKh", "four of a kind, nines (three wild)"),
+        # The wild cards fill a straight flush rather than make four of a kind.
+        ("9h8h6h2c2dKsKd", "2c2d2h2s", "straight flush, ten high (two wild)"),
+        ("ThJhQhKh2s3c9d", "2c2d2h2s", "royal flush (one wild)"),
+        # In a flush, a wild card is the highest card the suit lacks: no two aces.
+        ("AsKs9s5s2h7c3d", "2c2d2h2s", "flush, ace high (one wild)"),
+        ("Ks9s5s3sKh7c4d", "Kh", "flush, ace high (one wild)"),
+        # Two pair and a wild card: a full house of the higher pair.
+        ("9h9cTdTsKh3c4d", "Kh", "full house, tens full of nines (one wild)"),
+        # One wild card and no pair: a pair of the highest card.
+        ("AhJc8d6s2c", "2c2d2h2s", "pair of aces (one wild)"),
+        ("AhJc8d6s3cJs", "JsJh", "pair of aces (one wild)"),
+        # A wild card the hand doesn't need isn't counted.
+        ("AsKsQsJsTs2c9d", "2c2d2h2s", "royal flush"),
+    ],
+)
+def test_the_best_high_hand_with_wild_cards_and_how_many_it_plays(cards, wild, name):
+    held = parse_cards(cards)
+    key = HIGH.high_key(held, wilds(wild))
+    assert HIGH.high_name(held, key, wilds(wild)) == name
+
+
+def test_five_of_a_kind_beats_a_royal_flush():
+    five = HIGH.high_key(parse_cards("AhAdAc2s2h"), DEUCES)
+    royal = HIGH.high_key(parse_cards("AsKsQsJsTs"), DEUCES)
+    assert five > royal
+    assert five >> CATEGORY_SHIFT == FIVE_OF_A_KIND
+
+
+def test_a_hand_made_with_wild_cards_ties_the_same_natural_hand():
+    natural = HIGH.high_key(parse_cards("9h9c9d9sKc3s5s"), DEUCES)
+    wild = HIGH.high_key(parse_cards("9h9c2d2sKd3c4s"), DEUCES)
+    assert natural == wild
+
+
+@pytest.mark.parametrize(
+    ("evaluator", "cards", "wild", "name"),
+    [
+        # Ace-to-five: a wild card is the lowest rank that doesn't pair the hand.
+        (A5, "Ac3d4h8sJsKdQh", "JsJh", "8-4-3-2-A low (one wild)"),
+        (A5, "2c3d4h5sJsJhKd", "JsJh", "5-4-3-2-A low (one wild)"),
+        (A5, "Ac2d3h4s5cKhQd", "Kh", "5-4-3-2-A low"),
+        # Ace-to-six: a wild card skips the rank that would make a straight.
+        (A6, "Ac2d3h4sKhQcQd", "Kh", "6-4-3-2-A low (one wild)"),
+        (A6, "2c3d4h5sJsTcTd", "JsJh", "7-5-4-3-2 low (one wild)"),
+        # ... and spoils the flush the natural cards would make.
+        (A6, "Ah3h4h7hKhQcQd", "Kh", "7-4-3-2-A low (one wild)"),
+    ],
+)
+def test_the_best_low_with_wild_cards(evaluator, cards, wild, name):
+    held = parse_cards(cards)
+    key = evaluator.low_key(held, wilds(wild))
+    assert evaluator.low_name(held, key, wilds(wild)) == name
+
+
+def test_a_qualifier_counts_the_wild_card_as_the_low_card_it_plays():
+    eight = Evaluator(high=True, low=ACE_TO_FIVE, qualifier=8)
+    # Natural 9-7-5-4-3 doesn't qualify; a deuce wild plays as the ace: 7-5-4-3-A.
+    assert eight.low_key(parse_cards("9c7d5h4s3c"), 0) is None
+    assert eight.low_key(parse_cards("9c7d5h4s3c2h"), DEUCES) is not None
+
+
+# --------------------------------- the evaluator against every possible card
+
+
+def every_choice(cards: list[int], wild: int, value, best) -> int:
+    """The best value over every set of distinct cards the wild ones could
+    be, none of them a card the hand holds naturally."""
+    natural = [c for c in cards if not wild >> c & 1]
+    free = [c for c in FULL_DECK if c not in natural]
+    choices = itertools.combinations(free, len(cards) - len(natural))
+    return best(value(natural + list(choice)) for choice in choices)
+
+
+def brute_high(cards: list[int], wild: int) -> int:
+    natural = [c for c in cards if not wild >> c & 1]
+    counts = Counter(rank(c) for c in natural)
+    spare = len(cards) - len(natural)
+    best = every_choice(cards, wild, high_key, max)
+    fives = [r for r, n in counts.items() if n + spare >= 5] or ([14] if spare >= 5 else [])
+    if fives:  # the one hand distinct cards can't make
+        best = max(best, FIVE_OF_A_KIND << CATEGORY_SHIFT | max(fives) << 16)
+    return best
+
+
+hands = st.integers(5, 7).flatmap(
+    lambda n: st.lists(st.sampled_from(FULL_DECK), min_size=n, max_size=n, unique=True)
+)
+
+
+@given(hands, st.data())
+def test_wild_high_keys_match_trying_every_card(cards, data):
+    chosen = data.draw(st.lists(st.sampled_from(cards), max_size=2, unique=True))
+    wild = wild_mask(chosen)
+    assert HIGH.high_key(cards, wild) == brute_high(cards, wild), cards_str(cards)
+
+
+@given(hands, st.data())
+def test_wild_lows_match_trying_every_card(cards, data):
+    chosen = data.draw(st.lists(st.sampled_from(cards), max_size=2, unique=True))
+    wild = wild_mask(chosen)
+    assert A5.low_key(cards, wild) == every_choice(cards, wild, low_key, min)
+    assert A6.low_key(cards, wild) == every_choice(cards, wild, low_a6_key, min)
+
+
+@given(hands, st.data())
+def test_the_cards_played_make_the_hand_and_are_the_players_own(cards, data):
+    wild = wild_mask(data.draw(st.lists(st.sampled_from(cards), max_size=3, unique=True)))
+    for evaluator, key_of, cards_of in (
+        (HIGH, HIGH.high_key, HIGH.high_cards),
+        (A5, A5.low_key, A5.low_cards),
+        (A6, A6.low_key, A6.low_cards),
+    ):
+        played = cards_of(cards, wild)
+        assert len(set(played)) == 5 and set(played) <= set(cards), evaluator
+        assert key_of(list(played), wild) == key_of(cards, wild), evaluator
+
+
+# ----------------------------------------------------------- the games
+
+
+def test_the_fixed_wild_games_name_their_wild_cards():
+    expected = {
+        "deuces": "2c2d2h2s",
+        "acey_ducey": "2c2d2h2sAcAdAhAs",
+        "one_eyed_jacks": "JsJh",
+        "suicide_king": "Kh",
+    }
+    for code, cards in expected.items():
+        assert VARIANTS[code].wild_cards == frozenset(parse_cards(cards)), code
+
+
+def call_down(state: HandState) -> HandState:
+    while not state.finished:
+        options = [a.kind for a in state.legal_actions()]
+        move = next(kind for kind in ("bring_in", "check", "call", "show") if kind in options)
+        state.act(state.to_act, move)
+    return state
+
+
+def test_deuces_wild_five_of_a_kind_takes_the_pot_from_a_straight_flush():
+    deck = stack_deck(
+        {0: "AhAd2c", 1: "9s8s7s"},
+        {0: "Ac", 1: "6s"},
+        {0: "2d", 1: "5s"},
+        {0: "Kc", 1: "Qd"},
+        {0: "3h", 1: "Jd"},
+    )
+    rules = config(variant="deuces", auto_muck=False)
+    state = call_down(HandState.new(rules, [100, 100], deck))
+    assert state.result["hands"]["0"]["high"] == "five of a kind, aces (two wild)"
+    assert state.result["hands"]["1"]["high"] == "straight flush, nine high"
+    assert state.result["payouts"] == [state.result["pots"][0]["amount"], 0]
+
+
+def test_wild_cards_count_in_who_brings_in_and_who_opens():
+    deck = stack_deck({0: "????2c", 1: "????3d"}, {0: "5h", 1: "Kh"})
+    stud = HandState.new(config(), [100, 100], deck)
+    assert stud.to_act == 0  # the deuce of clubs is the lowest door card
+    deuces = HandState.new(config(variant="deuces"), [100, 100], deck)
+    assert deuces.to_act == 1  # a wild door card counts as an ace
+    play(deuces, (1, "bring_in"), (0, "call"))
+    assert deuces.to_act == 0  # the deuce and the five show a pair of fives, over K-3
+
+
+# Alice makes a nine-high straight naturally, Bob the same with a wild deuce.
+EQUAL_STRAIGHTS = stack_deck(
+    {0: "9c8d7h", 1: "9d8h7c"},
+    {0: "6s", 1: "2s"},
+    {0: "5c", 1: "5d"},
+    {0: "Kd", 1: "Ks"},
+    {0: "Qh", 1: "3c"},
+)
+
+
+def test_a_straight_made_with_a_wild_card_splits_with_the_natural_one():
+    state = call_down(HandState.new(config(variant="deuces"), [100, 100], EQUAL_STRAIGHTS))
+    hands = state.result["hands"]
+    assert hands["0"]["high"] == "straight, nine high"
+    assert hands["1"]["high"] == "straight, nine high (one wild)"
+    assert sorted(state.result["pots"][0]["high_winners"]) == [0, 1]
+    assert state.result["payouts"][0] == state.result["payouts"][1] > 0
+
+
+def test_with_natural_beats_wild_the_natural_straight_takes_it_all():
+    rules = config(variant="deuces", natural_beats_wild=True)
+    state = call_down(HandState.new(rules, [100, 100], EQUAL_STRAIGHTS))
+    assert state.result["pots"][0]["high_winners"] == [0]
+    assert state.result["payouts"] == [state.result["pots"][0]["amount"], 0]
+
+
+def test_natural_beats_wild_is_refused_where_no_card_is_wild():
+    with pytest.raises(IllegalAction, match="no wild cards"):
+        config(variant="stud", natural_beats_wild=True)
