@@ -123,6 +123,7 @@ class StakesAdmin(admin.ModelAdmin):
                     "tie_break",
                     "all_in_opener",
                     "auto_muck",
+                    "natural_beats_wild",
                 )
             },
         ),

@@ -30,6 +30,7 @@ from websockets.exceptions import WebSocketException
 
 from tables.rules.cards import low_rank, parse_card, rank, suit
 from tables.rules.evaluators import Evaluator
+from tables.rules.evaluators.wild import wild_mask
 from tables.rules.variants import get_variant
 
 logger = logging.getLogger(__name__)
@@ -129,11 +130,13 @@ def hand_strength(view: dict[str, Any]) -> int:
     me = view["players"][view["viewer"]]
     shown = [held["card"] for held in me["cards"]] + view.get("community", [])
     cards = [parse_card(card) for card in shown if card is not None]
+    # The view marks the cards wild in the bot's hand.
+    wild = wild_mask(parse_card(held["card"]) for held in me["cards"] if held.get("wild"))
     evaluator = get_variant(view["variant"]).evaluator
-    made = evaluator.strength(cards) if len(cards) >= 5 else None
+    made = evaluator.strength(cards, wild) if len(cards) >= 5 else None
     levels = []
     if evaluator.high:
-        levels.append(_high_strength(cards, made))
+        levels.append(STRONG if wild and made is None else _high_strength(cards, made))
     if evaluator.low is not None:
         levels.append(_low_strength(cards, made, evaluator))
     return max(levels, default=WEAK)

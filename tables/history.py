@@ -235,7 +235,7 @@ def _step_view(state: HandState, access: HandAccess) -> dict[str, Any]:
 # ------------------------------------------------------------- in words
 
 
-def card_face(code: str | None, *, down: bool = False) -> dict[str, Any]:
+def card_face(code: str | None, *, down: bool = False, wild: bool = False) -> dict[str, Any]:
     """How a page draws one card; a card the viewer may not see is only a back."""
     if code is None:
         return {"back": True, "down": down}
@@ -244,17 +244,21 @@ def card_face(code: str | None, *, down: bool = False) -> dict[str, Any]:
         "rank": "10" if code[0] == "T" else code[0],
         "suit": SUIT_SYMBOLS[code[1]],
         "red": code[1] in "dh",
-        "label": card_text(code),
+        "label": card_text(code) + (", wild" if wild else ""),
         "down": down,
+        "wild": wild,
     }
 
 
 def card_faces(cards: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """How a page draws a player's cards, given as they are dealt:
-    ``[{"card": "Kd" | None, "up": bool}, ...]``, the shape of a view's seat
-    cards and of :attr:`HandResult.cards`. None is a card the viewer may not see.
+    ``[{"card": "Kd" | None, "up": bool, "wild": true}, ...]`` ("wild" only
+    on a wild card), the shape of a view's seat cards and of
+    :attr:`HandResult.cards`. None is a card the viewer may not see.
     """
-    return [card_face(held["card"], down=not held["up"]) for held in cards]
+    return [
+        card_face(held["card"], down=not held["up"], wild=held.get("wild", False)) for held in cards
+    ]
 
 
 class Teller:

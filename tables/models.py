@@ -217,6 +217,11 @@ class Stakes(models.Model):
         help_text="Hands that can't win any pot are mucked unshown at the showdown; "
         "off: every hand is shown.",
     )
+    natural_beats_wild = models.BooleanField(
+        default=False,
+        help_text="Wild-card games: a hand the natural cards make beats the same hand made "
+        "with wild cards. Off: equal hands split, natural or not.",
+    )
     rake = models.ForeignKey(
         RakeRule, null=True, blank=True, on_delete=models.PROTECT, related_name="stakes"
     )
@@ -257,6 +262,7 @@ class Stakes(models.Model):
             heads_up_uncapped=self.heads_up_uncapped,
             short_all_in=self.short_all_in,
             auto_muck=self.auto_muck,
+            natural_beats_wild=self.natural_beats_wild,
             rake=self.rake.engine_rule() if self.rake else EngineRake(),
         )
 
@@ -295,6 +301,8 @@ class Stakes(models.Model):
         if _known(low, high) and high < low:
             yield "max_buy_in", f"The maximum buy-in ({high}) can't be below the minimum ({low})."
         variant, structure = VARIANTS.get(self.variant), STRUCTURES.get(self.structure)
+        if self.natural_beats_wild and variant is not None and not variant.wild_game:
+            yield "natural_beats_wild", f"{variant.name} has no wild cards."
         if self.open_pair_big_bet and variant is not None and not variant.open_pair_allowed:
             yield "open_pair_big_bet", f"{variant.name} has no open-pair big bet."
         elif self.open_pair_big_bet and structure is not None and not structure.open_pair:
@@ -319,7 +327,7 @@ class Stakes(models.Model):
 ENGINE_FIELDS = (
     "variant", "structure", "ante", "bring_in", "small_bet", "big_bet", "max_raises",
     "raise_at_least_last", "tie_break", "all_in_opener", "short_all_in", "heads_up_uncapped",
-    "auto_muck",
+    "auto_muck", "natural_beats_wild",
 )  # fmt: skip
 
 

@@ -1063,9 +1063,17 @@ def _player_days_write(hand: Hand) -> None:
 
 
 def _held_cards(state: HandState, player: int) -> list[dict[str, Any]]:
-    """The player's own cards in dealing order, each face up or down, for their
-    list of past hands (the shape of :attr:`HandResult.cards`)."""
-    return [{"card": card_str(held.card), "up": held.up} for held in state.cards[player]]
+    """The player's own cards in dealing order, each face up or down and marked
+    when wild, for their list of past hands (the shape of :attr:`HandResult.cards`)."""
+    wild = state.wild_for(player)
+    return [
+        {
+            "card": card_str(held.card),
+            "up": held.up,
+            **({"wild": True} if wild >> held.card & 1 else {}),
+        }
+        for held in state.cards[player]
+    ]
 
 
 # --------------------------------------------------------------- turn clock

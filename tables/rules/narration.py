@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from itertools import groupby
 from typing import Any, NamedTuple
 
+from tables.rules.cards import parse_card
 from tables.rules.state import PROTECT, HandState
 
 SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
@@ -142,11 +143,12 @@ class Narrator:
         self.ledger = Ledger(hand.starting_stacks, hand.config.bring_in)
         self.result = hand.result or {}
         self.split = hand.game.split
+        self.wilds = [hand.wild_for(player) for player in range(hand.n)]
 
     def tell(self, events: Sequence[dict[str, Any]]) -> list[Told]:
         """Each event with its lines. A player's cards on one street are told
         once, at the first of them, from every card of theirs in ``events``."""
-        dealt = _dealt_together(events)
+        dealt = _dealt_together(events, self.wilds)
         told = []
         for event in events:
             figures = self.ledger.follow(event)
@@ -234,16 +236,21 @@ def _dealer(event: dict[str, Any]) -> list[str]:
     return []
 
 
-def _dealt_together(events: Iterable[dict[str, Any]]) -> dict[tuple[int, int], list[Dealt]]:
-    """(street, player) -> the cards dealt them on that street, in dealing order.
+def _dealt_together(
+    events: Iterable[dict[str, Any]], wilds: Sequence[int]
+) -> dict[tuple[int, int], list[Dealt]]:
+    """(street, player) -> the cards dealt them on that street, in dealing
+    order, each marked when it is wild in that player's hand (``wilds``).
 
     Keyed by street too: one move may deal several streets (an all-in runout).
     """
     dealt: dict[tuple[int, int], list[Dealt]] = {}
     for event in events:
         if event["type"] == "deal":
-            key = (event["street"], event["player"])
-            dealt.setdefault(key, []).append(Dealt(event["card"], event["up"]))
+            player, card = event["player"], event["card"]
+            wild = card is not None and bool(wilds[player] >> parse_card(card) & 1)
+            key = (event["street"], player)
+            dealt.setdefault(key, []).append(Dealt(card, event["up"], wild))
     return dealt
 
 
@@ -283,10 +290,12 @@ def pot_name(index: int, count: int) -> str:
 
 
 class Dealt(NamedTuple):
-    """One card of a deal as the viewer saw it: None for a down card they may not see."""
+    """One card of a deal as the viewer saw it: None for a down card they may
+    not see. ``wild``: a card the viewer sees that is wild for its holder."""
 
     card: str | None
     up: bool
+    wild: bool = False
 
 
 def dealt_words(cards: Sequence[Dealt]) -> str:
@@ -298,17 +307,23 @@ def dealt_words(cards: Sequence[Dealt]) -> str:
     '2 down cards and 7♣ up'
     >>> dealt_words([Dealt("7c", True)])
     '7♣'
+    >>> dealt_words([Dealt("2s", False, True), Dealt("Kd", False), Dealt("2c", True, True)])
+    '2♠ (wild) K♦ down and 2♣ (wild) up'
     """
     if all(held.up for held in cards):
-        return " ".join(card_text(held.card) for held in cards)
+        return " ".join(map(_dealt_text, cards))
     runs = [list(run) for _, run in groupby(cards, key=lambda held: held.up)]
-    return " and ".join(_run_words([held.card for held in run], up=run[0].up) for run in runs)
+    return " and ".join(_run_words(run, up=run[0].up) for run in runs)
 
 
-def _run_words(codes: list[str | None], *, up: bool) -> str:
+def _run_words(cards: list[Dealt], *, up: bool) -> str:
     """Cards dealt one after another with the same face."""
     if up:
-        return " ".join(map(card_text, codes)) + " up"
-    if None in codes:
-        return "a down card" if len(codes) == 1 else f"{len(codes)} down cards"
-    return " ".join(map(card_text, codes)) + " down"
+        return " ".join(map(_dealt_text, cards)) + " up"
+    if any(held.card is None for held in cards):
+        return "a down card" if len(cards) == 1 else f"{len(cards)} down cards"
+    return " ".join(map(_dealt_text, cards)) + " down"
+
+
+def _dealt_text(held: Dealt) -> str:
+    return card_text(held.card) + (" (wild)" if held.wild else "")

@@ -65,12 +65,30 @@ def _seat(state: HandState, seat: int, viewer: int | None, everything: bool) -> 
         "protected": state.protected[seat],
         "shown": state.shown[seat],
         # All the seat's cards in dealing order, each face up or down; a down
-        # card the viewer may not see is None (so is one a hand history didn't know).
-        "cards": [
+        # card the viewer may not see is None (so is one a hand history didn't
+        # know). A card the viewer sees that is wild in this seat's hand says so.
+        "cards": _cards(state, seat, open_to_viewer),
+    }
+
+
+def _cards(state: HandState, seat: int, open_to_viewer: bool) -> list[dict[str, Any]]:
+    wild = state.wild_for(seat)
+    if not wild:
+        return [
             {"card": _card(held.card) if held.up or open_to_viewer else None, "up": held.up}
             for held in state.cards[seat]
-        ],
-    }
+        ]
+    return [
+        _held(held.card, held.up, held.up or open_to_viewer, wild) for held in state.cards[seat]
+    ]
+
+
+def _held(card: int, up: bool, seen: bool, wild: int) -> dict[str, Any]:
+    if not seen:
+        return {"card": None, "up": up}
+    if card != UNKNOWN and wild >> card & 1:
+        return {"card": card_str(card), "up": up, "wild": True}
+    return {"card": _card(card), "up": up}
 
 
 def _card(card: int) -> str | None:

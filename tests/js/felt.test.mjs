@@ -41,13 +41,15 @@ const d = (card) => ({ card, up: false });
 const u = (card) => ({ card, up: true });
 
 // What studCards drew, group by group: a face by its code, starred when
-// tinted as a hole card; "back" for a card this viewer can't see.
+// tinted as a hole card and "!" when drawn wild; "back" for a card this
+// viewer can't see.
 function drawn(cards) {
   return studCards({ cards }).children.map((group) => [
     group.className,
     group.children.map((c) => {
       if (c.classList.contains("card-back")) return "back";
-      return c.dataset.card + (c.classList.contains("card-hole") ? "*" : "");
+      const wild = c.classList.contains("card-wild") ? "!" : "";
+      return c.dataset.card + (c.classList.contains("card-hole") ? "*" : "") + wild;
     }),
   ]);
 }
@@ -96,6 +98,16 @@ test("a hand dealt up, down, up groups its down card alone and its up cards in d
 test("a group with no cards is not drawn", () => {
   assert.deepEqual(drawn([u("2c"), u("7s")]), [["hand-up", ["2c", "7s"]]]);
   assert.deepEqual(drawn([d("As")]), [["hand-down", ["As*"]]]);
+});
+
+test("a wild card is drawn wild, up or down, and said to be wild", () => {
+  const cards = [{ card: "2s", up: false, wild: true }, d("Kd"), u("7s"), { card: "2c", up: true, wild: true }];
+  assert.deepEqual(drawn(cards), [
+    ["hand-down", ["2s*!", "Kd*"]],
+    ["hand-up", ["7s", "2c!"]],
+  ]);
+  const row = studCards({ cards });
+  assert.match(row.children[1].children[1].attributes["aria-label"], /, wild$/);
 });
 
 test("cardGroups splits the list by face, keeping dealing order", () => {

@@ -13,7 +13,17 @@ from tables.management.commands.games import short_config
 from tables.rules.config import GameConfig
 from tables.rules.games import games
 
-VARIANTS = ("stud", "razz", "stud8", "london", "mississippi")
+VARIANTS = (
+    "stud",
+    "razz",
+    "stud8",
+    "london",
+    "mississippi",
+    "deuces",
+    "acey_ducey",
+    "one_eyed_jacks",
+    "suicide_king",
+)
 STRUCTURES = ("fixed", "spread", "pot", "no")
 
 

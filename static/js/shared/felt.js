@@ -18,14 +18,15 @@ export function el(tag, className, text) {
 }
 
 // One card; null is a card this viewer can't see, drawn as its back. A down
-// card the viewer can see is marked as a hole card.
-export function card(code, down = false) {
+// card the viewer can see is marked as a hole card, and a wild card as wild.
+export function card(code, down = false, wild = false) {
   const face = cardFace(code);
   if (!face) return el("span", "card card-back", "");
-  const node = el("span", "card " + (face.red ? "card-red" : "card-black") + (down ? " card-hole" : ""));
+  const look = (face.red ? "card-red" : "card-black") + (down ? " card-hole" : "") + (wild ? " card-wild" : "");
+  const node = el("span", "card " + look);
   node.appendChild(el("span", "card-rank", face.rank));
   node.appendChild(el("span", "card-suit", face.suit));
-  node.setAttribute("aria-label", face.label);
+  node.setAttribute("aria-label", face.label + (wild ? ", wild" : ""));
   node.dataset.card = code;
   return node;
 }
@@ -53,15 +54,18 @@ export function cardPlace(cards, position) {
 // A seat's hand as the felt shows it: the down cards together (faces, tinted
 // as hole cards, where this viewer may see them; backs where not), then the
 // up cards everyone sees, each group fanned so every card's corner shows.
+// A card the view marks wild ({card, up, wild: true}) is drawn as wild.
 export function studCards(player) {
-  const groups = cardGroups(player.cards);
   const row = el("div", "cards seat-cards");
   const down = el("span", "hand-down");
-  groups.down.forEach((c) => down.appendChild(card(c, true)));
   const up = el("span", "hand-up");
-  groups.up.forEach((c) => up.appendChild(card(c)));
-  if (groups.down.length) row.appendChild(down);
-  if (groups.up.length) row.appendChild(up);
+  // In dealing order, each into its group, as cardGroups splits them.
+  player.cards.forEach((held) => {
+    if (held.up) up.appendChild(card(held.card, false, Boolean(held.wild)));
+    else down.appendChild(card(held.card, true, Boolean(held.wild)));
+  });
+  if (down.children.length) row.appendChild(down);
+  if (up.children.length) row.appendChild(up);
   return row;
 }
 

@@ -38,6 +38,7 @@ DEMO_STAKES = [
     {"name": "Razz 5/10", "variant": "razz", **_SIZES, **_BUY_IN},
     {"name": "Stud Hi-Lo 5/10", "variant": "stud8", **_SIZES, **_BUY_IN},
     {"name": "Mississippi 5/10", "variant": "mississippi", **_SIZES, **_BUY_IN},
+    {"name": "Deuces Wild 5/10", "variant": "deuces", **_SIZES, **_BUY_IN},
     {"name": "London Lowball PL 5", "variant": "london", "structure": "pot", **_SIZES, **_BUY_IN},
     {"name": "Stud NL 5", "variant": "stud", "structure": "no", **_SIZES, **_BUY_IN},
     {
@@ -63,6 +64,7 @@ DEMO_TABLES = {
     "Demo Razz 1": "Razz 5/10",
     "Demo Hi-Lo 1": "Stud Hi-Lo 5/10",
     "Demo Mississippi 1": "Mississippi 5/10",
+    "Demo Deuces Wild 1": "Deuces Wild 5/10",
     "Demo London Lowball 1": "London Lowball PL 5",
     "Demo No-Limit Stud 1": "Stud NL 5",
     "Demo Spread Razz 1": "Razz spread 5-20",

@@ -262,12 +262,22 @@ def _subsets(items: list[int], size: int) -> list[list[int]]:
 
 def low_a6_wild_key(cards: Sequence[int], wild: int) -> int:
     """The best ace-to-six low when the cards in ``wild`` are wild."""
-    return min(low_a6_key(hand) for hand, _ in _a6_choices(cards, wild))
+    return low_a6_key(_best_a6_choice(cards, wild)[0])
 
 
 def low_a6_wild_cards(cards: Sequence[int], wild: int) -> tuple[int, ...]:
-    hand, back = min(_a6_choices(cards, wild), key=lambda choice: low_a6_key(choice[0]))
+    hand, back = _best_a6_choice(cards, wild)
     return tuple(back.get(card, card) for card in low_a6_cards(hand))
+
+
+def _best_a6_choice(cards: Sequence[int], wild: int) -> tuple[list[int], dict[int, int]]:
+    choices = _a6_choices(cards, wild)
+    # The lowest ranks come first. When they make no straight or flush, their
+    # ace-to-six low is the ace-to-five one, which no choice can beat.
+    hand = choices[0][0]
+    if low_a6_key(hand) == evaluate.low_key(hand):
+        return choices[0]
+    return min(choices, key=lambda choice: low_a6_key(choice[0]))
 
 
 # ---------------------------------------------------------------- showing
