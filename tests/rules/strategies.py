@@ -65,6 +65,7 @@ def configs(
         all_in_opener=draw(st.sampled_from(["next_seat", "best_still_betting"])),
         short_all_in=draw(st.sampled_from(["half", "full"])),
         auto_muck=draw(st.booleans()),
+        natural_beats_wild=game.wild_game and draw(st.booleans()),
         rake=draw(rakes()),
     )
 

@@ -67,6 +67,8 @@ def random_config(rng: random.Random, game: Game | None = None) -> GameConfig:
     if rng.random() < 0.3:  # house rules that PHH has no field for
         options.update(tie_break="suit", short_all_in="full", rake=RakeRule("5", cap=3))
         options.update(raise_at_least_last=False, heads_up_uncapped=True)
+        if game.variant.wild_game:
+            options.update(natural_beats_wild=True)
     return GameConfig(**options)
 
 

@@ -4,6 +4,7 @@ suicide king) played through the engine."""
 
 from __future__ import annotations
 
+import datetime
 import itertools
 from collections import Counter
 
@@ -17,7 +18,10 @@ from tables.rules.evaluate import CATEGORY_SHIFT, FIVE_OF_A_KIND, high_key, low_
 from tables.rules.evaluators import ACE_TO_FIVE, ACE_TO_SIX, Evaluator
 from tables.rules.evaluators.ace_to_six import low_a6_key
 from tables.rules.evaluators.wild import wild_mask
+from tables.rules.formats.pokerstars import HandInfo, write_text
+from tables.rules.narration import Narrator
 from tables.rules.variants import VARIANTS
+from tables.rules.views import events_for, view
 from tests.rules.stacking import config, play, stack_deck
 
 HIGH = Evaluator(high=True)
@@ -235,3 +239,54 @@ def test_with_natural_beats_wild_the_natural_straight_takes_it_all():
 def test_natural_beats_wild_is_refused_where_no_card_is_wild():
     with pytest.raises(IllegalAction, match="no wild cards"):
         config(variant="stud", natural_beats_wild=True)
+
+
+# ------------------------------------------------- what each viewer is told
+
+
+def deuces_hand() -> HandState:
+    """Alice holds 2♠ down and 2♣ up; Bob's door card is the 9♦."""
+    deck = stack_deck({0: "2sKd2c", 1: "4h5h9d"})
+    return HandState.new(config(variant="deuces"), [100, 100], deck)
+
+
+def test_a_view_marks_the_wild_cards_the_viewer_sees_and_no_others():
+    state = deuces_hand()
+    alice = view(state, 0)["players"][0]["cards"]
+    assert alice == [
+        {"card": "2s", "up": False, "wild": True},
+        {"card": "Kd", "up": False},
+        {"card": "2c", "up": True, "wild": True},
+    ]
+    # Bob and an observer see only the up deuce, and that it is wild.
+    for viewer in (1, None):
+        seen = view(state, viewer)["players"][0]["cards"]
+        assert seen == [
+            {"card": None, "up": False},
+            {"card": None, "up": False},
+            {"card": "2c", "up": True, "wild": True},
+        ]
+
+
+def test_the_log_says_which_dealt_cards_are_wild_to_those_who_see_them():
+    state = deuces_hand()
+    names = ["Alice", "Bob"]
+    mine = Narrator(names, state).tell(events_for(state, 0))
+    theirs = Narrator(names, state).tell(events_for(state, 1))
+    assert "Alice is dealt 2♠ (wild) K♦ down and 2♣ (wild) up" in [t.text for t in mine]
+    assert "Alice is dealt 2 down cards and 2♣ (wild) up" in [t.text for t in theirs]
+
+
+def test_the_text_export_names_wild_hands_and_the_game():
+    deck = stack_deck(
+        {0: "AhAd2c", 1: "9s8s7s"},
+        {0: "Ac", 1: "6s"},
+        {0: "2d", 1: "5s"},
+        {0: "Kc", 1: "Qd"},
+        {0: "3h", 1: "Jd"},
+    )
+    state = call_down(HandState.new(config(variant="deuces"), [100, 100], deck))
+    started = datetime.datetime(2026, 11, 24, 21, 0)
+    text = write_text(state, HandInfo(1, "Home", started, "UTC", ("Alice", "Bob"), (1, 2), 8))
+    assert "7 Card Stud (Deuces Wild) Limit" in text
+    assert "(five of a kind, Aces (two wild))" in text
