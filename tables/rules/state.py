@@ -1063,6 +1063,8 @@ class HandState:
     def _hand_words(self, hand: Contender) -> dict[str, Any]:
         words: dict[str, Any] = {"cards": list(map(CARD_NAMES.__getitem__, hand.cards))}
         evaluator, cards, wild = self.game.evaluator, hand.cards, hand.wild
+        if wild:  # the shown cards that are wild in this hand, for pages to mark
+            words["wild"] = [CARD_NAMES[card] for card in cards if wild >> card & 1]
         if self.game.high and hand.high_key is not None:
             words["high"] = evaluator.high_name(cards, hand.high_key, wild)
         if self.game.low:

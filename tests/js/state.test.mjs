@@ -50,10 +50,20 @@ test("a finished hand's summary lists the winners and the shown hands, in words"
   assert.equal(summary.words, true);
   assert.equal(summary.rake, 1);
   assert.deepEqual(summary.rows, [
-    { seat: 1, name: "alice", cards: ["As", "Ad"], words: "a pair of aces", won: 0 },
-    { seat: 4, name: "bob", cards: ["Kc", "Kd"], words: "kings", won: 30 },
+    { seat: 1, name: "alice", cards: ["As", "Ad"], wild: [], words: "a pair of aces", won: 0 },
+    { seat: 4, name: "bob", cards: ["Kc", "Kd"], wild: [], words: "kings", won: 30 },
   ]);
   assert.deepEqual(summary.pots, []); // one pot, one winner: nothing more to say
+});
+
+test("a summary keeps which shown cards were wild, for the row to mark", () => {
+  const result = {
+    ...BOB_WINS,
+    uncontested: false,
+    hands: { 1: { cards: ["Kc", "2d", "2s"], high: "three of a kind, kings (two wild)", wild: ["2d", "2s"] } },
+  };
+  const [bob] = summarize(snapshot(3, { result }), [], false).rows;
+  assert.deepEqual(bob.wild, ["2d", "2s"]);
 });
 
 test("a hand whose end was not seen is summed up from its show and result events", () => {

@@ -444,7 +444,7 @@ def wait_for_port(port: int, server: subprocess.Popen) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("variant", ["stud", "mississippi"])
+@pytest.mark.parametrize("variant", ["stud", "mississippi", "deuces"])
 def test_three_bots_play_hands_over_real_websockets_and_every_chip_is_accounted_for(
     daphne: str, server_env: dict[str, str], table: Table, tmp_path: Path, variant: str
 ) -> None:

@@ -282,6 +282,8 @@ def test_a_hand_settled_at_the_deal_has_one_step(alice, bob):
         ("london", "no"),
         ("mississippi", "fixed"),
         ("mississippi", "no"),
+        ("deuces", "fixed"),
+        ("acey_ducey", "pot"),
     ],
 )
 def test_random_hands_are_told_whole_with_each_streets_pot(variant, structure):

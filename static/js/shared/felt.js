@@ -69,10 +69,10 @@ export function studCards(player) {
   return row;
 }
 
-// A row of cards in the order given, all face up.
-export function cardRow(codes, className) {
+// A row of cards in the order given, all face up; those in `wild` drawn wild.
+export function cardRow(codes, className, wild = []) {
   const row = el("span", className);
-  codes.forEach((c) => row.appendChild(card(c)));
+  codes.forEach((c) => row.appendChild(card(c, false, wild.includes(c))));
   return row;
 }
 

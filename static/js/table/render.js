@@ -137,7 +137,7 @@ export function renderLastHand(table) {
   lastHand.rows.forEach((row) => {
     const line = el("li", "last-row" + (row.won ? " last-winner" : ""));
     line.appendChild(el("span", "last-name", row.name));
-    if (row.cards) line.appendChild(cardRow(row.cards, "cards cards-small last-cards"));
+    if (row.cards) line.appendChild(cardRow(row.cards, "cards cards-small last-cards", row.wild));
     if (row.words) line.appendChild(el("span", "last-words", row.words));
     if (row.won) line.appendChild(el("span", "last-won", "wins " + chips(row.won)));
     list.appendChild(line);

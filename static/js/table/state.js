@@ -46,6 +46,7 @@ export function summarize(snap, events, allHands) {
       seat,
       name: nameOf(seat),
       cards: hand ? hand.cards : null,
+      wild: hand && hand.wild ? hand.wild : [],
       words: hand ? hand.words : "",
       won: shown.payouts[p] || 0,
     });
@@ -65,7 +66,8 @@ export function summarize(snap, events, allHands) {
 function shownInResult(result) {
   const hands = {};
   Object.keys(result.hands).forEach((p) => {
-    hands[p] = { cards: result.hands[p].cards, words: wordsOf(result.hands[p]) };
+    const hand = result.hands[p];
+    hands[p] = { cards: hand.cards, words: wordsOf(hand), wild: hand.wild || [] };
   });
   return { hands, payouts: result.payouts };
 }
