@@ -9,7 +9,6 @@ loses to them.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -48,9 +47,7 @@ WILD_DECK = stack_deck(
 
 
 @pytest.fixture
-def deuces_hand(
-    table: Table, server_channel_layer: None, monkeypatch: pytest.MonkeyPatch
-) -> Table:
+def deuces_hand(table: Table, server_channel_layer: None, monkeypatch: pytest.MonkeyPatch) -> Table:
     """The browser tests' table dealing deuces wild, a hand under way."""
     table.stakes.variant = "deuces"
     table.stakes.save(update_fields=["variant"])
