@@ -143,7 +143,9 @@ class Narrator:
         self.ledger = Ledger(hand.starting_stacks, hand.config.bring_in)
         self.result = hand.result or {}
         self.split = hand.game.split
-        self.wilds = [hand.wild_for(player) for player in range(hand.n)]
+        # Deal lines mark the cards wild in every hand (deuces wild); where
+        # wild cards change (Queens and after) the table is told when they do.
+        self.wilds = [hand.game.wild] * hand.n
 
     def tell(self, events: Sequence[dict[str, Any]]) -> list[Told]:
         """Each event with its lines. A player's cards on one street are told
@@ -179,6 +181,8 @@ class Narrator:
             return [self._showdown(event)]
         if kind == "result":
             return [self._award(i, pot) for i, pot in enumerate(self.result.get("pots", []))]
+        if kind == "wild":
+            return [f"Wild now: {event['wild']}"]
         return _dealer(event)
 
     def _dealt(self, player: int, cards: list[Dealt]) -> str:

@@ -38,6 +38,7 @@ from tables.rules.errors import HandOver, IllegalAction, NotYourTurn
 from tables.rules.evaluators.wild import natural
 from tables.rules.pots import Contender, Pot, PotAward, allocate_rake, award_pot, build_pots
 from tables.rules.variants import Bet, Deal, Showdown, Variant
+from tables.rules.variants.wilds import FixedWilds
 
 UNKNOWN = -1
 BOARD = -1  # deal target for a community card
@@ -410,6 +411,7 @@ class HandState:
         step = self.game.script[self.step]
         self._place(target, dealt, step.faces if isinstance(step, Deal) else ())
         if not self.pending_deals:
+            self._note_wilds()  # once the street is dealt, as from a deck
             self.step += 1
             self._run()
 
@@ -613,6 +615,7 @@ class HandState:
             self.pending_deals = plan
             return False
         self._deal_from_deck(plan, step)
+        self._note_wilds()
         return True
 
     def _deal_plan(self, step: Deal) -> list[list[int]]:
@@ -809,10 +812,10 @@ class HandState:
                 unknown.append(player)
                 continue
             if door:
-                key = opening.door_key(up[0], bring_in, suit_tie, self.wild_for(player))
+                key = opening.door_key(up[0], bring_in, suit_tie, self.known_wild(player))
             else:
                 showing = up + community if community else up
-                key = opening.showing_order(showing, suit_tie, self.wild_for(player))
+                key = opening.showing_order(showing, suit_tie, self.known_wild(player))
             if best < 0 or key < best_key:
                 best, best_key = player, key
         if best < 0:
@@ -1007,8 +1010,41 @@ class HandState:
         )
 
     def wild_for(self, player: int) -> int:
-        """The cards wild in this player's hand, as a mask (0: none)."""
-        return self.game.wild
+        """The cards wild in this player's hand as it stands, as a mask (0: none)."""
+        rule = self.game.wilds
+        if isinstance(rule, FixedWilds):
+            return rule.mask
+        return rule.wild(self.up_order() if rule.changing else (), self.cards[player])
+
+    def known_wild(self, player: int) -> int:
+        """The cards everyone knows are wild in this player's hand: all of
+        them, unless the game's wild cards are each player's secret."""
+        return self.wild_for(player) if self.game.wilds.public else 0
+
+    def wild_words(self) -> str | None:
+        """What is wild now, as everyone may know it: "deuces", "queens and fives"."""
+        if not self.game.wild_game:
+            return None
+        return self.game.wilds.words(self.up_order())
+
+    def up_order(self) -> list[int]:
+        """Every card dealt face up (the community card too), in the order dealt."""
+        return [
+            event["card"]
+            for event in self.events
+            if event["type"] == "deal" and event["up"] or event["type"] == "board"
+        ]
+
+    def _note_wilds(self) -> None:
+        """Where the wild cards change with the cards dealt (Queens and after),
+        tell the table when they do: a ``wild`` event naming them."""
+        rule = self.game.wilds
+        if not rule.changing:
+            return
+        words = rule.words(self.up_order())
+        told = next((e["wild"] for e in reversed(self.events) if e["type"] == "wild"), None)
+        if words != told:
+            self.events.append({"type": "wild", "wild": words, "street": self.street})
 
     def _award(self, hands: dict[int, Contender], *, uncontested: bool = False) -> None:
         """Rake the pots, then award each one between the shown ``hands``."""

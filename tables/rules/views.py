@@ -41,6 +41,9 @@ def view(
         "viewer": player,
         "players": [_seat(state, p, player, everything) for p in range(state.n)],
         "community": [card_str(c) for c in state.community],
+        # What is wild, in words everyone may read ("queens and fives"); None
+        # in a game without wild cards.
+        "wilds": state.wild_words(),
         "current_bet": state.current_bet,
         "pots": [
             {"amount": pot.amount, "eligible": list(pot.eligible)}
@@ -72,7 +75,7 @@ def _seat(state: HandState, seat: int, viewer: int | None, everything: bool) -> 
 
 
 def _cards(state: HandState, seat: int, open_to_viewer: bool) -> list[dict[str, Any]]:
-    wild = state.wild_for(seat)
+    wild = state.wild_for(seat) if open_to_viewer else state.known_wild(seat)
     if not wild:
         return [
             {"card": _card(held.card) if held.up or open_to_viewer else None, "up": held.up}

@@ -13,6 +13,7 @@ import {
   sentence,
   winnings,
   winsByPlayer,
+  wildsText,
   wordsOf,
 } from "../../static/js/shared/format.js";
 
@@ -126,4 +127,10 @@ test("a protected player is all in, protected, rather than all in", () => {
   assert.deepEqual(handTags({ all_in: true, protected: true }), ["all in, protected"]);
   assert.deepEqual(handTags({ all_in: true }), ["all in"]);
   assert.deepEqual(handTags({}), []);
+});
+
+test("what is wild is said under the street, and nothing in a game without wild cards", () => {
+  assert.equal(wildsText({ wilds: "queens and fives" }), "Wild: queens and fives");
+  assert.equal(wildsText({ wilds: null }), "");
+  assert.equal(wildsText(null), "");
 });

@@ -174,7 +174,7 @@ def test_the_fixed_wild_games_name_their_wild_cards():
         "suicide_king": "Kh",
     }
     for code, cards in expected.items():
-        assert VARIANTS[code].wild_cards == frozenset(parse_cards(cards)), code
+        assert VARIANTS[code].wild == wild_mask(parse_cards(cards)), code
 
 
 def call_down(state: HandState) -> HandState:
@@ -290,3 +290,85 @@ def test_the_text_export_names_wild_hands_and_the_game():
     text = write_text(state, HandInfo(1, "Home", started, "UTC", ("Alice", "Bob"), (1, 2), 8))
     assert "7 Card Stud (Deuces Wild) Limit" in text
     assert "(five of a kind, Aces (two wild))" in text
+
+
+# ------------------------------------------------------- Queens and after
+
+
+def test_queens_and_after_a_second_queen_moves_the_wild_rank():
+    # 3rd street: alice's Q♣ up, then bob's 5♦ up: queens and fives are wild.
+    # 4th: alice 9♥, bob Q♦: queens alone until the next card up, 5th
+    # street's 7♠ to alice: now queens and sevens; the fives are wild no more.
+    deck = stack_deck(
+        {0: "KcKdQc", 1: "5h5s5d"},
+        {0: "9h", 1: "Qd"},
+        {0: "7s", 1: "8c"},
+    )
+    state = HandState.new(config(variant="queens"), [100, 100], deck)
+    assert state.wild_words() == "queens and fives"
+    fives = parse_cards("5h5s5d")
+    assert all(state.wild_for(1) >> card & 1 for card in fives)
+    # Both door cards are wild, so both count as aces: clubs is lowest, so
+    # alice's Q♣ brings in.
+    play(state, (0, "bring_in"), (1, "call"))
+    assert state.wild_words() == "queens"  # bob's queen was the last card up
+    # Alice's 9♥ and wild Q♣ show a pair of nines, over bob's pair of fives.
+    play(state, (0, "check"), (1, "check"))
+    assert state.wild_words() == "queens and sevens"
+    assert not any(state.wild_for(1) >> card & 1 for card in fives)
+    told = [e["wild"] for e in state.events if e["type"] == "wild"]
+    assert told == ["queens and fives", "queens", "queens and sevens"]
+
+
+def test_queens_and_after_with_a_queen_the_last_card_up_only_queens_are_wild():
+    deck = stack_deck({0: "2c3dQh", 1: "4c6d9s"}, {0: "7h", 1: "Qs"})
+    state = HandState.new(config(variant="queens", bring_in=0), [100, 100], deck)
+    assert state.wild_words() == "queens and nines"
+    play(state, (0, "check"), (1, "check"))  # the wild Q♥ door is the best card: she opens
+    assert state.wild_words() == "queens"
+    queens_only = wilds("QcQdQhQs")
+    assert state.wild_for(0) == state.wild_for(1) == queens_only
+
+
+# ------------------------------------------------------------------ Low Hole
+
+
+def low_hole_hand() -> HandState:
+    """Seed 003's example: alice's first three cards are 9 and 4 down and 3
+    up; then 4th to 6th street, and a 3 down on 7th street."""
+    deck = stack_deck(
+        {0: "9c4d3h", 1: "KsKdAc"},
+        {0: "4s", 1: "Qc"},
+        {0: "Jh", 1: "Tc"},
+        {0: "8d", 1: "7c"},
+        {0: "3c", 1: "6h"},
+    )
+    return HandState.new(config(variant="low_hole", auto_muck=False), [100, 100], deck)
+
+
+def test_low_hole_the_lowest_down_card_is_wild_until_7th_street_brings_a_lower_one():
+    state = low_hole_hand()
+    assert state.wild_for(0) == wilds("4c4d4h4s")  # her fours: the 4♦ down, the 4♠ to come
+    assert state.wild_for(1) == wilds("KcKdKhKs")  # bob's lowest down card is a king
+    call_down(state)
+    # 7th street's 3♣ down is lower than the 4: her threes are wild now, the
+    # 3♥ up too, and her fours are not.
+    hands = state.result["hands"]
+    assert hands["0"]["wild"] == ["3h", "3c"]
+    assert hands["0"]["high"] == "four of a kind, fours (two wild)"
+    # Bob's 7th-street 6♥ is his lowest down card: it fills his club flush.
+    assert hands["1"]["wild"] == ["6h"]
+    assert hands["1"]["high"] == "flush, ace high (one wild)"
+
+
+def test_low_hole_tells_nobody_else_which_cards_are_wild_until_the_showdown():
+    state = low_hole_hand()
+    play(state, (0, "bring_in"), (1, "call"))
+    # Alice sees her 4♦ down and 4♠ up marked wild; bob and an observer see
+    # her 4♠ unmarked, since it would tell them her down card's rank.
+    mine = view(state, 0)["players"][0]["cards"]
+    assert [held.get("wild", False) for held in mine] == [False, True, False, True]
+    for viewer in (1, None):
+        theirs = view(state, viewer)["players"][0]["cards"]
+        assert not any(held.get("wild") for held in theirs)
+    assert view(state, 1)["wilds"] == "each player's lowest down card, for that player"

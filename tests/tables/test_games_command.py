@@ -23,6 +23,8 @@ VARIANTS = (
     "acey_ducey",
     "one_eyed_jacks",
     "suicide_king",
+    "queens",
+    "low_hole",
 )
 STRUCTURES = ("fixed", "spread", "pot", "no")
 

@@ -3,7 +3,7 @@
 // the hand for this viewer after one action, so every card, stack, bet and pot
 // here is the server's; this file only draws them, with the table's own card
 // and seat drawing. Also wires the deck check.
-import { byId, card, drawSeats, el, seatBox } from "../shared/felt.js";
+import { byId, card, drawSeats, el, seatBox, showWilds } from "../shared/felt.js";
 import { chips, handTags, potTitle, potsInPlay, winsByPlayer, wordsOf } from "../shared/format.js";
 
 // The steps' pots: at the end, each pot the hand paid with its rake.
@@ -83,6 +83,7 @@ class Replayer {
 
   renderCentre(view) {
     byId("replay-street").textContent = stepHeading(this.data.hand, view);
+    showWilds(byId("replay-wilds"), view);
     const community = byId("replay-community");
     community.textContent = "";
     view.community.forEach((c) => community.appendChild(card(c)));

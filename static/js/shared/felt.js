@@ -3,7 +3,7 @@
 // the server) and seats. One module rather than several, so a page fetches
 // few files before its keys work. Text goes in with textContent only: names
 // and chat are other people's words.
-import { cardFace, chips } from "./format.js";
+import { cardFace, chips, wildsText } from "./format.js";
 import { chipPile, seatSpot, towardsCentre } from "./layout.js";
 
 export function byId(id) {
@@ -67,6 +67,13 @@ export function studCards(player) {
   if (down.children.length) row.appendChild(down);
   if (up.children.length) row.appendChild(up);
   return row;
+}
+
+// The line under the street that says what is wild, hidden when nothing is.
+export function showWilds(node, view) {
+  const text = wildsText(view);
+  node.textContent = text;
+  node.hidden = !text;
 }
 
 // A row of cards in the order given, all face up; those in `wild` drawn wild.

@@ -113,3 +113,9 @@ export function handTags(player) {
   else if (player.all_in) tags.push("all in");
   return tags;
 }
+
+// "Wild: queens and fives", from a view's words for what is wild now; ""
+// in a game without wild cards.
+export function wildsText(view) {
+  return view && view.wilds ? "Wild: " + view.wilds : "";
+}

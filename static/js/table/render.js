@@ -1,6 +1,6 @@
 // Draws a snapshot: the seats, the centre (stage, turn, board, pots), the
 // last hand's summary and the header's balance.
-import { byId, card, cardRow, chipStack, drawSeats, el, seatBox } from "../shared/felt.js";
+import { byId, card, cardRow, chipStack, drawSeats, el, seatBox, showWilds } from "../shared/felt.js";
 import { chips, handTags, potsInPlay, winsByPlayer, wordsOf } from "../shared/format.js";
 import { timerBar } from "./clock.js";
 import { SAT_OUT_FOR_TIMEOUTS, seatName } from "./narrate.js";
@@ -108,6 +108,7 @@ export function renderCentre(table) {
   const words = centreWords(snap, table.mySeat());
   byId("street").textContent = words.heading;
   byId("turn").textContent = words.turn;
+  showWilds(byId("wilds"), snap.hand);
   const community = byId("community");
   community.textContent = "";
   const pots = byId("pots");

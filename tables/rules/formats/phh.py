@@ -121,6 +121,8 @@ STAND_INS = {
     "acey_ducey": "F7S",
     "one_eyed_jacks": "F7S",
     "suicide_king": "F7S",
+    "queens": "F7S",
+    "low_hole": "F7S",
 }
 PLAIN_VERBS = {"bring_in": "pb", "check": "cc", "call": "cc", "fold": "f", "muck": "sm"}
 MAX_PLAYERS = 8

@@ -139,6 +139,8 @@ GAMES = {
     "acey_ducey": "7 Card Stud (Acey Ducey)",
     "one_eyed_jacks": "7 Card Stud (One-Eyed Jacks Wild)",
     "suicide_king": "7 Card Stud (Suicide King Wild)",
+    "queens": "7 Card Stud (Queens and After)",
+    "low_hole": "7 Card Stud (Low Hole)",
 }
 # Structures whose header stakes are the bring-in and the minimum bet, as
 # PokerStars' pot- and no-limit games give their blinds.
@@ -247,6 +249,8 @@ class _Narrator:
             return self._showdown(kind, event["player"])
         if kind == "result":
             return self._collected() + self._summary()
+        if kind == "wild":  # Queens and after: the wild cards changed with the deal
+            return [f"Wild cards now: {event['wild']}"]
         return [self._aside(kind, event)]
 
     def _aside(self, kind: str, event: dict[str, Any]) -> str:

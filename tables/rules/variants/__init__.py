@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from tables.rules.cards import parse_cards
 from tables.rules.errors import IllegalAction
 from tables.rules.evaluators import ACE_TO_FIVE, ACE_TO_SIX, Evaluator
-from tables.rules.evaluators.wild import wild_mask
 from tables.rules.variants.openings import HIGH_OPENING, LOW_OPENING, Opening
 from tables.rules.variants.steps import (
     MISSISSIPPI_STUD,
@@ -24,6 +23,13 @@ from tables.rules.variants.steps import (
     Deal,
     Showdown,
     Step,
+)
+from tables.rules.variants.wilds import (
+    NO_WILDS,
+    FixedWilds,
+    LowHole,
+    QueensAndAfter,
+    WildRule,
 )
 
 __all__ = [
@@ -54,20 +60,15 @@ class Variant:
     open_pair_allowed: bool = False
     min_players: int = 2
     max_players: int = 8
-    # The cards wild in every hand of the game, whoever holds them and
-    # however they are dealt, and how people name them ("deuces").
-    wild_cards: frozenset[int] = frozenset()
-    wild_name: str = ""
+    # Which cards are wild, for whom (variants/wilds.py).
+    wilds: WildRule = NO_WILDS
     # Per step of the script: whether it is a big-bet round (worked out once;
     # fixed limit asks at every decision).
     big_steps: tuple[bool, ...] = field(init=False, repr=False, compare=False)
-    # ``wild_cards`` as the mask the evaluators take.
-    wild: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         big = tuple(isinstance(step, Bet) and step.size == "big" for step in self.script)
         object.__setattr__(self, "big_steps", big)
-        object.__setattr__(self, "wild", wild_mask(self.wild_cards))
 
     @property
     def streets(self) -> tuple[str, ...]:
@@ -77,7 +78,12 @@ class Variant:
     @property
     def wild_game(self) -> bool:
         """Whether any card can be wild in this game."""
-        return bool(self.wild_cards)
+        return self.wilds is not NO_WILDS
+
+    @property
+    def wild(self) -> int:
+        """The cards wild in every hand, as a mask (0 when none always is)."""
+        return self.wilds.mask if isinstance(self.wilds, FixedWilds) else 0
 
     @property
     def cards_per_player(self) -> int:
@@ -147,8 +153,8 @@ MISSISSIPPI = Variant(
 )
 
 
-def _wild_stud(code: str, name: str, seed: str, cards: str, called: str) -> Variant:
-    """Seven-card stud, high, with the given cards wild (seeds 000, 003)."""
+def _wild_stud(code: str, name: str, seed: str, wilds: WildRule) -> Variant:
+    """Seven-card stud, high, with wild cards (seeds 000, 003)."""
     return Variant(
         code=code,
         name=name,
@@ -156,15 +162,24 @@ def _wild_stud(code: str, name: str, seed: str, cards: str, called: str) -> Vari
         phh=None,
         evaluator=Evaluator(high=True),
         opening=HIGH_OPENING,
-        wild_cards=frozenset(parse_cards(cards)),
-        wild_name=called,
+        wilds=wilds,
     )
 
 
-DEUCES_WILD = _wild_stud("deuces", "Deuces wild", "003", "2c2d2h2s", "deuces")
-ACEY_DUCEY = _wild_stud("acey_ducey", "Acey Ducey", "000", "2c2d2h2sAcAdAhAs", "aces and deuces")
-ONE_EYED_JACKS = _wild_stud("one_eyed_jacks", "One-eyed jacks", "000", "JsJh", "one-eyed jacks")
-SUICIDE_KING = _wild_stud("suicide_king", "Suicide king", "000", "Kh", "the suicide king")
+def _fixed(cards: str, called: str) -> FixedWilds:
+    return FixedWilds(frozenset(parse_cards(cards)), called)
+
+
+DEUCES_WILD = _wild_stud("deuces", "Deuces wild", "003", _fixed("2c2d2h2s", "deuces"))
+ACEY_DUCEY = _wild_stud(
+    "acey_ducey", "Acey Ducey", "000", _fixed("2c2d2h2sAcAdAhAs", "aces and deuces")
+)
+ONE_EYED_JACKS = _wild_stud(
+    "one_eyed_jacks", "One-eyed jacks", "000", _fixed("JsJh", "one-eyed jacks")
+)
+SUICIDE_KING = _wild_stud("suicide_king", "Suicide king", "000", _fixed("Kh", "the suicide king"))
+QUEENS = _wild_stud("queens", "Queens and after", "000", QueensAndAfter())
+LOW_HOLE = _wild_stud("low_hole", "Low Hole", "003", LowHole())
 
 VARIANTS: dict[str, Variant] = {
     v.code: v
@@ -178,6 +193,8 @@ VARIANTS: dict[str, Variant] = {
         ACEY_DUCEY,
         ONE_EYED_JACKS,
         SUICIDE_KING,
+        QUEENS,
+        LOW_HOLE,
     )
 }
 BY_PHH: dict[str, Variant] = {v.phh: v for v in VARIANTS.values() if v.phh}

@@ -1,0 +1,114 @@
+"""Which cards are wild, for whom, and who may know it: the wild-card rules
+of the home games (seeds 000 and 003), as data the engine asks.
+
+A rule answers with a 52-bit mask of the cards wild in one player's hand
+(:func:`tables.rules.evaluators.wild.wild_mask`), from what the hand has
+dealt so far: the face-up cards in the order they were dealt, and the
+player's own cards. Three kinds:
+
+- :class:`FixedWilds`: the same cards in every hand (deuces wild, one-eyed
+  jacks...). Everyone knows them.
+- :class:`QueensAndAfter` (seed 000): queens, and the rank of the next card
+  dealt face up after the last face-up queen. Everyone sees the face-up
+  cards, so everyone knows.
+- :class:`LowHole` (seed 003): each player's lowest down card, and every
+  card of its rank they hold, wild for them alone. It depends on their down
+  cards, so only they know it until they show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from tables.rules.cards import RANK_PLURALS, rank
+from tables.rules.evaluators.wild import wild_mask
+
+__all__ = ["NO_WILDS", "FixedWilds", "LowHole", "QueensAndAfter", "WildRule", "rank_mask"]
+
+QUEEN = 12
+
+
+def rank_mask(card_rank: int) -> int:
+    """The four cards of a rank (2 to 14) as a mask."""
+    return 0xF << ((card_rank - 2) * 4)
+
+
+@dataclass(frozen=True, slots=True)
+class FixedWilds:
+    """The same cards wild in every hand, whoever holds them."""
+
+    cards: frozenset[int] = frozenset()
+    called: str = ""  # how players name them: "deuces"
+    mask: int = field(init=False, repr=False, compare=False)
+
+    public = True  # everyone knows which cards are wild
+    # Whether the wild cards change as the hand is dealt (the engine tells
+    # the table when they do).
+    changing = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "mask", wild_mask(self.cards))
+
+    def wild(self, up_order: Sequence[int], held: Sequence[tuple[int, bool]]) -> int:
+        return self.mask
+
+    def words(self, up_order: Sequence[int]) -> str:
+        return self.called
+
+
+NO_WILDS = FixedWilds()
+
+
+@dataclass(frozen=True, slots=True)
+class QueensAndAfter:
+    """Seed 000: "all Queens are wild, and so is whatever card that is dealt
+    face up that follows the Queen", showing or in the hole. A later face-up
+    queen moves the second wild rank to the card after it, and the old one
+    stops being wild at once; a queen that is the last card up leaves only
+    queens wild. A queen followed by a queen passes the wildness on."""
+
+    public = True
+    changing = True
+
+    def after(self, up_order: Sequence[int]) -> int | None:
+        """The rank wild beside queens (2 to 14), or None for queens alone."""
+        wild: int | None = None
+        after_queen = False
+        for card in up_order:
+            card_rank = rank(card)
+            if card_rank == QUEEN:
+                wild, after_queen = None, True
+            elif after_queen:
+                wild, after_queen = card_rank, False
+        return wild
+
+    def wild(self, up_order: Sequence[int], held: Sequence[tuple[int, bool]]) -> int:
+        after = self.after(up_order)
+        return rank_mask(QUEEN) | (rank_mask(after) if after else 0)
+
+    def words(self, up_order: Sequence[int]) -> str:
+        """ "queens and fives", or "queens" alone."""
+        after = self.after(up_order)
+        return "queens" + (f" and {RANK_PLURALS[after]}" if after else "")
+
+
+@dataclass(frozen=True, slots=True)
+class LowHole:
+    """Seed 003: "each player's lowest concealed card is wild for that player
+    only", with every card of its rank they hold, up or down. Aces are high,
+    so the deuce is the lowest card; the 7th-street down card may bring a
+    lower rank and move the wildness to it."""
+
+    public = False  # it tells the rank of a down card: the holder's secret
+    changing = False
+
+    def wild(self, up_order: Sequence[int], held: Sequence[tuple[int, bool]]) -> int:
+        down = [rank(card) for card, up in held if not up and card >= 0]
+        return rank_mask(min(down)) if down else 0
+
+    def words(self, up_order: Sequence[int]) -> str:
+        return "each player's lowest down card, for that player"
+
+
+WildRule = FixedWilds | QueensAndAfter | LowHole
