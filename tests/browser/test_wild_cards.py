@@ -83,6 +83,7 @@ def test_a_deuces_wild_hand_marks_its_wild_cards_from_the_deal_to_the_history(
         expect(door).to_have_attribute("aria-label", "2♣, wild")
         expect(wild_faces(page, SEATS[ALICE])).to_have_count(0)
         expect(page.locator("#log")).to_contain_text("2♣ (wild)")
+        expect(page.locator("#wilds")).to_have_text("Wild: deuces")
     # Bob's aces are not wild.
     expect(seat_box(pages[BOB], SEATS[BOB]).locator(".card:not(.card-wild)")).to_have_count(2)
     shot(pages[BOB], screenshots, "1-third-street")
@@ -124,4 +125,5 @@ def test_a_deuces_wild_hand_marks_its_wild_cards_from_the_deal_to_the_history(
     expect(page.locator("body")).to_contain_text("five of a kind, aces (two wild)")
     page.keyboard.press("End")
     expect(page.locator("#replay-felt .card.card-wild")).to_have_count(2)
+    expect(page.locator("#replay-wilds")).to_have_text("Wild: deuces")
     shot(page, screenshots, "3-history")
