@@ -218,6 +218,12 @@ class Narrator:
         return f"{head}: {', '.join(wins) or 'nobody'}{tail}"
 
     def _half(self, pot: dict[str, Any], player: int) -> str:
+        if pot.get("spade_winners") and not self.result.get("uncontested"):
+            spade = f"{self.result['spade']} spade"  # Chicago: "high spade"
+            hand, held = player in pot["high_winners"], player in pot["spade_winners"]
+            if hand and held:
+                return f" (best hand and {spade})"
+            return f" ({spade})" if held else " (best hand)"
         if not self.split or self.result.get("uncontested"):
             return ""
         high, low = player in pot["high_winners"], player in pot["low_winners"]

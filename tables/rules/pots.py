@@ -111,6 +111,9 @@ class Contender(NamedTuple):
     # this high (or low), so it beats the same hand made with wild cards.
     high_natural: bool = False
     low_natural: bool = False
+    # Chicago: this hand's spade in the hole that plays for the spade half,
+    # as a number where higher is better (0: none).
+    spade: int = 0
 
 
 def high_chip_order(hand: Contender, evaluator: Evaluator) -> tuple[int, int]:
@@ -135,6 +138,7 @@ class PotAward:
     high_winners: tuple[int, ...]
     low_winners: tuple[int, ...]
     shares: dict[int, int]
+    spade_winners: tuple[int, ...] = ()
 
 
 def award_pot(
@@ -144,11 +148,15 @@ def award_pot(
     evaluator: Evaluator,
     *,
     uncontested: bool = False,
+    spade_half: bool = False,
 ) -> PotAward:
     """Award one pot (after its rake) between the shown hands eligible for it.
 
     Split games give the odd chip to the high half; with no qualifying low
     the high hand scoops. Ties split evenly, odd chips by seed 002's card order.
+    With ``spade_half`` (Chicago) the best spade in the hole among the
+    pot's hands takes half, the odd chip staying with the best hand; with no
+    spade in the hole among them, the best hand takes it all.
     """
     net = pot.amount - rake
     contenders = [i for i in pot.eligible if i in hands]
@@ -158,6 +166,14 @@ def award_pot(
     else:
         high_winners = _best_high(contenders, hands, evaluator) if evaluator.high else ()
         low_winners = _best_low(contenders, hands, evaluator) if evaluator.low else ()
+    spade = max((hands[i].spade for i in contenders), default=0) if spade_half else 0
+    if spade and not uncontested:
+        [holder] = [i for i in contenders if hands[i].spade == spade]  # one card, one holder
+        part = net // 2
+        shares = _merge(split_evenly(net - part, high_winners), {holder: part})
+        return PotAward(
+            pot.amount, rake, pot.eligible, high_winners, low_winners, shares, (holder,)
+        )
     if high_winners and low_winners:
         low_part = net // 2
         shares = _merge(

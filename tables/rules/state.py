@@ -32,7 +32,15 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, NoReturn
 
 from tables.rules.betting import STRUCTURES, Structure
-from tables.rules.cards import CARD_NAMES, DECK_SIZE, card_str, check_deck, shuffled_deck
+from tables.rules.cards import (
+    CARD_NAMES,
+    DECK_SIZE,
+    card_str,
+    check_deck,
+    rank,
+    shuffled_deck,
+    suit,
+)
 from tables.rules.config import GameConfig
 from tables.rules.errors import HandOver, IllegalAction, NotYourTurn
 from tables.rules.evaluators.wild import natural
@@ -41,6 +49,7 @@ from tables.rules.variants import Bet, Deal, Showdown, Variant
 from tables.rules.variants.wilds import FixedWilds
 
 UNKNOWN = -1
+SPADES = 3
 BOARD = -1  # deal target for a community card
 
 BETTING, DEALING, SHOWDOWN, OVER = "betting", "dealing", "showdown", "over"
@@ -902,6 +911,8 @@ class HandState:
             lows = [r.low_key for r in rivals if r.low_key is not None]
             if mine.low_key is not None and (not lows or mine.low_key <= min(lows)):
                 return True
+            if mine.spade and mine.spade > max(r.spade for r in rivals):
+                return True
         return False
 
     def _reveal(self, player: int) -> None:
@@ -995,6 +1006,8 @@ class HandState:
             raise IllegalAction(f"player {player}'s cards are unknown, so the hand can't be read")
         evaluator, wild = self.game.evaluator, self.wild_for(player)
         high, low = evaluator.high_key(cards, wild), evaluator.low_key(cards, wild)
+        if self.game.spade_half:
+            return Contender(cards, high, low, wild, spade=self._hole_spade(player))
         if not (wild and self.config.natural_beats_wild):
             return Contender(cards, high, low, wild)
         # A hand the natural cards alone make beats the same hand made with wild ones.
@@ -1008,6 +1021,15 @@ class HandState:
             high_natural=whole and high is not None and evaluator.high_key(naturals) == high,
             low_natural=whole and low is not None and evaluator.low_key(naturals) == low,
         )
+
+    def _hole_spade(self, player: int) -> int:
+        """Chicago: the player's spade in the hole that plays for the spade
+        half, higher being better (0: none). Aces are high, so the ace of
+        spades is the high spade and the deuce the low one."""
+        spades = [rank(c) for c in self.downcards(player) if c >= 0 and suit(c) == SPADES]
+        if not spades:
+            return 0
+        return max(spades) if self.game.spade_half == "high" else 15 - min(spades)
 
     def wild_for(self, player: int) -> int:
         """The cards wild in this player's hand as it stands, as a mask (0: none)."""
@@ -1051,9 +1073,9 @@ class HandState:
         pots = build_pots(self.committed, [p in hands for p in range(self.n)])
         rake = self.config.rake.amount(self.pot_total, reached_fourth_street=self.street >= 1)
         rakes = allocate_rake([pot.amount for pot in pots], rake)
-        evaluator = self.game.evaluator
+        evaluator, spade_half = self.game.evaluator, self.game.spade_half is not None
         awards = [
-            award_pot(pot, r, hands, evaluator, uncontested=uncontested)
+            award_pot(pot, r, hands, evaluator, uncontested=uncontested, spade_half=spade_half)
             for pot, r in zip(pots, rakes, strict=True)
         ]
         if any(not a.shares for a in awards if a.amount > a.rake):
@@ -1078,6 +1100,7 @@ class HandState:
         uncontested: bool,
     ) -> dict[str, Any]:
         shown = {str(p): self._hand_words(hand) for p, hand in hands.items() if self.shown[p]}
+        chicago = self.game.spade_half
         return {
             "uncontested": uncontested,
             "rake": rake,
@@ -1090,10 +1113,14 @@ class HandState:
                     "high_winners": list(a.high_winners),
                     "low_winners": list(a.low_winners),
                     "shares": sorted([p, c] for p, c in a.shares.items()),
+                    # Chicago: who took the spade half, if a spade was in the hole.
+                    **({"spade_winners": list(a.spade_winners)} if chicago else {}),
                 }
                 for a in awards
             ],
             "hands": shown,
+            # Chicago: "high" or "low", the spade that takes half the pot.
+            **({"spade": chicago} if chicago else {}),
         }
 
     def _hand_words(self, hand: Contender) -> dict[str, Any]:

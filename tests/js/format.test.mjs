@@ -134,3 +134,12 @@ test("what is wild is said under the street, and nothing in a game without wild 
   assert.equal(wildsText({ wilds: null }), "");
   assert.equal(wildsText(null), "");
 });
+
+test("a Chicago pot names the best hand's half and the spade's", () => {
+  const pot = { high_winners: [1], low_winners: [], spade_winners: [0], shares: [[0, 4], [1, 5]] };
+  const result = { uncontested: false, spade: "high", hands: {}, pots: [pot] };
+  assert.equal(halfWon(result, pot, 0), "high spade");
+  assert.equal(halfWon(result, pot, 1), "best hand");
+  const both = { ...pot, spade_winners: [1] };
+  assert.equal(halfWon({ ...result, spade: "low" }, both, 1), "best hand and low spade");
+});

@@ -27,7 +27,7 @@ from hypothesis import Phase, find, given, note, settings
 from hypothesis import strategies as st
 
 from tables.rules import GameConfig, HandOver, HandState, IllegalAction
-from tables.rules.cards import card_str
+from tables.rules.cards import card_str, rank, suit
 from tables.rules.state import BET_KINDS, PROTECT, WAGERS
 from tables.rules.views import events_for, view
 from tests.rules.seats import down_of, up_of
@@ -468,13 +468,32 @@ def contested_pots(state: HandState) -> list[dict]:
     return [] if state.result["uncontested"] else state.result["pots"]
 
 
+def best_spade(state: HandState, contenders: list[int]) -> set[int]:
+    """Chicago: who holds the best spade in the hole among the shown hands
+    of ``contenders`` (the highest, or in Low Chicago the lowest)."""
+    if state.game.spade_half is None:
+        return set()
+    spades = {
+        (rank(card), player)
+        for player in contenders
+        if state.shown[player]
+        for card in state.downcards(player)
+        if suit(card) == 3
+    }
+    if not spades:
+        return set()
+    pick = max if state.game.spade_half == "high" else min
+    return {pick(spades)[1]}
+
+
 @random_hands()
 def test_each_contested_pot_goes_only_to_its_best_shown_hands(game, stacks, deck, data):
     state = finished_hand(game, stacks, deck, data)
     for pot in contested_pots(state):
         best_high, best_low = best_hands(state, pot["eligible"])
+        spade = best_spade(state, pot["eligible"])
         winners = {p for p, chips in pot_shares(pot).items() if chips}
-        assert winners <= best_high | best_low, (pot, best_high, best_low)
+        assert winners <= best_high | best_low | spade, (pot, best_high, best_low, spade)
 
 
 @random_hands()
@@ -484,8 +503,8 @@ def test_a_one_sided_pot_is_split_evenly_between_its_best_hands(game, stacks, de
     state = finished_hand(game, stacks, deck, data)
     for pot in contested_pots(state):
         best_high, best_low = best_hands(state, pot["eligible"])
-        if best_high and best_low:
-            continue  # a hi-lo split: see the next test
+        if best_high and best_low or best_spade(state, pot["eligible"]):
+            continue  # a hi-lo split, or Chicago's spade half: see the tests below
         best = best_high or best_low
         net, shares = pot["amount"] - pot["rake"], pot_shares(pot)
         for player in best:

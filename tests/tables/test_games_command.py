@@ -25,6 +25,8 @@ VARIANTS = (
     "suicide_king",
     "queens",
     "low_hole",
+    "high_chicago",
+    "low_chicago",
 )
 STRUCTURES = ("fixed", "spread", "pot", "no")
 

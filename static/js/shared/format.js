@@ -52,6 +52,13 @@ export function wordsOf(words) {
 // "high", "low" or "high and low" in a hi-lo showdown, where a shown hand is
 // named both ways; "" otherwise.
 export function halfWon(result, pot, player) {
+  if (!result.uncontested && pot.spade_winners && pot.spade_winners.length) {
+    // Chicago: the best hand's half and the high (or low) spade's.
+    const spade = result.spade + " spade";
+    const hand = pot.high_winners.includes(player);
+    const held = pot.spade_winners.includes(player);
+    return hand && held ? "best hand and " + spade : held ? spade : "best hand";
+  }
   if (result.uncontested || !pot.high_winners || !pot.low_winners) return "";
   const hands = Object.values(result.hands);
   if (!hands.some((hand) => "high" in hand && "low" in hand)) return "";

@@ -123,6 +123,8 @@ STAND_INS = {
     "suicide_king": "F7S",
     "queens": "F7S",
     "low_hole": "F7S",
+    "high_chicago": "F7S",
+    "low_chicago": "F7S",
 }
 PLAIN_VERBS = {"bring_in": "pb", "check": "cc", "call": "cc", "fold": "f", "muck": "sm"}
 MAX_PLAYERS = 8

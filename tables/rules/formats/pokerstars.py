@@ -141,6 +141,8 @@ GAMES = {
     "suicide_king": "7 Card Stud (Suicide King Wild)",
     "queens": "7 Card Stud (Queens and After)",
     "low_hole": "7 Card Stud (Low Hole)",
+    "high_chicago": "7 Card Stud (High Chicago)",
+    "low_chicago": "7 Card Stud (Low Chicago)",
 }
 # Structures whose header stakes are the bring-in and the minimum bet, as
 # PokerStars' pot- and no-limit games give their blinds.

@@ -62,6 +62,9 @@ class Variant:
     max_players: int = 8
     # Which cards are wild, for whom (variants/wilds.py).
     wilds: WildRule = NO_WILDS
+    # Chicago (seed 000): "high" or "low", the spade in the hole that takes
+    # half of each pot; None in other games.
+    spade_half: str | None = None
     # Per step of the script: whether it is a big-bet round (worked out once;
     # fixed limit asks at every decision).
     big_steps: tuple[bool, ...] = field(init=False, repr=False, compare=False)
@@ -178,6 +181,24 @@ ONE_EYED_JACKS = _wild_stud(
     "one_eyed_jacks", "One-eyed jacks", "000", _fixed("JsJh", "one-eyed jacks")
 )
 SUICIDE_KING = _wild_stud("suicide_king", "Suicide king", "000", _fixed("Kh", "the suicide king"))
+HIGH_CHICAGO = Variant(
+    code="high_chicago",
+    name="High Chicago",
+    seed="000",
+    phh=None,
+    evaluator=Evaluator(high=True),
+    opening=HIGH_OPENING,
+    spade_half="high",
+)
+LOW_CHICAGO = Variant(
+    code="low_chicago",
+    name="Low Chicago",
+    seed="000",
+    phh=None,
+    evaluator=Evaluator(high=True),
+    opening=HIGH_OPENING,
+    spade_half="low",
+)
 QUEENS = _wild_stud("queens", "Queens and after", "000", QueensAndAfter())
 LOW_HOLE = _wild_stud("low_hole", "Low Hole", "003", LowHole())
 
@@ -195,6 +216,8 @@ VARIANTS: dict[str, Variant] = {
         SUICIDE_KING,
         QUEENS,
         LOW_HOLE,
+        HIGH_CHICAGO,
+        LOW_CHICAGO,
     )
 }
 BY_PHH: dict[str, Variant] = {v.phh: v for v in VARIANTS.values() if v.phh}
