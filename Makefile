@@ -39,6 +39,7 @@ run: $(STAMP) $(SECRET_KEY_FILE)
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/replay.py
+	$(BIN)/python bench/evaluator.py
 
 clean:
 	rm -rf $(VENV)
