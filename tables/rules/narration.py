@@ -85,7 +85,7 @@ class Ledger:
         if street is not None and street != self.street:
             self.street, self.bets, self.level = street, [0] * len(self.starting), 0
         before, added, raised_by = self.pot, 0, 0
-        if kind == "ante":
+        if kind in ("ante", "pay"):
             added = event["amount"]
         elif kind in CHIPS_IN:
             added, raised_by = self._bet(kind, event["player"], event["total"])
@@ -177,6 +177,9 @@ class Narrator:
             return [f"{self.name(event['player'])} antes {event['amount']:,}" + _all_in(all_in)]
         if kind == "return":
             return [f"Uncalled bet of {event['amount']:,} returned to {self.name(event['player'])}"]
+        if kind == "pay":  # Man with the Axe: a card dealt face up costs its owner
+            name, card = self.name(event["player"]), card_text(event["card"])
+            return [f"{name} pays {event['amount']:,} into the pot for the {card}"]
         if kind in ("show", "muck"):
             return [self._showdown(event)]
         if kind == "result":

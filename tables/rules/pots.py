@@ -21,11 +21,13 @@ class Pot:
     eligible: tuple[int, ...]  # players who may win it, in seat order
 
 
-def build_pots(committed: Sequence[int], live: Sequence[bool]) -> list[Pot]:
+def build_pots(committed: Sequence[int], live: Sequence[bool], dead: int = 0) -> list[Pot]:
     """Split everything put in into a main pot and side pots.
 
     Each distinct commitment level of a live player closes a pot that everyone
     who reached that level can win; folded chips stay in the pots they reached.
+    ``dead``: chips paid in that nobody matches (Man with the Axe's payments,
+    left out of ``committed``), which go to the main pot.
 
     >>> [(p.amount, p.eligible) for p in build_pots([5, 20, 20], [True, True, True])]
     [(15, (0, 1, 2)), (30, (1, 2))]
@@ -34,6 +36,12 @@ def build_pots(committed: Sequence[int], live: Sequence[bool]) -> list[Pot]:
     >>> [(p.amount, p.eligible) for p in build_pots([3, 9, 0], [False, True, False])]
     [(12, (1,))]
     """
+    if dead:
+        matched = build_pots(committed, live)
+        if matched:
+            matched[0].amount += dead
+            return matched
+        return [Pot(dead, tuple(i for i in range(len(committed)) if live[i]))]
     players = range(len(committed))
     in_hand = [i for i in players if live[i]]
     if len(in_hand) == 1:  # everyone else folded: one pot, theirs (most hands end so)

@@ -46,7 +46,7 @@ from tables.rules.errors import HandOver, IllegalAction, NotYourTurn
 from tables.rules.evaluators.wild import natural
 from tables.rules.pots import Contender, Pot, PotAward, allocate_rake, award_pot, build_pots
 from tables.rules.variants import Bet, Deal, Showdown, Variant
-from tables.rules.variants.wilds import FixedWilds
+from tables.rules.variants.wilds import FixedWilds, Payments
 
 UNKNOWN = -1
 SPADES = 3
@@ -420,7 +420,7 @@ class HandState:
         step = self.game.script[self.step]
         self._place(target, dealt, step.faces if isinstance(step, Deal) else ())
         if not self.pending_deals:
-            self._note_wilds()  # once the street is dealt, as from a deck
+            self._after_street_dealt()  # once the street is dealt, as from a deck
             self.step += 1
             self._run()
 
@@ -624,7 +624,7 @@ class HandState:
             self.pending_deals = plan
             return False
         self._deal_from_deck(plan, step)
-        self._note_wilds()
+        self._after_street_dealt()
         return True
 
     def _deal_plan(self, step: Deal) -> list[list[int]]:
@@ -886,7 +886,7 @@ class HandState:
             return
         everyone_shows = not self.config.auto_muck or any(self.is_all_in(p) for p in live)
         hands = {p: self._contender(p) for p in live}
-        pots = build_pots(self.committed, [not f for f in self.folded])
+        pots = self.pots_of(self.committed, [not f for f in self.folded])
         for player in self.showdown_order:
             if everyone_shows or self._could_win(player, hands, pots):
                 self._reveal(player)
@@ -1057,6 +1057,45 @@ class HandState:
             if event["type"] == "deal" and event["up"] or event["type"] == "board"
         ]
 
+    def pots_of(self, chips_in: Sequence[int], live: Sequence[bool]) -> list[Pot]:
+        """The main and side pots of the chips each player has in (all of
+        them, or those collected from past streets): payments (Man with the
+        Axe) are nobody's to match, so they go to the main pot whole."""
+        if self.game.payments is None:
+            return build_pots(chips_in, live)
+        paid = [0] * self.n
+        for event in self.events:
+            if event["type"] == "pay":
+                paid[event["player"]] += event["amount"]
+        matched = [chips - pay for chips, pay in zip(chips_in, paid, strict=True)]
+        return build_pots(matched, live, dead=sum(paid))
+
+    def _after_street_dealt(self) -> None:
+        """What the game does once a street is dealt: pay for the cards
+        dealt face up (Man with the Axe), and say what is wild now."""
+        if self.game.payments is not None:
+            self._pay_for_upcards(self.game.payments)
+        self._note_wilds()
+
+    def _pay_for_upcards(self, payments: Payments) -> None:
+        """Each player pays the pot for the costly cards just dealt them face
+        up, in dealing order: antes, or chips with no ante at the table. A
+        player short of a payment pays what they have and is all in, as with
+        a short ante; a protected player (timed out) pays nothing more."""
+        unit = self.config.ante or 1
+        street = self.street
+        for event in [e for e in self.events if e["type"] == "deal" and e["street"] == street]:
+            if not event["up"] or event["card"] < 0:
+                continue
+            player, card = event["player"], event["card"]
+            if self.protected[player]:  # their chips behind are not at risk (seed 002)
+                continue
+            chips = min(payments.antes_for(card) * unit, self.stacks[player])
+            if chips:
+                self.stacks[player] -= chips
+                self.committed[player] += chips
+                self.events.append({"type": "pay", "player": player, "amount": chips, "card": card})
+
     def _note_wilds(self) -> None:
         """Where the wild cards change with the cards dealt (Queens and after),
         tell the table when they do: a ``wild`` event naming them."""
@@ -1070,7 +1109,7 @@ class HandState:
 
     def _award(self, hands: dict[int, Contender], *, uncontested: bool = False) -> None:
         """Rake the pots, then award each one between the shown ``hands``."""
-        pots = build_pots(self.committed, [p in hands for p in range(self.n)])
+        pots = self.pots_of(self.committed, [p in hands for p in range(self.n)])
         rake = self.config.rake.amount(self.pot_total, reached_fourth_street=self.street >= 1)
         rakes = allocate_rake([pot.amount for pot in pots], rake)
         evaluator, spade_half = self.game.evaluator, self.game.spade_half is not None

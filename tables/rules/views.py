@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import Any
 
 from tables.rules.cards import card_str
-from tables.rules.pots import build_pots
 from tables.rules.state import OVER, UNKNOWN, HandState
 
 OBSERVER = None
@@ -47,7 +46,7 @@ def view(
         "current_bet": state.current_bet,
         "pots": [
             {"amount": pot.amount, "eligible": list(pot.eligible)}
-            for pot in build_pots(collected, live)
+            for pot in state.pots_of(collected, live)
         ],
         "legal_actions": [a.to_dict() for a in state.legal_actions()] if yours else [],
         # The result names only shown hands, so it is the same for every viewer.

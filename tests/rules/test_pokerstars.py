@@ -81,6 +81,8 @@ def stacks_read_back(text: str) -> dict[str, int]:
             stacks[seat[1]] = int(seat[2])
         elif ante := re.fullmatch(r"(\S+): posts the ante (\d+)( and is all-in)?", line):
             stacks[ante[1]] -= int(ante[2])
+        elif paid := re.fullmatch(r"(\S+): pays (\d+) for the \S+", line):  # Man with the Axe
+            stacks[paid[1]] -= int(paid[2])
         elif to := re.match(
             r"(\S+): (?:brings in for|completes it to|bets|raises \d+ to) (\d+)", line
         ):

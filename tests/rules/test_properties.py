@@ -415,13 +415,20 @@ def test_a_folded_player_wins_nothing(game, stacks, deck, data):
 @random_hands()
 def test_no_player_wins_more_from_a_rival_than_they_matched(game, stacks, deck, data):
     """Side pots: whoever put in ``c`` chips can win at most ``min(c, c_rival)``
-    from each rival, so at most the sum of those over the table."""
+    from each rival, so at most the sum of those over the table, plus the
+    payments nobody matches (Man with the Axe), which go to the main pot."""
     state = finished_hand(game, stacks, deck, data)
     payouts = state.result["payouts"]
-    # What each player put in, from where they started, ended and were paid.
-    put_in = [s - e + w for s, e, w in zip(stacks, state.stacks, payouts, strict=True)]
+    paid = [0] * state.n
+    for event in state.events:
+        if event["type"] == "pay":
+            paid[event["player"]] += event["amount"]
+    # What each player put in to be matched, from where they started, ended
+    # and were paid, less their payments.
+    put_in = [s - e + w - p for s, e, w, p in zip(stacks, state.stacks, payouts, paid, strict=True)]
     for player, won in enumerate(payouts):
-        assert won <= sum(min(c, put_in[player]) for c in put_in), (player, put_in, payouts)
+        most = sum(min(c, put_in[player]) for c in put_in) + sum(paid)
+        assert won <= most, (player, put_in, paid, payouts)
 
 
 @random_hands()

@@ -372,3 +372,62 @@ def test_low_hole_tells_nobody_else_which_cards_are_wild_until_the_showdown():
         theirs = view(state, viewer)["players"][0]["cards"]
         assert not any(held.get("wild") for held in theirs)
     assert view(state, 1)["wilds"] == "each player's lowest down card, for that player"
+
+
+# --------------------------------------- Deuces and Jacks and the Man with the Axe
+
+
+def axe_hand() -> HandState:
+    """Alice: 7♣ 7♦ in the hole, a natural pair of sevens. Bob: A♥ A♦ down,
+    then the 2♣ (wild), A♣, J♥ (wild) and 7♥ up: five aces, and payments
+    for two exposed wild cards and an exposed seven."""
+    deck = stack_deck(
+        {0: "7c7d4h", 1: "AhAd2c"},
+        {0: "8s", 1: "Ac"},
+        {0: "9c", 1: "Jh"},
+        {0: "Ts", 1: "7h"},
+        {0: "3d", 1: "Kc"},
+    )
+    return HandState.new(config(variant="man_with_the_axe", auto_muck=False), [100, 100], deck)
+
+
+def test_man_with_the_axe_a_natural_pair_of_sevens_beats_five_aces():
+    state = call_down(axe_hand())
+    hands = state.result["hands"]
+    assert hands["0"]["high"] == "natural pair of sevens"
+    assert hands["1"]["high"] == "five of a kind, aces (two wild)"
+    assert state.result["pots"][0]["high_winners"] == [0]
+
+
+def test_man_with_the_axe_exposed_wild_cards_and_sevens_are_paid_for_and_never_matched():
+    state = axe_hand()
+    # Bob's 2♣ door card costs him an ante (1); alice's sevens are down: free.
+    paid = [(e["player"], e["amount"], e["card"]) for e in state.events if e["type"] == "pay"]
+    assert paid == [(1, 1, parse_cards("2c")[0])]
+    assert state.stacks == [99, 98]  # an ante each, and bob's payment
+    assert state.current_bet == 0  # a payment is not a bet: nobody has one to call
+    call_down(state)
+    paid = [(e["player"], e["amount"]) for e in state.events if e["type"] == "pay"]
+    assert paid == [(1, 1), (1, 1), (1, 5)]  # 2♣, J♥, then the 7♥ at five antes
+    # Antes 2, the bring-in called 4, payments 7: alice takes 13.
+    assert state.result["pots"][0]["amount"] == 13
+    assert state.stacks == [100 - 1 - 2 + 13, 100 - 1 - 2 - 7]
+    told = [t.text for t in Narrator(["Alice", "Bob"], state).tell(events_for(state))]
+    assert "Bob pays 5 into the pot for the 7♥" in told
+
+
+def test_a_payment_bigger_than_the_stack_puts_the_player_all_in():
+    deck = stack_deck({0: "3c4d5h", 1: "AhAd7s"})
+    rules = config(variant="man_with_the_axe", ante=2, bring_in=3)
+    state = HandState.new(rules, [100, 6], deck)
+    # Bob antes 2, then owes 5 antes (10) for the 7♠ and has 4: all in for it.
+    paid = [e["amount"] for e in state.events if e["type"] == "pay" and e["player"] == 1]
+    assert paid == [4]
+    # With nobody left to bet against, the hand runs out to the showdown;
+    # every chip is in one pot both may win, payments and all: none of bob's
+    # comes back to him as if unmatched.
+    [pot] = state.result["pots"]
+    assert pot["eligible"] == [0, 1]
+    assert pot["amount"] == sum(state.starting_stacks) - sum(
+        stack - payout for stack, payout in zip(state.stacks, state.result["payouts"], strict=True)
+    )

@@ -27,6 +27,7 @@ VARIANTS = (
     "low_hole",
     "high_chicago",
     "low_chicago",
+    "man_with_the_axe",
 )
 STRUCTURES = ("fixed", "spread", "pot", "no")
 

@@ -16,6 +16,10 @@ from tables.rules.evaluators import wild as wilds
 from tables.rules.evaluators.ace_to_six import low_a6_cards, low_a6_key, low_a6_words
 
 ACE_TO_FIVE, ACE_TO_SIX = "ace-to-five", "ace-to-six"
+# Man with the Axe: a hand holding two natural sevens beats every hand
+# without them; the flag sits above every packed key.
+NATURAL_SEVENS = 1 << 24
+SEVENS = tuple(card for card in range(52) if card >> 2 == 5)
 LOW_RANKINGS = (ACE_TO_FIVE, ACE_TO_SIX)
 
 
@@ -32,6 +36,9 @@ class Evaluator:
     high: bool
     low: str | None = None
     qualifier: int | None = None
+    # Seed 003's Man with the Axe: "The highest hand is a natural pair of
+    # Sevens". Two such hands compare as any others.
+    sevens_rule: bool = False
 
     @property
     def split(self) -> bool:
@@ -44,7 +51,14 @@ class Evaluator:
     def high_key(self, cards: Sequence[int], wild: int = 0) -> int | None:
         if not self.high:
             return None
-        return wilds.high_key(cards, wild) if wild else evaluate.high_key(cards)
+        key = wilds.high_key(cards, wild) if wild else evaluate.high_key(cards)
+        if self.sevens_rule and self._natural_sevens(cards, wild) >= 2:
+            return NATURAL_SEVENS | key
+        return key
+
+    @staticmethod
+    def _natural_sevens(cards: Sequence[int], wild: int) -> int:
+        return sum(1 for card in cards if card in SEVENS and not wild >> card & 1)
 
     def low_key(self, cards: Sequence[int], wild: int = 0) -> int | None:
         if self.low == ACE_TO_FIVE:
@@ -73,6 +87,8 @@ class Evaluator:
         return low.cards
 
     def high_words(self, key: int) -> str:
+        if key & NATURAL_SEVENS:
+            return "natural pair of sevens"
         return evaluate.high_words(key)
 
     def low_words(self, key: int) -> str:
@@ -82,7 +98,9 @@ class Evaluator:
         """The high hand's name, saying how many wild cards it plays:
         "four of a kind, nines (two wild)"."""
         words = self.high_words(key)
-        return words + wilds.wild_words(self.high_cards(cards, wild), wild) if wild else words
+        if not wild or key & NATURAL_SEVENS:
+            return words
+        return words + wilds.wild_words(self.high_cards(cards, wild), wild)
 
     def low_name(self, cards: Sequence[int], key: int, wild: int = 0) -> str:
         """The low hand's name, saying how many wild cards it plays."""

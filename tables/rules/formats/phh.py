@@ -123,6 +123,7 @@ STAND_INS = {
     "suicide_king": "F7S",
     "queens": "F7S",
     "low_hole": "F7S",
+    "man_with_the_axe": "F7S",
     "high_chicago": "F7S",
     "low_chicago": "F7S",
 }

@@ -105,7 +105,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tables.rules.cards import RANK_CHARS, RANK_NAMES, RANK_PLURALS, card_str, low_rank, rank
+from tables.rules.cards import (
+    RANK_CHARS,
+    RANK_NAMES,
+    RANK_PLURALS,
+    card_str,
+    low_rank,
+    pretty,
+    rank,
+)
 from tables.rules.config import GameConfig
 from tables.rules.evaluate import (
     CATEGORY_SHIFT,
@@ -121,7 +129,7 @@ from tables.rules.evaluate import (
     TWO_PAIR,
     high_ranks,
 )
-from tables.rules.evaluators import ACE_TO_FIVE, Evaluator
+from tables.rules.evaluators import ACE_TO_FIVE, NATURAL_SEVENS, Evaluator
 from tables.rules.evaluators.wild import wild_words
 from tables.rules.narration import CHIPS_IN, Figures, Ledger
 from tables.rules.state import PROTECT, UNKNOWN, HandState
@@ -141,6 +149,7 @@ GAMES = {
     "suicide_king": "7 Card Stud (Suicide King Wild)",
     "queens": "7 Card Stud (Queens and After)",
     "low_hole": "7 Card Stud (Low Hole)",
+    "man_with_the_axe": "7 Card Stud (Man with the Axe)",
     "high_chicago": "7 Card Stud (High Chicago)",
     "low_chicago": "7 Card Stud (Low Chicago)",
 }
@@ -256,13 +265,15 @@ class _Narrator:
         return [self._aside(kind, event)]
 
     def _aside(self, kind: str, event: dict[str, Any]) -> str:
-        """Antes, uncalled bets and timeout protections."""
+        """Antes, uncalled bets, payments and timeout protections."""
         name = self.names[event["player"]]
         if kind == "ante":
             all_in = event["amount"] == self.state.starting_stacks[event["player"]]
             return f"{name}: posts the ante {event['amount']}{_all_in(all_in)}"
         if kind == "return":
             return f"Uncalled bet ({event['amount']}) returned to {name}"
+        if kind == "pay":  # Man with the Axe: a card dealt face up costs its owner
+            return f"{name}: pays {event['amount']} for the {pretty(event['card'])}"
         if kind == PROTECT:
             return f"{name} has timed out"
         raise PokerStarsError(f"no text for a {kind!r} event")
@@ -473,6 +484,8 @@ def _high_name(evaluator: Evaluator, cards: Sequence[int], wild: int = 0) -> str
     """
     key = evaluator.high_key(cards, wild)
     assert key is not None  # asked only of a game with a high half
+    if key & NATURAL_SEVENS:  # Man with the Axe's best hand
+        return "a natural pair of Sevens"
     category = key >> CATEGORY_SHIFT
     r = high_ranks(key)  # most important first
     wilds = wild_words(evaluator.high_cards(cards, wild), wild)

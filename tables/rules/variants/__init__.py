@@ -28,8 +28,10 @@ from tables.rules.variants.wilds import (
     NO_WILDS,
     FixedWilds,
     LowHole,
+    Payments,
     QueensAndAfter,
     WildRule,
+    rank_mask,
 )
 
 __all__ = [
@@ -65,6 +67,8 @@ class Variant:
     # Chicago (seed 000): "high" or "low", the spade in the hole that takes
     # half of each pot; None in other games.
     spade_half: str | None = None
+    # What a card dealt face up costs its owner (Man with the Axe); None: nothing.
+    payments: Payments | None = None
     # Per step of the script: whether it is a big-bet round (worked out once;
     # fixed limit asks at every decision).
     big_steps: tuple[bool, ...] = field(init=False, repr=False, compare=False)
@@ -199,6 +203,17 @@ LOW_CHICAGO = Variant(
     opening=HIGH_OPENING,
     spade_half="low",
 )
+_AXE_WILDS = _fixed("2c2d2h2sJcJdJhJsKd", "deuces, jacks and the man with the axe")
+MAN_WITH_THE_AXE = Variant(
+    code="man_with_the_axe",
+    name="Deuces and Jacks and the Man with the Axe",
+    seed="003",
+    phh=None,
+    evaluator=Evaluator(high=True, sevens_rule=True),
+    opening=HIGH_OPENING,
+    wilds=_AXE_WILDS,
+    payments=Payments(((_AXE_WILDS.mask, 1), (rank_mask(7), 5))),
+)
 QUEENS = _wild_stud("queens", "Queens and after", "000", QueensAndAfter())
 LOW_HOLE = _wild_stud("low_hole", "Low Hole", "003", LowHole())
 
@@ -218,6 +233,7 @@ VARIANTS: dict[str, Variant] = {
         LOW_HOLE,
         HIGH_CHICAGO,
         LOW_CHICAGO,
+        MAN_WITH_THE_AXE,
     )
 }
 BY_PHH: dict[str, Variant] = {v.phh: v for v in VARIANTS.values() if v.phh}

@@ -112,3 +112,17 @@ class LowHole:
 
 
 WildRule = FixedWilds | QueensAndAfter | LowHole
+
+
+@dataclass(frozen=True, slots=True)
+class Payments:
+    """Seed 003's Man with the Axe: "players must pay into the pot whenever
+    they are dealt an exposed wild card or exposed Seven": so many antes for
+    each card dealt face up that is in ``cards``. A payment is not a bet:
+    nobody matches it."""
+
+    rates: tuple[tuple[int, int], ...]  # (card mask, antes per card of it)
+
+    def antes_for(self, card: int) -> int:
+        """How many antes a card dealt face up costs its owner (0: none)."""
+        return sum(antes for mask, antes in self.rates if mask >> card & 1)
