@@ -155,7 +155,9 @@ class Narrator:
         for event in events:
             figures = self.ledger.follow(event)
             lines: tuple[str, ...]
-            if event["type"] == "deal":
+            if event["type"] == "deal" and event.get("extra"):
+                lines = (self._extra(event),)
+            elif event["type"] == "deal":
                 cards = dealt.pop((event["street"], event["player"]), None)
                 lines = (self._dealt(event["player"], cards),) if cards else ()
             else:
@@ -190,6 +192,12 @@ class Narrator:
 
     def _dealt(self, player: int, cards: list[Dealt]) -> str:
         return f"{self.name(player)} is dealt {dealt_words(cards)}"
+
+    def _extra(self, event: dict[str, Any]) -> str:
+        """Baseball: the card a face-up four earned, face down."""
+        card = event["card"]
+        what = "a down card" if card is None else f"{card_text(card)} down"
+        return f"{self.name(event['player'])} is dealt an extra card for the four: {what}"
 
     def _bet(self, event: dict[str, Any], figures: Figures) -> str:
         kind, name = event["type"], self.name(event["player"])
@@ -259,7 +267,7 @@ def _dealt_together(
     """
     dealt: dict[tuple[int, int], list[Dealt]] = {}
     for event in events:
-        if event["type"] == "deal":
+        if event["type"] == "deal" and not event.get("extra"):
             player, card = event["player"], event["card"]
             wild = card is not None and bool(wilds[player] >> parse_card(card) & 1)
             key = (event["street"], player)

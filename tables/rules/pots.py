@@ -38,10 +38,13 @@ def build_pots(committed: Sequence[int], live: Sequence[bool], dead: int = 0) ->
     """
     if dead:
         matched = build_pots(committed, live)
-        if matched:
+        everyone = tuple(i for i in range(len(committed)) if live[i])
+        if matched and matched[0].eligible == everyone:
             matched[0].amount += dead
             return matched
-        return [Pot(dead, tuple(i for i in range(len(committed)) if live[i]))]
+        # A player still in has matched nothing (all in on payments alone):
+        # the dead chips make a pot of their own that every hand may win.
+        return [Pot(dead, everyone), *matched]
     players = range(len(committed))
     in_hand = [i for i in players if live[i]]
     if len(in_hand) == 1:  # everyone else folded: one pot, theirs (most hands end so)

@@ -45,7 +45,7 @@ from tables.rules.config import GameConfig
 from tables.rules.errors import HandOver, IllegalAction, NotYourTurn
 from tables.rules.evaluators.wild import natural
 from tables.rules.pots import Contender, Pot, PotAward, allocate_rake, award_pot, build_pots
-from tables.rules.variants import Bet, Deal, Showdown, Variant
+from tables.rules.variants import Bet, Deal, Showdown, Step, Variant
 from tables.rules.variants.wilds import FixedWilds, Payments
 
 UNKNOWN = -1
@@ -317,7 +317,7 @@ class HandState:
         """Scripted mode: (player or BOARD, number of cards) the dealer must deal next."""
         if not self.pending_deals:
             return None
-        target, count = self.pending_deals[0]
+        target, count = self.pending_deals[0][:2]
         return (target, count)
 
     # ------------------------------------------------------------------ actions
@@ -409,7 +409,7 @@ class HandState:
             raise IllegalAction("this hand deals from its own deck; cards can't be dealt by hand")
         if self.phase != DEALING or not self.pending_deals:
             raise IllegalAction(f"nothing is to be dealt now; the hand is {self._where()}")
-        want_target, want_count = self.pending_deals[0]
+        want_target, want_count, *extra = self.pending_deals[0]
         if target != want_target:
             raise IllegalAction(f"the next cards go to {_who(want_target)}, not {_who(target)}")
         dealt = self._check_dealt_cards(target, cards, want_count)
@@ -418,7 +418,13 @@ class HandState:
         self.actions.append({"player": None, "kind": "deal", "target": target, "cards": dealt})
         self.turn += 1
         step = self.game.script[self.step]
-        self._place(target, dealt, step.faces if isinstance(step, Deal) else ())
+        if extra:
+            self._place_extra(target, dealt[0])
+        else:
+            self._place(target, dealt, step.faces if isinstance(step, Deal) else ())
+            regular = sum(deal[1] for deal in self.pending_deals if len(deal) == 2)
+            if self._earns_extra(dealt, step, regular):
+                self.pending_deals.insert(0, [target, 1, 1])  # dealt to them at once
         if not self.pending_deals:
             self._after_street_dealt()  # once the street is dealt, as from a deck
             self.step += 1
@@ -623,7 +629,10 @@ class HandState:
         if self.scripted:
             self.pending_deals = plan
             return False
-        self._deal_from_deck(plan, step)
+        if self.game.extra_card is not None and plan[0][0] != BOARD:
+            self._deal_with_extras(plan, step)
+        else:
+            self._deal_from_deck(plan, step)
         self._after_street_dealt()
         return True
 
@@ -683,6 +692,58 @@ class HandState:
                 if up:
                     upcards[player].append(card)
 
+    def _deal_with_extras(self, plan: list[list[int]], step: Deal) -> None:
+        """Deal a street one card at a time around the table, as
+        :meth:`_deal_from_deck` does, where a card dealt face up may earn its
+        owner an extra card at once (Baseball's fours). The events come a
+        player at a time, each extra card after the player's street."""
+        stub = self.stub
+        assert stub is not None  # deck mode
+        faces = step.faces
+        dealt: dict[int, list[int]] = {player: [] for player, _ in plan}
+        extras: dict[int, int] = {}
+        remaining = len(plan) * len(faces)
+        for up in faces:
+            for player, _ in plan:
+                card = stub.pop()
+                self.stub_count -= 1
+                remaining -= 1
+                dealt[player].append(card)
+                if up and self._extra_due(card, remaining):
+                    extras[player] = stub.pop()
+                    self.stub_count -= 1
+        for player, _ in plan:
+            self._place(player, dealt[player], faces)
+            if player in extras:
+                self._place_extra(player, extras[player])
+
+    def _earns_extra(self, cards: Sequence[int], step: Step, remaining: int) -> bool:
+        """Scripted mode: whether these cards, just placed, earn an extra card."""
+        if self.game.extra_card is None or not isinstance(step, Deal):
+            return False
+        ups = [card for card, up in zip(cards, step.faces, strict=True) if up]
+        return any(self._extra_due(card, remaining) for card in ups)
+
+    def _extra_due(self, card: int, remaining: int) -> bool:
+        """Baseball: a card of the variant's extra-card rank, dealt face up,
+        earns its owner one more card, face down, when the deck still holds
+        one beyond the ``remaining`` cards this street's deal needs."""
+        rule = self.game.extra_card
+        return (
+            rule is not None
+            and card >= 0
+            and rank(card) == rule
+            and (self.stub_count - remaining >= 1)
+        )
+
+    def _place_extra(self, player: int, card: int) -> None:
+        """Give a player the extra card a face-up card earned them: face down."""
+        if self._seen is not None:
+            self._seen.add(card)
+            self._seen.discard(UNKNOWN)
+        self.cards[player].append(HELD[card, False])
+        self.events.append({**_deal_event(player, card, False, self.street), "extra": True})
+
     def _check_dealt_cards(self, target: int, cards: Sequence[int], count: int) -> list[int]:
         if not isinstance(cards, (list, tuple)) or len(cards) != count:
             raise IllegalAction(f"{_who(target)} must be dealt {count} card(s) now")
@@ -720,8 +781,9 @@ class HandState:
             self.events.append({"type": "board", "card": cards[0], "street": self.street})
             return
         street, dealt = self.street, list(zip(cards, faces, strict=True))
+        upcards = self._upcards()  # before the cards go in: a rebuilt list would hold them
         self.cards[target] += [HELD[pair] for pair in dealt]
-        self._upcards()[target] += [card for card, up in dealt if up]
+        upcards[target] += [card for card, up in dealt if up]
         self.events += [_deal_event(target, card, up, street) for card, up in dealt]
 
     # ---------------------------------------------------------- opening a round

@@ -86,11 +86,12 @@ def random_hand(seed: int, game: Game | None = None) -> HandState:
     """A finished hand of random legal play (of ``game``, or a random one);
     stacks of 1..300 make all-ins common."""
     rng = random.Random(seed)
-    stacks = [rng.randint(1, 300) for _ in range(rng.randint(2, 8))]
-    deck = list(FULL_DECK)
-    rng.shuffle(deck)
     # Seeds take the games in turn, so any run of len(GAMES) seeds deals each.
     game = game or GAMES[seed % len(GAMES)]
+    stacks = [rng.randint(1, 300) for _ in range(rng.randint(2, 8))]
+    del stacks[game.variant.max_players :]  # Baseball seats seven
+    deck = list(FULL_DECK)
+    rng.shuffle(deck)
     state = HandState.new(random_config(rng, game), stacks, deck)
     while not state.finished:
         options = state.legal_actions()

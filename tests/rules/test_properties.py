@@ -16,6 +16,7 @@ showdown; an observer sees only the last three.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable
@@ -60,8 +61,12 @@ def random_hands(count: int = EXAMPLES, games: st.SearchStrategy = ANY_GAME) -> 
     """Run the test on random games, stacks, decks and move choices."""
 
     def wrap(test: Callable) -> Callable:
-        test = given(game=games, stacks=stacks, deck=decks, data=st.data())(test)
-        return settings(max_examples=examples(count), deadline=None)(test)
+        @functools.wraps(test)
+        def seated(game: GameConfig, stacks: list[int], deck: list[int], data: Any) -> None:
+            test(game, stacks[: game.game.max_players], deck, data)  # Baseball seats seven
+
+        seated = given(game=games, stacks=stacks, deck=decks, data=st.data())(seated)
+        return settings(max_examples=examples(count), deadline=None)(seated)
 
     return wrap
 
@@ -614,7 +619,8 @@ class _Draws:
 
 @st.composite
 def played_hands(draw: st.DrawFn) -> HandState:
-    state = HandState.new(draw(ANY_GAME), draw(stacks), draw(decks))
+    game = draw(ANY_GAME)
+    state = HandState.new(game, draw(stacks)[: game.game.max_players], draw(decks))
     return play_out(_Draws(draw), state)
 
 

@@ -13,11 +13,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tables.rules import HandState, IllegalAction
-from tables.rules.cards import FULL_DECK, cards_str, parse_cards, rank
+from tables.rules.cards import FULL_DECK, card_str, cards_str, parse_cards, rank
 from tables.rules.evaluate import CATEGORY_SHIFT, FIVE_OF_A_KIND, high_key, low_key
 from tables.rules.evaluators import ACE_TO_FIVE, ACE_TO_SIX, Evaluator
 from tables.rules.evaluators.ace_to_six import low_a6_key
 from tables.rules.evaluators.wild import wild_mask
+from tables.rules.formats.phh import read_phh, replay, write_phh
 from tables.rules.formats.pokerstars import HandInfo, write_text
 from tables.rules.narration import Narrator
 from tables.rules.variants import VARIANTS
@@ -431,3 +432,41 @@ def test_a_payment_bigger_than_the_stack_puts_the_player_all_in():
     assert pot["amount"] == sum(state.starting_stacks) - sum(
         stack - payout for stack, payout in zip(state.stacks, state.result["payouts"], strict=True)
     )
+
+
+# ------------------------------------------------------------------ Baseball
+
+
+def baseball_deck() -> list[int]:
+    """Dealt in this order: a burn, 3rd street around the table, a burn, then
+    alice's 4♣ up, her extra card (10♠) at once, and only then bob's 9♠."""
+    order = parse_cards("2d AhQh KdJd 5c6c 2h 4c Ts 9s")
+    return order + [card for card in FULL_DECK if card not in order]
+
+
+def test_baseball_a_four_dealt_face_up_gets_an_extra_card_down_at_once():
+    state = HandState.new(config(variant="baseball", bring_in=0), [100, 100], baseball_deck())
+    play(state, (1, "check"), (0, "check"))  # bob's 6♣ is the higher door card
+    alice, bob = state.cards[0], state.cards[1]
+    assert [(card_str(c), up) for c, up in alice] == [
+        ("Ah", False), ("Kd", False), ("5c", True), ("4c", True), ("Ts", False),
+    ]  # fmt: skip
+    assert [(card_str(c), up) for c, up in bob] == [
+        ("Qh", False), ("Jd", False), ("6c", True), ("9s", True),
+    ]  # fmt: skip
+    extra = [e for e in state.events if e.get("extra")]
+    assert [(e["player"], card_str(e["card"])) for e in extra] == [(0, "Ts")]
+    told = [t.text for t in Narrator(["Alice", "Bob"], state).tell(events_for(state, 1))]
+    assert "Alice is dealt an extra card for the four: a down card" in told
+    # Bob's 9♠ is wild: with the 6♣ it shows a pair of sixes, over alice's 5-4.
+    assert state.to_act == 1
+
+
+def test_baseball_hands_of_eight_cards_play_their_best_five_and_replay_from_phh():
+    state = call_down(HandState.new(config(variant="baseball"), [100, 100], baseball_deck()))
+    assert len(state.cards[0]) == 8
+    text = write_phh(state, everything=True)
+    assert '"d dh p1 Ts"' in text  # the extra card is a deal of its own
+    replayed = replay(read_phh(text))
+    assert replayed.stacks == state.stacks
+    assert replayed.result == state.result

@@ -28,6 +28,7 @@ VARIANTS = (
     "high_chicago",
     "low_chicago",
     "man_with_the_axe",
+    "baseball",
 )
 STRUCTURES = ("fixed", "spread", "pot", "no")
 

@@ -124,6 +124,7 @@ STAND_INS = {
     "queens": "F7S",
     "low_hole": "F7S",
     "man_with_the_axe": "F7S",
+    "baseball": "F7S",
     "high_chicago": "F7S",
     "low_chicago": "F7S",
 }
@@ -746,11 +747,12 @@ def _action_lines(
             continue
         player = event["player"]
         card = _card(event["card"], event["up"] or player in open_hands)
-        if dealing == (player, event["street"]):
+        if dealing == (player, event["street"]) and not event.get("extra"):
             lines[-1] += card
         else:
+            # An extra card (Baseball) is a deal of its own, as the reader expects it.
             lines.append(f"d dh p{player + 1} {card}")
-            dealing = (player, event["street"])
+            dealing = None if event.get("extra") else (player, event["street"])
         if words:
             notes[len(lines) - 1] = words
     return [f"{line} # {notes[i]}" if i in notes else line for i, line in enumerate(lines)]

@@ -150,6 +150,7 @@ GAMES = {
     "queens": "7 Card Stud (Queens and After)",
     "low_hole": "7 Card Stud (Low Hole)",
     "man_with_the_axe": "7 Card Stud (Man with the Axe)",
+    "baseball": "7 Card Stud (Baseball)",
     "high_chicago": "7 Card Stud (High Chicago)",
     "low_chicago": "7 Card Stud (Low Chicago)",
 }

@@ -69,6 +69,9 @@ class Variant:
     spade_half: str | None = None
     # What a card dealt face up costs its owner (Man with the Axe); None: nothing.
     payments: Payments | None = None
+    # Baseball (seed 000): the rank (2 to 14) that, dealt face up, gets its
+    # owner an extra card face down at once; None in other games.
+    extra_card: int | None = None
     # Per step of the script: whether it is a big-bet round (worked out once;
     # fixed limit asks at every decision).
     big_steps: tuple[bool, ...] = field(init=False, repr=False, compare=False)
@@ -214,6 +217,18 @@ MAN_WITH_THE_AXE = Variant(
     wilds=_AXE_WILDS,
     payments=Payments(((_AXE_WILDS.mask, 1), (rank_mask(7), 5))),
 )
+BASEBALL = Variant(
+    code="baseball",
+    name="Baseball",
+    seed="000",
+    phh=None,
+    evaluator=Evaluator(high=True),
+    opening=HIGH_OPENING,
+    wilds=_fixed("3c3d3h3s9c9d9h9s", "threes and nines"),
+    extra_card=4,
+    # Eight players and four extra cards can empty the deck before 7th street.
+    max_players=7,
+)
 QUEENS = _wild_stud("queens", "Queens and after", "000", QueensAndAfter())
 LOW_HOLE = _wild_stud("low_hole", "Low Hole", "003", LowHole())
 
@@ -234,6 +249,7 @@ VARIANTS: dict[str, Variant] = {
         HIGH_CHICAGO,
         LOW_CHICAGO,
         MAN_WITH_THE_AXE,
+        BASEBALL,
     )
 }
 BY_PHH: dict[str, Variant] = {v.phh: v for v in VARIANTS.values() if v.phh}
