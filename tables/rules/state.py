@@ -1156,7 +1156,15 @@ class HandState:
             if chips:
                 self.stacks[player] -= chips
                 self.committed[player] += chips
-                self.events.append({"type": "pay", "player": player, "amount": chips, "card": card})
+                self.events.append(
+                    {
+                        "type": "pay",
+                        "player": player,
+                        "amount": chips,
+                        "card": card,
+                        "street": street,
+                    }
+                )
 
     def _note_wilds(self) -> None:
         """Where the wild cards change with the cards dealt (Queens and after),

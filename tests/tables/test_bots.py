@@ -125,7 +125,7 @@ def test_the_bot_chooses_a_legal_move_in_every_variant_and_structure(game: Game)
         stacks = [
             rng.choice([rng.randint(1, 60), rng.randint(100, 400)])
             for _ in range(rng.randint(2, 8))
-        ]
+        ][: game.variant.max_players]
         deck = rng.sample(range(52), 52)
         state = HandState.new(house_config(game, rng), stacks, deck)
         for _ in range(MAX_MOVES):
@@ -444,7 +444,9 @@ def wait_for_port(port: int, server: subprocess.Popen) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("variant", ["stud", "mississippi", "deuces"])
+@pytest.mark.parametrize(
+    "variant", ["stud", "mississippi", "deuces", "queens", "man_with_the_axe", "baseball"]
+)
 def test_three_bots_play_hands_over_real_websockets_and_every_chip_is_accounted_for(
     daphne: str, server_env: dict[str, str], table: Table, tmp_path: Path, variant: str
 ) -> None:

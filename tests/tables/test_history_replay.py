@@ -284,6 +284,11 @@ def test_a_hand_settled_at_the_deal_has_one_step(alice, bob):
         ("mississippi", "no"),
         ("deuces", "fixed"),
         ("acey_ducey", "pot"),
+        ("queens", "fixed"),
+        ("low_hole", "spread"),
+        ("high_chicago", "fixed"),
+        ("man_with_the_axe", "fixed"),
+        ("baseball", "no"),
     ],
 )
 def test_random_hands_are_told_whole_with_each_streets_pot(variant, structure):
@@ -314,4 +319,11 @@ def test_random_hands_are_told_whole_with_each_streets_pot(variant, structure):
             began = [s for s in replay.sections if s.title.endswith("street")]
             began = [s for s in began if s.lines[0].step == number]
             if len(began) == 1 and not step["view"]["result"]:
-                assert began[0].pot == sum(pot["amount"] for pot in step["view"]["pots"])
+                # Payments for cards dealt face up (Man with the Axe) come with the deal.
+                street = state.game.streets.index(began[0].title)
+                paid = sum(
+                    e["amount"]
+                    for e in state.events
+                    if e["type"] == "pay" and e["street"] == street
+                )
+                assert began[0].pot + paid == sum(pot["amount"] for pot in step["view"]["pots"])
