@@ -876,17 +876,18 @@ class HandState:
         suit_tie = config.tie_break == "suit"
         best, best_key = -1, 0
         unknown: list[int] = []
-        upcards = self._upcards()
+        upcards, wild_game = self._upcards(), self.game.wild_game
         for player in pool:  # in seat order: the first of equal keys has position
             up = upcards[player]
             if UNKNOWN in up:
                 unknown.append(player)
                 continue
+            wild = self.known_wild(player) if wild_game else 0
             if door:
-                key = opening.door_key(up[0], bring_in, suit_tie, self.known_wild(player))
+                key = opening.door_key(up[0], bring_in, suit_tie, wild)
             else:
                 showing = up + community if community else up
-                key = opening.showing_order(showing, suit_tie, self.known_wild(player))
+                key = opening.showing_order(showing, suit_tie, wild)
             if best < 0 or key < best_key:
                 best, best_key = player, key
         if best < 0:

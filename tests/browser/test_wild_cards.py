@@ -46,18 +46,25 @@ WILD_DECK = stack_deck(
 )
 
 
-@pytest.fixture
-def deuces_hand(table: Table, server_channel_layer: None, monkeypatch: pytest.MonkeyPatch) -> Table:
-    """The browser tests' table dealing deuces wild, a hand under way."""
-    table.stakes.variant = "deuces"
+def deal_stacked(
+    table: Table, variant: str, deck: list[int], monkeypatch: pytest.MonkeyPatch
+) -> Table:
+    """The browser tests' table dealing ``variant``, alice and bob seated, a
+    hand under way from ``deck``."""
+    table.stakes.variant = variant
     table.stakes.save(update_fields=["variant"])
     for player, seat in SEATS.items():
         user = user_signup(username=NAMES[player], password=PASSWORD)
         services.seat_take(table_id=table.pk, player_id=user.pk, seat_number=seat, buy_in=300)
-    monkeypatch.setattr(services, "shuffled_deck", lambda: list(WILD_DECK))
+    monkeypatch.setattr(services, "shuffled_deck", lambda: list(deck))
     hand = services.hand_start(table_id=table.pk)
     assert [each["seat"] for each in hand.seating["players"]] == [SEATS[BOB], SEATS[ALICE]]
     return table
+
+
+@pytest.fixture
+def deuces_hand(table: Table, server_channel_layer: None, monkeypatch: pytest.MonkeyPatch) -> Table:
+    return deal_stacked(table, "deuces", WILD_DECK, monkeypatch)
 
 
 def open_table(browser: Any, base: str, table: Table, name: str) -> Page:
@@ -127,3 +134,56 @@ def test_a_deuces_wild_hand_marks_its_wild_cards_from_the_deal_to_the_history(
     expect(page.locator("#replay-felt .card.card-wild")).to_have_count(2)
     expect(page.locator("#replay-wilds")).to_have_text("Wild: deuces")
     shot(page, screenshots, "3-history")
+
+
+# Queens and after: bob's Q♣ door, then alice's 5♦: queens and fives wild. On
+# 4th street alice's Q♦ is the last card up: queens alone. On 5th street bob's
+# 7♠ follows it: queens and sevens.
+QUEENS_DECK = stack_deck(
+    {BOB: "KcKdQc", ALICE: "5h5s5d"},
+    {BOB: "9h", ALICE: "Qd"},
+    {BOB: "7s", ALICE: "8c"},
+)
+
+
+@pytest.fixture
+def queens_hand(table: Table, server_channel_layer: None, monkeypatch: pytest.MonkeyPatch) -> Table:
+    return deal_stacked(table, "queens", QUEENS_DECK, monkeypatch)
+
+
+def check_round(table: Table, pages: dict[int, Page], street: int) -> None:
+    """Everyone checks (or brings in and calls) until ``street`` is dealt."""
+    while engine_now(table).street < street:
+        seat, turn = seat_to_act(table), engine_now(table).turn
+        player = next(p for p, s in SEATS.items() if s == seat)
+        expect(pages[player].locator("#actions button").first).to_be_visible()
+        pages[player].keyboard.press("c")
+        wait_until(lambda turn=turn: engine_now(table).turn > turn, "a move")
+
+
+def test_queens_and_after_shows_the_wild_rank_as_it_moves(
+    browser: Any, live_server_url: str, queens_hand: Table, screenshots: Path
+) -> None:
+    table = queens_hand
+    pages = {player: open_table(browser, live_server_url, table, NAMES[player]) for player in SEATS}
+    for page in pages.values():
+        expect(page.locator("#wilds")).to_have_text("Wild: queens and fives")
+        expect(wild_faces(page, SEATS[BOB])).to_have_count(1)  # his Q♣
+    # Alice's three fives are wild; bob sees only her 5♦ door card.
+    expect(wild_faces(pages[ALICE], SEATS[ALICE])).to_have_count(3)
+    expect(wild_faces(pages[BOB], SEATS[ALICE])).to_have_count(1)
+    shot(pages[ALICE], screenshots, "1-queens-and-fives")
+
+    check_round(table, pages, 1)
+    for page in pages.values():
+        expect(page.locator("#wilds")).to_have_text("Wild: queens")
+        expect(page.locator("#log")).to_contain_text("Wild now: queens")
+        # Her fives are wild no more; her Q♦ is.
+        expect(wild_faces(page, SEATS[ALICE])).to_have_attribute("aria-label", "Q♦, wild")
+
+    check_round(table, pages, 2)
+    for page in pages.values():
+        expect(page.locator("#wilds")).to_have_text("Wild: queens and sevens")
+        expect(page.locator("#log")).to_contain_text("Wild now: queens and sevens")
+        expect(wild_faces(page, SEATS[BOB])).to_have_count(2)  # the Q♣ and the 7♠
+    shot(pages[BOB], screenshots, "2-queens-and-sevens")

@@ -7,7 +7,7 @@ from tables.rules import HandState
 from tables.rules.narration import Narrator
 from tables.rules.views import events_for
 from tests.rules.stacking import config, stack_deck
-from tests.rules.test_wild import call_down
+from tests.rules.test_variants import call_down
 
 
 def chicago(variant: str, deck: list[int], stacks: list[int] | None = None) -> HandState:

@@ -24,6 +24,7 @@ from tables.rules.narration import Narrator
 from tables.rules.variants import VARIANTS
 from tables.rules.views import events_for, view
 from tests.rules.stacking import config, play, stack_deck
+from tests.rules.test_variants import call_down
 
 HIGH = Evaluator(high=True)
 A5 = Evaluator(high=False, low=ACE_TO_FIVE)
@@ -176,14 +177,6 @@ def test_the_fixed_wild_games_name_their_wild_cards():
     }
     for code, cards in expected.items():
         assert VARIANTS[code].wild == wild_mask(parse_cards(cards)), code
-
-
-def call_down(state: HandState) -> HandState:
-    while not state.finished:
-        options = [a.kind for a in state.legal_actions()]
-        move = next(kind for kind in ("bring_in", "check", "call", "show") if kind in options)
-        state.act(state.to_act, move)
-    return state
 
 
 def test_deuces_wild_five_of_a_kind_takes_the_pot_from_a_straight_flush():

@@ -188,24 +188,23 @@ ONE_EYED_JACKS = _wild_stud(
     "one_eyed_jacks", "One-eyed jacks", "000", _fixed("JsJh", "one-eyed jacks")
 )
 SUICIDE_KING = _wild_stud("suicide_king", "Suicide king", "000", _fixed("Kh", "the suicide king"))
-HIGH_CHICAGO = Variant(
-    code="high_chicago",
-    name="High Chicago",
-    seed="000",
-    phh=None,
-    evaluator=Evaluator(high=True),
-    opening=HIGH_OPENING,
-    spade_half="high",
-)
-LOW_CHICAGO = Variant(
-    code="low_chicago",
-    name="Low Chicago",
-    seed="000",
-    phh=None,
-    evaluator=Evaluator(high=True),
-    opening=HIGH_OPENING,
-    spade_half="low",
-)
+
+
+def _chicago(code: str, name: str, spade: str) -> Variant:
+    """Stud whose pots the best hand shares with a spade in the hole (seed 000)."""
+    return Variant(
+        code=code,
+        name=name,
+        seed="000",
+        phh=None,
+        evaluator=Evaluator(high=True),
+        opening=HIGH_OPENING,
+        spade_half=spade,
+    )
+
+
+HIGH_CHICAGO = _chicago("high_chicago", "High Chicago", "high")
+LOW_CHICAGO = _chicago("low_chicago", "Low Chicago", "low")
 _AXE_WILDS = _fixed("2c2d2h2sJcJdJhJsKd", "deuces, jacks and the man with the axe")
 MAN_WITH_THE_AXE = Variant(
     code="man_with_the_axe",
