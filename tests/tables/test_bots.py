@@ -77,7 +77,7 @@ def test_the_bot_only_ever_chooses_a_legal_move(
     config: GameConfig, stacks: list[int], seed: int
 ) -> None:
     rng = random.Random(seed)
-    state = HandState.new(config, stacks)
+    state = HandState.new(config, stacks[: config.game.max_players])  # Baseball seats seven
     for _ in range(MAX_MOVES):
         if state.finished:
             return
