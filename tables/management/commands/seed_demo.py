@@ -28,7 +28,8 @@ M = TypeVar("M", bound=models.Model)
 
 DEMO_RAKE = {"name": "Demo rake", "percent": Decimal("5"), "cap": 3}
 
-# One fixed-limit game per variant, at the same sizes, so the lobby has each,
+# One fixed-limit game per variant (of the home games, one of each kind), at
+# the same sizes, so the lobby has each,
 # and one game in each of the other structures: London lowball at pot limit
 # (its usual structure, seed 003), stud at no limit and razz spread 5-20.
 _SIZES = {"ante": 1, "bring_in": 2, "small_bet": 5, "big_bet": 10}
@@ -39,6 +40,11 @@ DEMO_STAKES = [
     {"name": "Stud Hi-Lo 5/10", "variant": "stud8", **_SIZES, **_BUY_IN},
     {"name": "Mississippi 5/10", "variant": "mississippi", **_SIZES, **_BUY_IN},
     {"name": "Deuces Wild 5/10", "variant": "deuces", **_SIZES, **_BUY_IN},
+    {"name": "Queens and After 5/10", "variant": "queens", **_SIZES, **_BUY_IN},
+    {"name": "High Chicago 5/10", "variant": "high_chicago", **_SIZES, **_BUY_IN},
+    {"name": "Man with the Axe 5/10", "variant": "man_with_the_axe", **_SIZES, **_BUY_IN},
+    # Baseball is dealt to seven at most (its extra cards could empty the deck).
+    {"name": "Baseball 5/10", "variant": "baseball", **_SIZES, **_BUY_IN, "seats": 7},
     {"name": "London Lowball PL 5", "variant": "london", "structure": "pot", **_SIZES, **_BUY_IN},
     {"name": "Stud NL 5", "variant": "stud", "structure": "no", **_SIZES, **_BUY_IN},
     {
@@ -65,6 +71,10 @@ DEMO_TABLES = {
     "Demo Hi-Lo 1": "Stud Hi-Lo 5/10",
     "Demo Mississippi 1": "Mississippi 5/10",
     "Demo Deuces Wild 1": "Deuces Wild 5/10",
+    "Demo Queens and After 1": "Queens and After 5/10",
+    "Demo High Chicago 1": "High Chicago 5/10",
+    "Demo Man with the Axe 1": "Man with the Axe 5/10",
+    "Demo Baseball 1": "Baseball 5/10",
     "Demo London Lowball 1": "London Lowball PL 5",
     "Demo No-Limit Stud 1": "Stud NL 5",
     "Demo Spread Razz 1": "Razz spread 5-20",
