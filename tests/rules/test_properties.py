@@ -225,6 +225,27 @@ def test_no_view_shows_another_seats_unshown_down_cards(game, stacks, deck, data
 
 
 @random_hands(75)
+def test_a_card_is_marked_wild_exactly_when_its_viewer_may_know_it_is(game, stacks, deck, data):
+    """Wild marks tell nothing a card doesn't: another player's card is marked
+    only where everyone knows which cards are wild (not in Low Hole, where
+    that would tell the rank of a down card), or once that hand is shown."""
+
+    def check(state: HandState) -> None:
+        for viewer in viewers(state):
+            seats = view(state, viewer)["players"]
+            for player in range(state.n):
+                open_hand = player == viewer or state.shown[player]
+                wild = state.wild_for(player) if open_hand else state.known_wild(player)
+                for held, seen in zip(state.cards[player], seats[player]["cards"], strict=True):
+                    if seen["card"] is None:
+                        assert "wild" not in seen
+                    else:
+                        assert seen.get("wild", False) == bool(wild >> held.card & 1), seen
+
+    checked_hand(game, stacks, deck, data, check)
+
+
+@random_hands(75)
 def test_no_view_or_event_log_names_a_card_its_viewer_may_not_know(game, stacks, deck, data):
     def check(state: HandState) -> None:
         for viewer in viewers(state):
