@@ -145,12 +145,12 @@ class Narrator:
         self.split = hand.game.split
         # Deal lines mark the cards wild in every hand (deuces wild); where
         # wild cards change (Queens and after) the table is told when they do.
-        self.wilds = [hand.game.wild] * hand.n
+        self.wild = hand.game.wild
 
     def tell(self, events: Sequence[dict[str, Any]]) -> list[Told]:
         """Each event with its lines. A player's cards on one street are told
         once, at the first of them, from every card of theirs in ``events``."""
-        dealt = _dealt_together(events, self.wilds)
+        dealt = _dealt_together(events, self.wild)
         told = []
         for event in events:
             figures = self.ledger.follow(event)
@@ -258,10 +258,10 @@ def _dealer(event: dict[str, Any]) -> list[str]:
 
 
 def _dealt_together(
-    events: Iterable[dict[str, Any]], wilds: Sequence[int]
+    events: Iterable[dict[str, Any]], wild: int
 ) -> dict[tuple[int, int], list[Dealt]]:
     """(street, player) -> the cards dealt them on that street, in dealing
-    order, each marked when it is wild in that player's hand (``wilds``).
+    order, each marked when it is one of the game's fixed ``wild`` cards.
 
     Keyed by street too: one move may deal several streets (an all-in runout).
     """
@@ -269,9 +269,9 @@ def _dealt_together(
     for event in events:
         if event["type"] == "deal" and not event.get("extra"):
             player, card = event["player"], event["card"]
-            wild = card is not None and bool(wilds[player] >> parse_card(card) & 1)
+            marked = card is not None and bool(wild >> parse_card(card) & 1)
             key = (event["street"], player)
-            dealt.setdefault(key, []).append(Dealt(card, event["up"], wild))
+            dealt.setdefault(key, []).append(Dealt(card, event["up"], marked))
     return dealt
 
 

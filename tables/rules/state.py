@@ -1069,10 +1069,9 @@ class HandState:
             raise IllegalAction(f"player {player}'s cards are unknown, so the hand can't be read")
         evaluator, wild = self.game.evaluator, self.wild_for(player)
         high, low = evaluator.high_key(cards, wild), evaluator.low_key(cards, wild)
-        if self.game.spade_half:
-            return Contender(cards, high, low, wild, spade=self._hole_spade(player))
+        spade = self._hole_spade(player) if self.game.spade_half else 0
         if not (wild and self.config.natural_beats_wild):
-            return Contender(cards, high, low, wild)
+            return Contender(cards, high, low, wild, spade=spade)
         # A hand the natural cards alone make beats the same hand made with wild ones.
         naturals = natural(cards, wild)
         whole = len(naturals) >= 5
@@ -1083,6 +1082,7 @@ class HandState:
             wild,
             high_natural=whole and high is not None and evaluator.high_key(naturals) == high,
             low_natural=whole and low is not None and evaluator.low_key(naturals) == low,
+            spade=spade,
         )
 
     def _hole_spade(self, player: int) -> int:
@@ -1108,9 +1108,10 @@ class HandState:
 
     def wild_words(self) -> str | None:
         """What is wild now, as everyone may know it: "deuces", "queens and fives"."""
+        rule = self.game.wilds
         if not self.game.wild_game:
             return None
-        return self.game.wilds.words(self.up_order())
+        return rule.words(self.up_order() if rule.changing else ())
 
     def up_order(self) -> list[int]:
         """Every card dealt face up (the community card too), in the order dealt."""

@@ -29,7 +29,8 @@ natural one compare as plain ints and equal hands tie.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import combinations
 
 from tables.rules import evaluate
 from tables.rules.cards import make_card, rank, suit
@@ -166,17 +167,12 @@ def high_cards(cards: Sequence[int], wild: int) -> tuple[int, ...]:
     key = high_key(cards, wild)
     ranks = evaluate.high_ranks(key)
     if key >> CATEGORY_SHIFT in (FLUSH, STRAIGHT_FLUSH):
+        # The suit whose natural cards of these ranks, with the wild cards, make five.
         naturals = natural(cards, wild)
-        suits = (s for s in range(4) if _covers(naturals, cards, wild, ranks, s))
-        return _play(cards, wild, ranks, next(suits))
+        wilds = len(cards) - len(naturals)
+        held = [sum(suit(c) == s and rank(c) in ranks for c in naturals) for s in range(4)]
+        return _play(cards, wild, ranks, next(s for s in range(4) if held[s] + wilds >= 5))
     return _play(cards, wild, ranks, None)
-
-
-def _covers(
-    naturals: list[int], cards: Sequence[int], wild: int, ranks: list[int], only: int
-) -> bool:
-    held = sum(1 for c in naturals if suit(c) == only and rank(c) in ranks)
-    return held + len(cards) - len(naturals) >= 5
 
 
 def _play(
@@ -232,32 +228,23 @@ def low_cards(cards: Sequence[int], wild: int) -> tuple[int, ...]:
     return tuple(back.get(card, card) for card in low.cards)
 
 
-def _a6_choices(cards: Sequence[int], wild: int) -> list[tuple[list[int], dict[int, int]]]:
-    """The ways worth trying to spend the wild cards in an ace-to-six low:
-    the hand with stand-ins for them, and which stand-in is which wild card."""
+def _a6_choices(cards: Sequence[int], wild: int) -> Iterator[tuple[list[int], dict[int, int]]]:
+    """The ways worth trying to spend the wild cards in an ace-to-six low,
+    the lowest ranks first: the hand with stand-ins for them, and which
+    stand-in is which wild card."""
     naturals = natural(cards, wild)
     wilds = sorted(set(cards) - set(naturals))
     if not wilds:
-        return [(list(cards), {})]
+        yield list(cards), {}
+        return
     suits = [suit(c) for c in naturals]
     off_suit = min(range(4), key=suits.count)  # a suit that spoils any flush
     # The lowest few missing ranks are enough: one more than the wild cards
     # per straight the hand might make skips past it.
     missing = _missing_low_ranks(naturals)[: len(wilds) + 3]
-    choices = []
-    for ranks in _subsets(missing, len(wilds)):
+    for ranks in combinations(missing, len(wilds)):
         subs = _stand_ins(ranks, off_suit)
-        choices.append((naturals + subs, dict(zip(subs, wilds, strict=True))))
-    return choices
-
-
-def _subsets(items: list[int], size: int) -> list[list[int]]:
-    if size == 0:
-        return [[]]
-    if len(items) < size:
-        return []
-    first, rest = items[0], items[1:]
-    return [[first, *more] for more in _subsets(rest, size - 1)] + _subsets(rest, size)
+        yield naturals + subs, dict(zip(subs, wilds, strict=True))
 
 
 def low_a6_wild_key(cards: Sequence[int], wild: int) -> int:
@@ -274,10 +261,10 @@ def _best_a6_choice(cards: Sequence[int], wild: int) -> tuple[list[int], dict[in
     choices = _a6_choices(cards, wild)
     # The lowest ranks come first. When they make no straight or flush, their
     # ace-to-six low is the ace-to-five one, which no choice can beat.
-    hand = choices[0][0]
-    if low_a6_key(hand) == evaluate.low_key(hand):
-        return choices[0]
-    return min(choices, key=lambda choice: low_a6_key(choice[0]))
+    first = next(choices)
+    if low_a6_key(first[0]) == evaluate.low_key(first[0]):
+        return first
+    return min((first, *choices), key=lambda choice: low_a6_key(choice[0]))
 
 
 # ---------------------------------------------------------------- showing

@@ -11,6 +11,7 @@ structure it may be dealt in.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from tables.rules.cards import parse_cards
 from tables.rules.errors import IllegalAction
@@ -152,84 +153,51 @@ LONDON = Variant(
     opening=LOW_OPENING,
 )
 
-MISSISSIPPI = Variant(
-    code="mississippi",
-    name="Mississippi",
-    seed="000",
-    phh=None,
-    evaluator=Evaluator(high=True),
-    opening=HIGH_OPENING,
-    script=MISSISSIPPI_STUD,
-)
 
-
-def _wild_stud(code: str, name: str, seed: str, wilds: WildRule) -> Variant:
-    """Seven-card stud, high, with wild cards (seeds 000, 003)."""
-    return Variant(
-        code=code,
-        name=name,
-        seed=seed,
-        phh=None,
-        evaluator=Evaluator(high=True),
-        opening=HIGH_OPENING,
-        wilds=wilds,
-    )
+def _home_stud(code: str, name: str, seed: str, **rules: Any) -> Variant:
+    """A home game of seeds 000 and 003: stud high, with no PHH code of its
+    own, and the ``rules`` that make it itself."""
+    rules.setdefault("evaluator", Evaluator(high=True))
+    return Variant(code=code, name=name, seed=seed, phh=None, opening=HIGH_OPENING, **rules)
 
 
 def _fixed(cards: str, called: str) -> FixedWilds:
     return FixedWilds(frozenset(parse_cards(cards)), called)
 
 
-DEUCES_WILD = _wild_stud("deuces", "Deuces wild", "003", _fixed("2c2d2h2s", "deuces"))
-ACEY_DUCEY = _wild_stud(
-    "acey_ducey", "Acey Ducey", "000", _fixed("2c2d2h2sAcAdAhAs", "aces and deuces")
+MISSISSIPPI = _home_stud("mississippi", "Mississippi", "000", script=MISSISSIPPI_STUD)
+DEUCES_WILD = _home_stud("deuces", "Deuces wild", "003", wilds=_fixed("2c2d2h2s", "deuces"))
+ACEY_DUCEY = _home_stud(
+    "acey_ducey", "Acey Ducey", "000", wilds=_fixed("2c2d2h2sAcAdAhAs", "aces and deuces")
 )
-ONE_EYED_JACKS = _wild_stud(
-    "one_eyed_jacks", "One-eyed jacks", "000", _fixed("JsJh", "one-eyed jacks")
+ONE_EYED_JACKS = _home_stud(
+    "one_eyed_jacks", "One-eyed jacks", "000", wilds=_fixed("JsJh", "one-eyed jacks")
 )
-SUICIDE_KING = _wild_stud("suicide_king", "Suicide king", "000", _fixed("Kh", "the suicide king"))
-
-
-def _chicago(code: str, name: str, spade: str) -> Variant:
-    """Stud whose pots the best hand shares with a spade in the hole (seed 000)."""
-    return Variant(
-        code=code,
-        name=name,
-        seed="000",
-        phh=None,
-        evaluator=Evaluator(high=True),
-        opening=HIGH_OPENING,
-        spade_half=spade,
-    )
-
-
-HIGH_CHICAGO = _chicago("high_chicago", "High Chicago", "high")
-LOW_CHICAGO = _chicago("low_chicago", "Low Chicago", "low")
+SUICIDE_KING = _home_stud(
+    "suicide_king", "Suicide king", "000", wilds=_fixed("Kh", "the suicide king")
+)
+QUEENS = _home_stud("queens", "Queens and after", "000", wilds=QueensAndAfter())
+LOW_HOLE = _home_stud("low_hole", "Low Hole", "003", wilds=LowHole())
+HIGH_CHICAGO = _home_stud("high_chicago", "High Chicago", "000", spade_half="high")
+LOW_CHICAGO = _home_stud("low_chicago", "Low Chicago", "000", spade_half="low")
 _AXE_WILDS = _fixed("2c2d2h2sJcJdJhJsKd", "deuces, jacks and the man with the axe")
-MAN_WITH_THE_AXE = Variant(
-    code="man_with_the_axe",
-    name="Deuces and Jacks and the Man with the Axe",
-    seed="003",
-    phh=None,
+MAN_WITH_THE_AXE = _home_stud(
+    "man_with_the_axe",
+    "Deuces and Jacks and the Man with the Axe",
+    "003",
     evaluator=Evaluator(high=True, sevens_rule=True),
-    opening=HIGH_OPENING,
     wilds=_AXE_WILDS,
     payments=Payments(((_AXE_WILDS.mask, 1), (rank_mask(7), 5))),
 )
-BASEBALL = Variant(
-    code="baseball",
-    name="Baseball",
-    seed="000",
-    phh=None,
-    evaluator=Evaluator(high=True),
-    opening=HIGH_OPENING,
+BASEBALL = _home_stud(
+    "baseball",
+    "Baseball",
+    "000",
     wilds=_fixed("3c3d3h3s9c9d9h9s", "threes and nines"),
     extra_card=4,
     # Eight players and four extra cards can empty the deck before 7th street.
     max_players=7,
 )
-QUEENS = _wild_stud("queens", "Queens and after", "000", QueensAndAfter())
-LOW_HOLE = _wild_stud("low_hole", "Low Hole", "003", LowHole())
 
 VARIANTS: dict[str, Variant] = {
     v.code: v
