@@ -124,6 +124,8 @@ class StakesAdmin(admin.ModelAdmin):
                     "all_in_opener",
                     "auto_muck",
                     "natural_beats_wild",
+                    "declare_in_turn",
+                    "exchange_price",
                 )
             },
         ),

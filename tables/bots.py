@@ -70,11 +70,64 @@ def choose_action(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     options = {option["kind"]: option for option in view["legal_actions"]}
     if not options:
         raise ValueError("no legal actions: it is not this viewer's turn")
+    if view.get("decision") is not None:
+        return choose_decision(view, options)
     strength = hand_strength(view)
     if rng.random() < BLUFF:
         strength = rng.choice((WEAK, MEDIUM, STRONG))
     kind = _pick_kind(options, strength, rng)
     return _move(options[kind], view, rng)
+
+
+def choose_decision(view: dict[str, Any], options: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """A roll, an exchange or a declaration, judged from the bot's own cards.
+
+    - **Roll**: show the least: the card that pairs nothing the bot holds,
+      lowest first in a high game and highest first in a low one.
+    - **Exchange**: a strong hand stands pat; otherwise the card that helps
+      least goes, by the same measure.
+    - **Declare**: low with a made eight or better low and no straight or
+      better for high; both with a six low and a straight or better; else high.
+    """
+    game = get_variant(view["variant"])
+    me = view["players"][view["viewer"]]
+    mine = [parse_card(held["card"]) for held in me["cards"] if held["card"] is not None]
+    if "roll" in options:
+        return {"action": "roll", "cards": [_least_card(options["roll"]["cards"], mine, game)]}
+    if "exchange" in options:
+        if hand_strength(view) == STRONG:
+            return {"action": "stand_pat"}
+        card = _least_card(options["exchange"]["cards"], mine, game)
+        return {"action": "exchange", "cards": [card]}
+    if "stand_pat" in options:
+        return {"action": "stand_pat"}
+    return {"action": _declaration(mine, game.evaluator)}
+
+
+def _least_card(choices: list[str], mine: list[int], game: Any) -> str:
+    """Of ``choices``, the card that pairs nothing in ``mine`` and is lowest
+    (highest in a low-only game); a paired card only if all are paired."""
+    counts = Counter(map(rank, mine))
+    low_game = not game.high
+
+    def value(card: str) -> tuple[int, int]:
+        held = parse_card(card)
+        order = -low_rank(held) if low_game else rank(held)
+        return (counts[rank(held)], order)
+
+    return min(choices, key=value)
+
+
+def _declaration(cards: list[int], evaluator: Evaluator) -> str:
+    high = evaluator.high_key(cards) or 0
+    low = evaluator.low_key(cards)
+    top = low >> 16 if low is not None and low >> 20 == 0 else None  # an unpaired low's top card
+    made_high = high >> 20 >= 4  # a straight or better
+    if top is not None and top <= 6 and made_high:
+        return "declare_both"
+    if top is not None and top <= 8 and not made_high:
+        return "declare_low"
+    return "declare_high"
 
 
 def _pick_kind(options: dict[str, dict[str, Any]], strength: int, rng: random.Random) -> str:

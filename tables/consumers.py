@@ -42,7 +42,9 @@ from tables import broadcast, services, tasks
 from tables.lobby import LobbyFilter, lobby_rows
 from tables.models import Hand, Table
 from tables.ratelimit import RateLimit
-from tables.rules.state import BET_KINDS, SHOWDOWN_KINDS
+from tables.rules.cards import parse_card
+from tables.rules.errors import IllegalAction
+from tables.rules.state import BET_KINDS, DECISION_KINDS, SHOWDOWN_KINDS
 from tables.selectors.snapshots import (
     Cursor,
     Stamp,
@@ -55,7 +57,7 @@ from tables.selectors.snapshots import (
 )
 
 CHAT_MAX_CHARS = 300
-MOVE_KINDS = frozenset(BET_KINDS + SHOWDOWN_KINDS)
+MOVE_KINDS = frozenset(BET_KINDS + SHOWDOWN_KINDS + DECISION_KINDS)
 # Generous outer bounds; the services apply the table's own limits.
 MAX_SEAT_NUMBER = 8
 MAX_CHIPS = 10**12
@@ -266,7 +268,7 @@ def _check_sit(message: dict[str, Any]) -> dict[str, Any]:
 
 
 def _check_act(message: dict[str, Any]) -> dict[str, Any]:
-    _only_fields(message, "action", "amount", "turn", "hand")
+    _only_fields(message, "action", "amount", "cards", "turn", "hand")
     kind = message.get("action")
     if not isinstance(kind, str) or kind not in MOVE_KINDS:
         raise BadMessage(f"'action' must be one of {', '.join(sorted(MOVE_KINDS))}, not {kind!r}")
@@ -277,7 +279,21 @@ def _check_act(message: dict[str, Any]) -> dict[str, Any]:
     if hand is not None:
         hand = _int_field(message, "hand", 1, 2**63 - 1)
     turn = _int_field(message, "turn", 0, 2**31 - 1)
-    return {"kind": kind, "amount": amount, "version": turn, "hand_id": hand}
+    cards = _cards_field(message)
+    return {"kind": kind, "amount": amount, "cards": cards, "version": turn, "hand_id": hand}
+
+
+def _cards_field(message: dict[str, Any]) -> list[int] | None:
+    """A roll's or an exchange's card: ``"cards": ["Kd"]``, one card named."""
+    named = message.get("cards")
+    if named is None:
+        return None
+    if not isinstance(named, list) or len(named) != 1 or not isinstance(named[0], str):
+        raise BadMessage("'cards' must be a list of one card, such as [\"Kd\"]")
+    try:
+        return [parse_card(named[0])]
+    except IllegalAction:
+        raise BadMessage(f"'cards' must name a card such as \"Kd\", not {named[0]!r}") from None
 
 
 def _check_chat(message: dict[str, Any]) -> dict[str, Any]:
@@ -374,6 +390,7 @@ def do_act(
     *,
     kind: str,
     amount: int | None,
+    cards: list[int] | None,
     version: int,
     hand_id: int | None,
 ) -> TableRows | None:
@@ -388,6 +405,7 @@ def do_act(
         player_id=player_id,
         kind=kind,
         amount=amount,
+        cards=cards,
         version=version,
         table_id=table_id,
     )

@@ -91,7 +91,7 @@ class Stakes(models.Model):
         FULL = "full", "Only a full raise reopens raising"
 
     name = models.CharField(max_length=60, unique=True)
-    variant = models.CharField(max_length=16, choices=VARIANT_CHOICES, default="stud")
+    variant = models.CharField(max_length=32, choices=VARIANT_CHOICES, default="stud")
     structure = models.CharField(max_length=8, choices=Structure.choices, default="fixed")
     ante = models.PositiveIntegerField(
         default=0, help_text="Below the bring-in, or below the small bet with no bring-in."
@@ -222,6 +222,16 @@ class Stakes(models.Model):
         help_text="Wild-card games: a hand the natural cards make beats the same hand made "
         "with wild cards. Off: equal hands split, natural or not.",
     )
+    declare_in_turn = models.BooleanField(
+        default=False,
+        help_text="Hi-lo declare: players declare in turn from the dealer's left, each "
+        "hearing the ones before. Off: everyone declares at once, unseen.",
+    )
+    exchange_price = models.BooleanField(
+        default=False,
+        help_text="English stud: an exchange costs the minimum bet at that point, paid to "
+        "the pot and not matched. Off: exchanges are free.",
+    )
     rake = models.ForeignKey(
         RakeRule, null=True, blank=True, on_delete=models.PROTECT, related_name="stakes"
     )
@@ -263,6 +273,8 @@ class Stakes(models.Model):
             short_all_in=self.short_all_in,
             auto_muck=self.auto_muck,
             natural_beats_wild=self.natural_beats_wild,
+            declare_in_turn=self.declare_in_turn,
+            exchange_price=self.exchange_price,
             rake=self.rake.engine_rule() if self.rake else EngineRake(),
         )
 
@@ -303,6 +315,10 @@ class Stakes(models.Model):
         variant, structure = VARIANTS.get(self.variant), STRUCTURES.get(self.structure)
         if self.natural_beats_wild and variant is not None and not variant.wild_game:
             yield "natural_beats_wild", f"{variant.name} has no wild cards."
+        if self.declare_in_turn and variant is not None and not variant.declares:
+            yield "declare_in_turn", f"{variant.name} has no declaration."
+        if self.exchange_price and variant is not None and not variant.exchanges:
+            yield "exchange_price", f"{variant.name} has no exchanges."
         if self.open_pair_big_bet and variant is not None and not variant.open_pair_allowed:
             yield "open_pair_big_bet", f"{variant.name} has no open-pair big bet."
         elif self.open_pair_big_bet and structure is not None and not structure.open_pair:
@@ -327,7 +343,7 @@ class Stakes(models.Model):
 ENGINE_FIELDS = (
     "variant", "structure", "ante", "bring_in", "small_bet", "big_bet", "max_raises",
     "raise_at_least_last", "tie_break", "all_in_opener", "short_all_in", "heads_up_uncapped",
-    "auto_muck", "natural_beats_wild",
+    "auto_muck", "natural_beats_wild", "declare_in_turn", "exchange_price",
 )  # fmt: skip
 
 
@@ -537,7 +553,7 @@ class HandAction(models.Model):
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hand_actions"
     )
-    kind = models.CharField(max_length=10)
+    kind = models.CharField(max_length=16)
     # Big, as stacks are: at no limit one move may be a whole stack.
     amount = models.PositiveBigIntegerField(null=True, blank=True)
     timed_out = models.BooleanField(

@@ -836,6 +836,7 @@ def hand_act(
     player_id: int,
     kind: str,
     amount: int | None = None,
+    cards: Sequence[int] | None = None,
     version: int,
     now: datetime | None = None,
     table_id: int | None = None,
@@ -843,7 +844,10 @@ def hand_act(
     """Apply one move by ``player_id``, made when the hand was at ``version``.
 
     A move against any other version (another move got there first, or this
-    one was sent twice) raises :class:`StaleMove` and changes nothing. A move
+    one was sent twice) raises :class:`StaleMove` and changes nothing, except
+    a choice everyone makes at once (a roll, a declaration): another
+    player's choice may have moved the version on, and a player still to
+    choose may choose whatever version they saw (only once). A move
     made after the action time (``now``, default the current time) with a time
     bank spends the time taken from it. With ``table_id``, a hand that is not
     at that table is refused.
@@ -851,20 +855,24 @@ def hand_act(
     hand = _lock_hand(hand_id, table_id)
     if hand.is_finished:
         raise StaleMove(f"hand #{hand.number} is over")
-    if type(version) is not int or version != hand.version:
-        raise StaleMove(
-            f"hand #{hand.number} is at version {hand.version}, not {version!r}; "
-            "reload it and try again"
-        )
     player = _engine_index(hand, player_id)
+    state = HandState.from_dict(hand.state)
+    if type(version) is not int or version != hand.version:
+        at_once = state.simultaneous and player in state.deciding()
+        if not (at_once and type(version) is int and version <= hand.version):
+            raise StaleMove(
+                f"hand #{hand.number} is at version {hand.version}, not {version!r}; "
+                "reload it and try again"
+            )
     if player is None:
         raise ServiceError(f"you are not dealt into hand #{hand.number}")
     now = now or timezone.now()
     seats = HandSeats.load(hand)
-    state = HandState.from_dict(hand.state)
     _clock_charge_move(hand, seats, player, now)  # against this turn's deadline
-    _hand_apply(hand, state, seats, player, kind, amount)
-    _hand_store(hand, state, seats, now)
+    step = state.step if state.simultaneous else None
+    _hand_apply(hand, state, seats, player, kind, amount, cards)
+    # A choice made at once keeps its one clock until the last player chooses.
+    _hand_store(hand, state, seats, now, keep_clock=step == state.step and state.simultaneous)
     return hand
 
 
@@ -945,16 +953,17 @@ def _hand_apply(
     player: int,
     kind: str,
     amount: int | None,
+    cards: Sequence[int] | None = None,
     *,
     timed_out: bool = False,
 ) -> None:
     """Make the move in ``state`` and record it; the caller stores the hand."""
-    options = state.legal_actions()
+    options = state.legal_actions(player)
     try:
         if kind == PROTECT and timed_out:
             state.protect(player)  # the engine's own door: act() refuses it to players
         else:
-            state.act(player, kind, amount, timed_out=timed_out)
+            state.act(player, kind, amount, cards, timed_out=timed_out)
     except IllegalAction as exc:
         raise IllegalMove(str(exc)) from None
     # Every applied move is one action and one version, so the next seq is known.
@@ -971,9 +980,17 @@ def _hand_apply(
     seats.take_stacks(state.stacks)
 
 
-def _hand_store(hand: Hand, state: HandState, seats: HandSeats, now: datetime) -> None:
-    """Start the next turn's clock (or end the hand), then write the hand and its seats."""
-    _hand_clock_or_end(hand, state, seats, now)
+def _hand_store(
+    hand: Hand, state: HandState, seats: HandSeats, now: datetime, *, keep_clock: bool = False
+) -> None:
+    """Start the next turn's clock (or end the hand), then write the hand and
+    its seats. With ``keep_clock`` the turn under way keeps its expiry, and
+    its timeout is sent again for the hand's new version."""
+    if keep_clock:
+        hand.timeout_sent_for = None
+        _schedule_timeout(hand, now)
+    else:
+        _hand_clock_or_end(hand, state, seats, now)
     hand.save(
         update_fields=[
             "state",
@@ -1115,9 +1132,19 @@ def hand_timeout(*, hand_id: int, turn: int, now: datetime | None = None) -> Han
     if hand.is_finished or hand.version != turn or not _turn_expired(hand, now):
         return None
     seats, state = HandSeats.load(hand), HandState.from_dict(hand.state)
+    if state.to_act is None:  # a choice everyone makes at once: all still choosing time out
+        for player in state.deciding():
+            kind, cards = state.default_decision(player)
+            _hand_apply(hand, state, seats, player, kind, None, cards, timed_out=True)
+            _seat_timed_out(seats, player, hand.table.stakes)
+        _hand_store(hand, state, seats, now)
+        return hand
     player = state.to_act
-    kind = _timeout_move(state, hand.table.stakes.timeout_policy)
-    _hand_apply(hand, state, seats, player, kind, None, timed_out=True)
+    if state.decision is not None:
+        kind, cards = state.default_decision(player)
+    else:
+        kind, cards = _timeout_move(state, hand.table.stakes.timeout_policy), None
+    _hand_apply(hand, state, seats, player, kind, None, cards, timed_out=True)
     _seat_timed_out(seats, player, hand.table.stakes)
     _hand_store(hand, state, seats, now)
     return hand
@@ -1188,7 +1215,8 @@ def hand_reconnect(*, hand_id: int, player_id: int, now: datetime | None = None)
     if hand.is_finished or hand.turn_expires_at is None or now >= hand.turn_expires_at:
         return None
     player = _engine_index(hand, player_id)
-    if player is None or player != HandState.from_dict(hand.state).to_act:
+    state = HandState.from_dict(hand.state)
+    if player is None or (player != state.to_act and player not in state.deciding()):
         return None
     if player_id in hand.reconnect_extended:
         return None
@@ -1205,11 +1233,14 @@ def _turn_clock_start(hand: Hand, state: HandState, seats: HandSeats, now: datet
 
     Sets the hand's clock fields; the caller saves the hand.
     """
-    if state.finished or state.to_act is None:
+    deciding = [state.to_act] if state.to_act is not None else state.deciding()
+    if state.finished or not deciding:
         hand.turn_deadline = hand.turn_expires_at = None
         return
     stakes = hand.table.stakes
-    extra = _extra_ms(seats[state.to_act], stakes)
+    # A choice made at once has one clock for everyone still to choose: it
+    # runs as long as the longest of their times.
+    extra = max(_extra_ms(seats[player], stakes) for player in deciding)
     hand.turn_deadline = now + timedelta(seconds=stakes.action_seconds)
     hand.turn_expires_at = hand.turn_deadline + timedelta(milliseconds=extra)
     _schedule_timeout(hand, now)

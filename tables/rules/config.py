@@ -103,6 +103,8 @@ class GameConfig:
     short_all_in: str = "half"  # "half": an all-in of half a bet or more reopens raising
     auto_muck: bool = True
     natural_beats_wild: bool = False  # wild-card games: a natural hand beats its equal made wild
+    declare_in_turn: bool = False  # hi-lo declare: in turn from the dealer's left, not at once
+    exchange_price: bool = False  # English stud: an exchange costs the minimum bet then (003)
     rake: RakeRule = field(default_factory=RakeRule)
 
     def __post_init__(self) -> None:
@@ -140,9 +142,21 @@ class GameConfig:
                 raise IllegalAction(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
         if self.structure not in variant.structures:
             raise IllegalAction(f"{variant.name} isn't dealt {self.structure} limit")
-        for name in ("heads_up_uncapped", "auto_muck", "raise_at_least_last", "natural_beats_wild"):
+        flags = (
+            "heads_up_uncapped",
+            "auto_muck",
+            "raise_at_least_last",
+            "natural_beats_wild",
+            "declare_in_turn",
+            "exchange_price",
+        )
+        for name in flags:
             if type(getattr(self, name)) is not bool:
                 raise IllegalAction(f"{name} must be true or false")
+        if self.declare_in_turn and not variant.declares:
+            raise IllegalAction(f"{variant.name} has no declaration to make in turn")
+        if self.exchange_price and not variant.exchanges:
+            raise IllegalAction(f"{variant.name} has no exchanges to put a price on")
         if self.open_pair_big_bet not in (None, True, False):
             raise IllegalAction("open_pair_big_bet must be true, false or unset")
         if self.open_pair_big_bet and not variant.open_pair_allowed:

@@ -181,7 +181,7 @@ _TOP, _STRAIGHT, _LOW_FIVE, _LOW_ALL = _build_tables()
 
 
 def high_key(cards: Sequence[int]) -> int:
-    """Value of the best five-card high hand in 5 to 7 cards; higher is better.
+    """Value of the best five-card high hand in 5 to 8 cards; higher is better.
 
     The caller (the engine) guarantees distinct valid cards; use ``high_hand`` for
     checked input and words.
@@ -240,7 +240,7 @@ def _pairs_key(ranks: int, pairs: int) -> int:
 
 
 def low_key(cards: Sequence[int], qualifier: int | None = None) -> int | None:
-    """Ace-to-five value of the best five of 5 to 7 cards; LOWER is better.
+    """Ace-to-five value of the best five of 5 to 8 cards; LOWER is better.
 
     Straights and flushes do not count; pairs do. With ``qualifier`` (8 for
     eight-or-better) a hand that is paired or has a card above it is ``None``.
@@ -316,7 +316,7 @@ class LowHand:
 
 
 def high_hand(cards: Sequence[int]) -> HighHand:
-    """The best high hand in 5 to 7 cards, with the cards it plays and its name.
+    """The best high hand in 5 to 8 cards, with the cards it plays and its name.
 
     >>> jimmy = high_hand(parse_cards("9h5d9cKhKc3s5s"))
     >>> jimmy.words, cards_str(jimmy.cards)
@@ -409,7 +409,7 @@ def _high_words(category: int, ranks: Sequence[int]) -> str:
 
 
 def low_hand(cards: Sequence[int], qualifier: int | None = None) -> LowHand | None:
-    """The best ace-to-five low in 5 to 7 cards, or ``None`` if it fails ``qualifier``.
+    """The best ace-to-five low in 5 to 8 cards, or ``None`` if it fails ``qualifier``.
 
     >>> low_hand(parse_cards("Kd Qc 6h 6s 2d Kh Qs")).words
     'K-Q-6-6-2 low, pair of sixes'
@@ -506,8 +506,8 @@ def _plural(r: int) -> str:
 
 def _check_hand(cards: Sequence[int]) -> None:
     """Reject what the unchecked key functions would silently misread."""
-    if not 5 <= len(cards) <= 7:
-        raise IllegalAction(f"a hand has 5 to 7 cards, not {len(cards)}")
+    if not 5 <= len(cards) <= 8:  # roll your own deals eight
+        raise IllegalAction(f"a hand has 5 to 8 cards, not {len(cards)}")
     if any(type(c) is not int or not 0 <= c < DECK_SIZE for c in cards):
         raise IllegalAction(f"cards must be ints from 0 to {DECK_SIZE - 1}, not {list(cards)}")
     if len(set(cards)) != len(cards):

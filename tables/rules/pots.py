@@ -125,6 +125,8 @@ class Contender(NamedTuple):
     # Chicago: this hand's spade in the hole that plays for the spade half,
     # as a number where higher is better (0: none).
     spade: int = 0
+    # Hi-lo declare: "high", "low" or "both" (None: the cards speak).
+    declared: str | None = None
 
 
 def high_chip_order(hand: Contender, evaluator: Evaluator) -> tuple[int, int]:
@@ -160,6 +162,7 @@ def award_pot(
     *,
     uncontested: bool = False,
     spade_half: bool = False,
+    declare: bool = False,
 ) -> PotAward:
     """Award one pot (after its rake) between the shown hands eligible for it.
 
@@ -167,13 +170,17 @@ def award_pot(
     the high hand scoops. Ties split evenly, odd chips by seed 002's card order.
     With ``spade_half`` (Chicago) the best spade in the hole among the
     pot's hands takes half, the odd chip staying with the best hand; with no
-    spade in the hole among them, the best hand takes it all.
+    spade in the hole among them, the best hand takes it all. With
+    ``declare`` each hand plays only the way its owner declared
+    (:func:`declared_winners`).
     """
     net = pot.amount - rake
     contenders = [i for i in pot.eligible if i in hands]
     if uncontested:  # one hand left, unread: it takes the pot
         high_winners: tuple[int, ...] = tuple(contenders)
         low_winners: tuple[int, ...] = ()
+    elif declare:
+        high_winners, low_winners = declared_winners(contenders, hands, evaluator)
     else:
         high_winners = _best_high(contenders, hands, evaluator) if evaluator.high else ()
         low_winners = _best_low(contenders, hands, evaluator) if evaluator.low else ()
@@ -195,6 +202,38 @@ def award_pot(
     else:
         shares = {}
     return PotAward(pot.amount, rake, pot.eligible, high_winners, low_winners, shares)
+
+
+def declared_winners(
+    contenders: Sequence[int], hands: Mapping[int, Contender], evaluator: Evaluator
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Hi-lo declare (seed 003): the winners of a pot's high and low halves.
+
+    The best high among those who declared high or both shares the pot with
+    the best (qualifying) low among those who declared low or both; if only
+    one way has a winner, it takes the whole pot. A player who declared both
+    must beat every other hand both ways, not tie: otherwise they win
+    nothing, and the pot goes between the others as if they had not played.
+    Should nobody win the way they declared (every "both" failed, or every
+    low declared misses the qualifier), the cards speak (docs/rules.md).
+    """
+    highs = [i for i in contenders if hands[i].declared in ("high", "both")]
+    lows = [i for i in contenders if hands[i].declared in ("low", "both")]
+    best_high = _best_high(highs, hands, evaluator)
+    best_low = _best_low(lows, hands, evaluator)
+    failed = {
+        i
+        for i in contenders
+        if hands[i].declared == "both" and (best_high != (i,) or best_low != (i,))
+    }
+    if failed:
+        best_high = _best_high([i for i in highs if i not in failed], hands, evaluator)
+        best_low = _best_low([i for i in lows if i not in failed], hands, evaluator)
+    if not best_high and not best_low:
+        # Nobody won the way they declared (every "both" failed, or every
+        # low declared missed the qualifier): the cards speak.
+        return _best_high(contenders, hands, evaluator), _best_low(contenders, hands, evaluator)
+    return best_high, best_low
 
 
 def _best_high(

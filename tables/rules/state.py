@@ -18,6 +18,13 @@ A hand runs in one of two modes:
   ``deal`` and the showdown through ``show``/``muck`` actions, as a PHH file
   records them. Down cards may be unknown (:data:`UNKNOWN`) until shown.
 
+A hand may also stop for a decision that is not a bet (the ``deciding``
+phase): rolling a down card face up, exchanging a card, or declaring high,
+low or both. Rolls are made at once by everyone still in, and so are
+declarations unless the table declares in turn: each player's choice stays
+hidden (:meth:`HandState.deciding` says who has yet to choose) until the
+last one is made. Exchanges go in turn from the dealer's left.
+
 A player's own moves go through ``act``. The one move nobody chooses, seed
 002's disconnect protection for a player whose time ran out, has its own door:
 ``can_protect`` asks and ``protect`` does (the turn clock calls them).
@@ -46,6 +53,7 @@ from tables.rules.errors import HandOver, IllegalAction, NotYourTurn
 from tables.rules.evaluators.wild import natural
 from tables.rules.pots import Contender, Pot, PotAward, allocate_rake, award_pot, build_pots
 from tables.rules.variants import Bet, Deal, Showdown, Step, Variant
+from tables.rules.variants.steps import Decision, Declare, Exchange, Roll
 from tables.rules.variants.wilds import FixedWilds, Payments
 
 UNKNOWN = -1
@@ -53,9 +61,16 @@ SPADES = 3
 BOARD = -1  # deal target for a community card
 
 BETTING, DEALING, SHOWDOWN, OVER = "betting", "dealing", "showdown", "over"
+DECIDING = "deciding"  # a roll, an exchange or a declaration is awaited
 BET_KINDS = ("fold", "check", "call", "bring_in", "complete", "bet", "raise")
 WAGERS = ("complete", "bet", "raise")
 SHOWDOWN_KINDS = ("show", "muck")
+ROLL, EXCHANGE, STAND_PAT = "roll", "exchange", "stand_pat"
+DECLARATIONS = {"declare_high": "high", "declare_low": "low", "declare_both": "both"}
+DECISION_KINDS = (ROLL, EXCHANGE, STAND_PAT, *DECLARATIONS)
+# A scripted hand's pending deal of one card: Baseball's extra card, or the
+# card that replaces one exchanged (the third element of the entry).
+EXTRA, REPLACEMENT = 1, 2
 # Not a choice (never in legal_actions, refused by act): only a timeout protects.
 PROTECT = "protect"
 # Scripted hands only: the hand history names who acts first (HandState.open_with).
@@ -79,6 +94,9 @@ class LegalAction(NamedTuple):
     sizes); ``None`` for a complete, bet or raise means any whole number
     from ``min`` to ``max`` (spread, pot and no limit). Amounts are totals for
     the street ("raise to 16"), or the chips a call or bring-in puts in.
+    A decision (roll, exchange, stand pat, declare) has no amount, except
+    an exchange's price (``min`` = ``max``, paid into the pot); a roll or
+    an exchange lists the ``cards`` it may name.
     (A NamedTuple because the engine builds a few of these every move.)
     """
 
@@ -86,6 +104,8 @@ class LegalAction(NamedTuple):
     min: int | None = None
     max: int | None = None
     amounts: tuple[int, ...] | None = None
+    # A roll or an exchange: the cards it may name, one of them.
+    cards: tuple[int, ...] | None = None
 
     @classmethod
     def exact(cls, kind: str, *amounts: int) -> LegalAction:
@@ -104,7 +124,15 @@ class LegalAction(NamedTuple):
 
     def to_dict(self) -> dict[str, Any]:
         amounts = list(self.amounts) if self.amounts is not None else None
-        return {"kind": self.kind, "min": self.min, "max": self.max, "amounts": amounts}
+        data: dict[str, Any] = {
+            "kind": self.kind,
+            "min": self.min,
+            "max": self.max,
+            "amounts": amounts,
+        }
+        if self.cards is not None:  # a scripted hand's unknown card is None
+            data["cards"] = [None if c == UNKNOWN else card_str(c) for c in self.cards]
+        return data
 
     def describe(self) -> str:
         if self.kind == "bring_in":
@@ -117,7 +145,11 @@ class LegalAction(NamedTuple):
             else:
                 sizes = f"{self.min}" if self.min == self.max else f"{self.min} to {self.max}"
             return f"{self.kind} {'to ' if self.kind != 'bet' else ''}{sizes}"
-        return self.kind
+        if self.cards is not None:
+            named = " or ".join("?" if c == UNKNOWN else card_str(c) for c in self.cards)
+            price = f" for {self.min}" if self.min else ""
+            return f"{self.kind} {named}{price}"
+        return self.kind.replace("_", " ")
 
 
 FOLD, CHECK = LegalAction("fold"), LegalAction("check")
@@ -137,11 +169,12 @@ FIELDS = (
     "full_level",
     "raise_size", "wagers", "big_made", "open_pair", "bring_in_due", "round_players",
     "first_actor", "last_aggressor", "pending_deals", "showdown_order", "shown", "mucked",
+    "deciders", "choices", "declared", "discards",
     "actions", "events", "turn", "result",
 )  # fmt: skip
 # Fields added after hands were first stored, with what a saved hand without
 # one loads as. (Hands saved before the one card list are upgraded whole.)
-LATER_FIELDS = ("protected",)
+LATER_FIELDS = ("protected", "deciders", "choices", "declared", "discards")
 REQUIRED_FIELDS = frozenset(FIELDS) - frozenset(LATER_FIELDS)
 
 
@@ -186,6 +219,10 @@ class HandState:
     showdown_order: list[int]
     shown: list[bool]
     mucked: list[bool]
+    deciders: list[int]  # who has yet to make the decision under way, in turn order
+    choices: list[int | str | None]  # a roll's card or a declaration, hidden till all have chosen
+    declared: list[str | None]  # hi-lo declare: "high", "low" or "both", once revealed
+    discards: list[int]  # cards exchanged away (dead; a down one known to its owner only)
     actions: list[dict[str, Any]]
     events: list[dict[str, Any]]
     turn: int
@@ -236,6 +273,8 @@ class HandState:
         state.bets, state.committed = [0] * n, [0] * n
         state.folded, state.shown, state.mucked = [False] * n, [False] * n, [False] * n
         state.protected = [False] * n
+        state.deciders, state.choices, state.declared = [], [None] * n, [None] * n
+        state.discards = []
         state.cards, state.community = [[] for _ in stacks], []
         state.step, state.street, state.phase, state.to_act = 0, -1, DEALING, None
         state._reset_round()
@@ -304,13 +343,56 @@ class HandState:
         """All of a player's cards in dealing order, plus any community card."""
         return [card for card, _ in self.cards[player]] + self.community
 
-    def legal_actions(self) -> list[LegalAction]:
-        """What the player to act may do now; empty when nobody is to act."""
-        if self.phase == BETTING and self.to_act is not None:
+    def legal_actions(self, player: int | None = None) -> list[LegalAction]:
+        """What ``player`` (default: the player to act) may do now; empty
+        when it isn't theirs to do anything. In a decision everyone makes at
+        once (:attr:`simultaneous`) there is no player to act: name one."""
+        if player is None:
+            player = self.to_act
+        if player is None or (player != self.to_act and player not in self.deciding()):
+            return []
+        if self.phase == BETTING:
             return list(self._options_now())
-        if self.phase == SHOWDOWN and self.to_act is not None:
+        if self.phase == SHOWDOWN:
             return [LegalAction("show"), LegalAction("muck")]
+        if self.phase == DECIDING:
+            return self._decision_options(player)
         return []
+
+    @property
+    def decision(self) -> Decision | None:
+        """The decision under way (a script step), or None."""
+        if self.phase != DECIDING:
+            return None
+        step = self.game.script[self.step]
+        assert isinstance(step, (Roll, Exchange, Declare))
+        return step
+
+    @property
+    def decision_name(self) -> str | None:
+        """The decision under way in a word: "roll", "exchange" or "declare"."""
+        step = self.decision
+        if step is None:
+            return None
+        if isinstance(step, Roll):
+            return ROLL
+        return EXCHANGE if isinstance(step, Exchange) else "declare"
+
+    @property
+    def simultaneous(self) -> bool:
+        """Whether everyone still to decide does it at once, unseen (a roll,
+        and a declaration unless the table declares in turn)."""
+        step = self.decision
+        return isinstance(step, Roll) or (
+            isinstance(step, Declare) and not self.config.declare_in_turn
+        )
+
+    def deciding(self) -> list[int]:
+        """Who has yet to make the decision under way: everyone still to
+        choose when all choose at once, else the player whose turn it is."""
+        if self.phase != DECIDING:
+            return []
+        return list(self.deciders) if self.simultaneous else self.deciders[:1]
 
     @property
     def pending_deal(self) -> tuple[int, int] | None:
@@ -339,7 +421,7 @@ class HandState:
         action list marks them again.
         """
         if self.phase != BETTING or player != self.to_act or type(player) is not int:
-            self._check_actor(player)  # raises, unless it is a showdown's turn
+            self._check_actor(player)  # raises, unless it is a showdown's or a decision's turn
         if kind == PROTECT:
             raise IllegalAction(
                 f"player {player} can't choose {PROTECT!r}; only a timeout protects a player"
@@ -347,6 +429,8 @@ class HandState:
         first_action, first_event = len(self.actions), len(self.events)
         if self.phase == SHOWDOWN:
             self._showdown_act(player, kind, cards)
+        elif self.phase == DECIDING:
+            self._decide(player, kind, amount, cards)
         else:
             if cards is not None:
                 raise IllegalAction(f"{kind!r} takes no cards")
@@ -418,13 +502,18 @@ class HandState:
         self.actions.append({"player": None, "kind": "deal", "target": target, "cards": dealt})
         self.turn += 1
         step = self.game.script[self.step]
+        if extra == [REPLACEMENT]:
+            self._place_replacement(target, dealt[0])
+            self.phase = DECIDING
+            self._next_decider()
+            return
         if extra:
             self._place_extra(target, dealt[0])
         else:
             self._place(target, dealt, step.faces if isinstance(step, Deal) else ())
             regular = sum(deal[1] for deal in self.pending_deals if len(deal) == 2)
             if self._earns_extra(dealt, step, regular):
-                self.pending_deals.insert(0, [target, 1, 1])  # dealt to them at once
+                self.pending_deals.insert(0, [target, 1, EXTRA])  # dealt to them at once
         if not self.pending_deals:
             self._after_street_dealt()  # once the street is dealt, as from a deck
             self.step += 1
@@ -439,6 +528,15 @@ class HandState:
             raise IllegalAction(f"the dealer is dealing {self.street_name}; no player may act yet")
         if self.phase == SHOWDOWN and player in self.showdown_order:
             return
+        if self.phase == DECIDING:
+            if player in self.deciding():
+                return
+            if player in self.deciders:
+                raise NotYourTurn(
+                    f"it is player {self.deciders[0]}'s turn to {self.decision_name}, "
+                    f"not player {player}'s"
+                )
+            raise IllegalAction(f"player {player} has nothing to decide now")
         if self.phase == BETTING and self.to_act is None:
             raise IllegalAction(
                 f"unknown upcards leave open who acts first on {self.street_name}; "
@@ -482,11 +580,11 @@ class HandState:
         stack = self.stacks[player]
         if self.bring_in_due:
             paying = min(self.config.bring_in, stack)
-            options = [_new(LegalAction, ("bring_in", paying, paying, (paying,)))]
+            options = [_new(LegalAction, ("bring_in", paying, paying, (paying,), None))]
         else:
             paying = min(max(self.current_bet - self.bets[player], 0), stack)
             if paying:
-                options = [FOLD, _new(LegalAction, ("call", paying, paying, (paying,)))]
+                options = [FOLD, _new(LegalAction, ("call", paying, paying, (paying,), None))]
             else:
                 options = [CHECK]
         if stack > paying and (self.bring_in_due or self._may_raise(player)):
@@ -515,7 +613,7 @@ class HandState:
             kind = "raise" if self.current_bet else "bet"
         if exact is not None:
             if reach >= high:
-                return _new(LegalAction, (kind, low, high, exact))
+                return _new(LegalAction, (kind, low, high, exact, None))
             amounts = [t for t in exact if t <= reach]
             if reach < exact[-1] and reach not in amounts:
                 amounts.append(reach)  # all in for less than a full wager
@@ -606,6 +704,9 @@ class HandState:
             elif isinstance(step, Bet):
                 if self._open_round(step):
                     return
+            elif isinstance(step, (Roll, Exchange, Declare)):
+                if self._open_decision():
+                    return
             elif isinstance(step, Showdown):
                 self._start_showdown()
                 return
@@ -621,6 +722,8 @@ class HandState:
 
     def _deal_step(self, step: Deal) -> bool:
         """Start a street: burn, then deal. False while a scripted hand waits for cards."""
+        if step.most_players is not None and self.n > step.most_players:
+            return True  # a street this many players are not dealt (English stud's 7th)
         self.street += 1
         self.phase, self.to_act = DEALING, None
         self._reset_round()
@@ -936,6 +1039,207 @@ class HandState:
             self.committed[top] -= excess
             self.events.append({"type": "return", "player": top, "amount": excess})
 
+    # ---------------------------------------------------------------- decisions
+
+    def _open_decision(self) -> bool:
+        """Ask everyone still in for the step's decision; False (nothing to
+        ask) when one player is left. Players decide from the dealer's left."""
+        live = self.live
+        if len(live) < 2:
+            return False
+        self.phase, self.to_act = DECIDING, None
+        self.deciders, self.choices = list(live), [None] * self.n
+        if not self.simultaneous:
+            self.to_act = self.deciders[0]
+        return True
+
+    def _decision_options(self, player: int) -> list[LegalAction]:
+        step = self.decision
+        hand = self.cards[player]
+        if isinstance(step, Roll):
+            return [LegalAction(ROLL, cards=tuple(held.card for held in hand if not held.up))]
+        if isinstance(step, Exchange):
+            price = self._exchange_price()
+            can_pay = not price or (self.stacks[player] >= price and not self.protected[player])
+            if not can_pay or self.stub_count + len(self.burns) == 0:
+                return [LegalAction(STAND_PAT)]
+            cards = tuple(held.card for held in hand)
+            fee = price or None
+            return [LegalAction(EXCHANGE, fee, fee, cards=cards), LegalAction(STAND_PAT)]
+        return [LegalAction(kind) for kind in DECLARATIONS]
+
+    def _exchange_price(self) -> int:
+        """What an exchange costs (seed 003's option: "the minimum bet at that
+        point"), or 0: the bet size of the round just played in fixed limit,
+        the small bet (the minimum bet) in the other structures."""
+        if not self.config.exchange_price:
+            return 0
+        played = [s for s in self.game.script[: self.step] if isinstance(s, Bet)]
+        big = played and played[-1].size == "big" and self.config.structure == "fixed"
+        return self.config.big_bet if big else self.config.small_bet
+
+    def default_decision(self, player: int) -> tuple[str, list[int] | None]:
+        """The decision the turn clock makes for a player whose time ran out
+        (docs/rules.md): roll the down card dealt last, stand pat, or declare
+        high with a pair or better and low without one."""
+        step = self.decision
+        if step is None or player not in self.deciding():
+            raise IllegalAction(f"player {player} has nothing to decide now")
+        if isinstance(step, Roll):
+            return ROLL, [self._decision_options(player)[0].cards[-1]]  # type: ignore[index]
+        if isinstance(step, Exchange):
+            return STAND_PAT, None
+        cards = self.cards_of(player)
+        if UNKNOWN in cards:
+            return "declare_high", None
+        key = self.game.evaluator.high_key(cards, self.wild_for(player))
+        paired = key is not None and key >> 20 > 0  # above the high-card category
+        return ("declare_high" if paired else "declare_low"), None
+
+    def _decide(
+        self, player: int, kind: str, amount: int | None, cards: Sequence[int] | None
+    ) -> None:
+        options = self._decision_options(player)
+        option = next((o for o in options if o.kind == kind), None)
+        if option is None:
+            self._refuse(f"player {player} can't {kind!r} now", options)
+        if amount is not None and (type(amount) is not int or amount != option.min):
+            self._refuse(f"player {player} can't {kind} for {amount!r}", options)
+        card = self._named_card(player, option, cards, options)
+        named = None if card is None else [card]
+        self.actions.append({"player": player, "kind": kind, "amount": None, "cards": named})
+        self.turn += 1
+        if kind == ROLL:
+            self._choose(player, card)
+        elif kind == EXCHANGE:
+            assert card is not None
+            self._exchange(player, card)
+        elif kind == STAND_PAT:
+            self.events.append({"type": STAND_PAT, "player": player, "street": self.street})
+            self.deciders.remove(player)
+            self._next_decider()
+        elif self.simultaneous:
+            self._choose(player, DECLARATIONS[kind])
+        else:
+            self.deciders.remove(player)
+            self._declare(player, DECLARATIONS[kind])
+            self._next_decider()
+
+    def _named_card(
+        self,
+        player: int,
+        option: LegalAction,
+        cards: Sequence[int] | None,
+        options: Sequence[LegalAction],
+    ) -> int | None:
+        """The one card a roll or an exchange names. A scripted hand's unknown
+        down card may be named by what it turns out to be (a roll), or as
+        unknown (an exchange of a card the hand history never saw)."""
+        if option.cards is None:
+            if cards is not None:
+                raise IllegalAction(f"{option.kind!r} takes no cards")
+            return None
+        named = list(cards) if isinstance(cards, (list, tuple)) else []
+        card = named[0] if len(named) == 1 else None
+        if type(card) is int and card in option.cards and card != UNKNOWN:
+            return card
+        if type(card) is int and UNKNOWN in option.cards:
+            fresh = 0 <= card < DECK_SIZE and card not in self._known_cards()
+            if card == UNKNOWN and option.kind == EXCHANGE or fresh and option.kind == ROLL:
+                return card
+        self._refuse(f"player {player} must name one card to {option.kind}", options)
+
+    def _choose(self, player: int, choice: int | str | None) -> None:
+        """A choice made at once with everyone else: kept hidden (the table
+        learns only that this player has chosen) until the last one is in."""
+        self.choices[player] = choice
+        self.deciders.remove(player)
+        self.events.append({"type": "decided", "player": player})
+        if self.deciders:
+            return
+        for who in self.live:  # revealed from the dealer's left
+            made = self.choices[who]
+            if isinstance(made, str):
+                self._declare(who, made)
+            elif isinstance(made, int):
+                self._roll(who, made)
+        self._end_decision()
+
+    def _roll(self, player: int, card: int) -> None:
+        hand = self.cards[player]
+        where = next(
+            (i for i, held in enumerate(hand) if held.card == card and not held.up),
+            None,
+        )
+        if where is None:  # a scripted hand's unknown down card, shown by its roll
+            where = next(i for i, held in enumerate(hand) if held.card == UNKNOWN)
+            if self._seen is not None:
+                self._seen.add(card)
+        hand[where] = HELD[card, True]
+        self._up = None  # rebuilt with the rolled card in its place
+        self.events.append({"type": ROLL, "player": player, "card": card, "street": self.street})
+
+    def _declare(self, player: int, choice: str) -> None:
+        self.declared[player] = choice
+        self.events.append({"type": "declare", "player": player, "choice": choice})
+
+    def _exchange(self, player: int, card: int) -> None:
+        hand = self.cards[player]
+        where = next(i for i, held in enumerate(hand) if held.card == card)
+        up = hand[where].up
+        price = self._exchange_price()
+        if price:  # paid to the pot, not bet: nobody matches it
+            self.stacks[player] -= price
+            self.committed[player] += price
+            self.events.append(
+                {"type": "pay", "player": player, "amount": price, "street": self.street,
+                 "exchange": True}
+            )  # fmt: skip
+        if card != UNKNOWN:
+            self.discards.append(card)
+        self.events.append(
+            {"type": EXCHANGE, "player": player, "card": card, "up": up, "street": self.street}
+        )
+        self.deciders.remove(player)
+        self.choices[player] = where  # the place the new card goes
+        if self.stub_count == 0:
+            self._reuse_burns()
+        if self.scripted:
+            self.pending_deals = [[player, 1, REPLACEMENT]]
+            self.phase, self.to_act = DEALING, None
+            return
+        assert self.stub is not None
+        self.stub_count -= 1
+        self._place_replacement(player, self.stub.pop())
+        self._next_decider()
+
+    def _place_replacement(self, player: int, card: int) -> None:
+        """Give a player the card that replaces the one they exchanged: in its
+        place, face up or down as that one was."""
+        where = self.choices[player]
+        assert isinstance(where, int)
+        self.choices[player] = None
+        up = self.cards[player][where].up
+        if self._seen is not None:
+            self._seen.add(card)
+            self._seen.discard(UNKNOWN)
+        self.cards[player][where] = HELD[card, up]
+        self._up = None
+        self.events.append({**_deal_event(player, card, up, self.street), "exchange": True})
+
+    def _next_decider(self) -> None:
+        """Pass an in-turn decision on, or end it when everyone has decided."""
+        if self.deciders:
+            self.to_act = self.deciders[0]
+        else:
+            self._end_decision()
+
+    def _end_decision(self) -> None:
+        self.deciders, self.choices = [], [None] * self.n
+        self.phase, self.to_act = DEALING, None
+        self.step += 1
+        self._run()
+
     # ----------------------------------------------------------------- showdown
 
     def _start_showdown(self) -> None:
@@ -947,7 +1251,11 @@ class HandState:
         if self.scripted:
             self.to_act = self.showdown_order[0]
             return
-        everyone_shows = not self.config.auto_muck or any(self.is_all_in(p) for p in live)
+        everyone_shows = (
+            not self.config.auto_muck
+            or self.game.declares  # a declaration is shown to be held to
+            or any(self.is_all_in(p) for p in live)
+        )
         hands = {p: self._contender(p) for p in live}
         pots = self.pots_of(self.committed, [not f for f in self.folded])
         for player in self.showdown_order:
@@ -1070,8 +1378,9 @@ class HandState:
         evaluator, wild = self.game.evaluator, self.wild_for(player)
         high, low = evaluator.high_key(cards, wild), evaluator.low_key(cards, wild)
         spade = self._hole_spade(player) if self.game.spade_half else 0
+        declared = self.declared[player]
         if not (wild and self.config.natural_beats_wild):
-            return Contender(cards, high, low, wild, spade=spade)
+            return Contender(cards, high, low, wild, spade=spade, declared=declared)
         # A hand the natural cards alone make beats the same hand made with wild ones.
         naturals = natural(cards, wild)
         whole = len(naturals) >= 5
@@ -1083,6 +1392,7 @@ class HandState:
             high_natural=whole and high is not None and evaluator.high_key(naturals) == high,
             low_natural=whole and low is not None and evaluator.low_key(naturals) == low,
             spade=spade,
+            declared=declared,
         )
 
     def _hole_spade(self, player: int) -> int:
@@ -1124,8 +1434,9 @@ class HandState:
     def pots_of(self, chips_in: Sequence[int], live: Sequence[bool]) -> list[Pot]:
         """The main and side pots of the chips each player has in (all of
         them, or those collected from past streets): payments (Man with the
-        Axe) are nobody's to match, so they go to the main pot whole."""
-        if self.game.payments is None:
+        Axe, an English stud exchange's price) are nobody's to match, so they
+        go to the main pot whole."""
+        if self.game.payments is None and not self.config.exchange_price:
             return build_pots(chips_in, live)
         paid = [0] * self.n
         for event in self.events:
@@ -1185,8 +1496,17 @@ class HandState:
         rake = self.config.rake.amount(self.pot_total, reached_fourth_street=self.street >= 1)
         rakes = allocate_rake([pot.amount for pot in pots], rake)
         evaluator, spade_half = self.game.evaluator, self.game.spade_half is not None
+        declare = self.game.declares and not uncontested
         awards = [
-            award_pot(pot, r, hands, evaluator, uncontested=uncontested, spade_half=spade_half)
+            award_pot(
+                pot,
+                r,
+                hands,
+                evaluator,
+                uncontested=uncontested,
+                spade_half=spade_half,
+                declare=declare,
+            )
             for pot, r in zip(pots, rakes, strict=True)
         ]
         if any(not a.shares for a in awards if a.amount > a.rake):
@@ -1239,6 +1559,8 @@ class HandState:
         evaluator, cards, wild = self.game.evaluator, hand.cards, hand.wild
         if wild:  # the shown cards that are wild in this hand, for pages to mark
             words["wild"] = [CARD_NAMES[card] for card in cards if wild >> card & 1]
+        if hand.declared is not None:
+            words["declared"] = hand.declared
         if self.game.high and hand.high_key is not None:
             words["high"] = evaluator.high_name(cards, hand.high_key, wild)
         if self.game.low:
@@ -1278,8 +1600,17 @@ class HandState:
         for name in FIELDS:
             if name in data:
                 setattr(state, name, take(data[name]))
-        if "protected" not in data:
-            state.protected = [False] * len(data["stacks"])
+        n = len(data["stacks"])
+        later: dict[str, Any] = {
+            "protected": [False] * n,
+            "deciders": [],
+            "choices": [None] * n,
+            "declared": [None] * n,
+            "discards": [],
+        }
+        for name, blank in later.items():
+            if name not in data:
+                setattr(state, name, blank)
         try:
             state.cards = [[HELD[card, up] for card, up in hand] for hand in data["cards"]]
         except (KeyError, TypeError, ValueError):

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from tables.rules.cards import card_str
-from tables.rules.state import OVER, UNKNOWN, HandState
+from tables.rules.state import DECLARATIONS, OVER, UNKNOWN, HandState
 
 OBSERVER = None
 
@@ -29,7 +29,8 @@ def view(
     """
     collected = [c - b for c, b in zip(state.committed, state.bets, strict=True)]
     live = [not f for f in state.folded]
-    yours = player is not None and player == state.to_act
+    deciding = state.deciding()
+    yours = player is not None and (player == state.to_act or player in deciding)
     return {
         "variant": state.config.variant,
         "structure": state.config.structure,
@@ -37,18 +38,30 @@ def view(
         "phase": state.phase,
         "turn": state.turn,
         "to_act": state.to_act,
+        # A decision that is not a bet ("roll", "exchange", "declare"), and
+        # who has yet to make it: everyone still to choose when all choose
+        # at once (to_act is then None), else the player whose turn it is.
+        "decision": state.decision_name,
+        "deciding": deciding,
+        # The viewer's own choice in a decision made at once, while the
+        # others' are still hidden: {"kind": "roll", "card": "Kd"} or
+        # {"kind": "declare", "choice": "low"}; None otherwise.
+        "your_choice": _your_choice(state, player),
         "viewer": player,
         "players": [_seat(state, p, player, everything) for p in range(state.n)],
         "community": [card_str(c) for c in state.community],
         # What is wild, in words everyone may read ("queens and fives"); None
         # in a game without wild cards.
         "wilds": state.wild_words(),
+        # Aces, Straights and Flushes: the joker in the centre, every hand's
+        # seventh card (an ace, or any card that completes a straight or flush).
+        "bug": state.game.evaluator.bug,
         "current_bet": state.current_bet,
         "pots": [
             {"amount": pot.amount, "eligible": list(pot.eligible)}
             for pot in state.pots_of(collected, live)
         ],
-        "legal_actions": [a.to_dict() for a in state.legal_actions()] if yours else [],
+        "legal_actions": [a.to_dict() for a in state.legal_actions(player)] if yours else [],
         # The result names only shown hands, so it is the same for every viewer.
         "result": state.result if state.phase == OVER else None,
     }
@@ -66,6 +79,8 @@ def _seat(state: HandState, seat: int, viewer: int | None, everything: bool) -> 
         "all_in": state.is_all_in(seat),
         "protected": state.protected[seat],
         "shown": state.shown[seat],
+        # Hi-lo declare: "high", "low" or "both" once the declarations are revealed.
+        "declared": state.declared[seat],
         # All the seat's cards in dealing order, each face up or down; a down
         # card the viewer may not see is None (so is one a hand history didn't
         # know). A card the viewer sees that is wild in this seat's hand says so.
@@ -93,6 +108,17 @@ def _held(card: int, up: bool, seen: bool, wild: int) -> dict[str, Any]:
     return {"card": _card(card), "up": up}
 
 
+def _your_choice(state: HandState, player: int | None) -> dict[str, Any] | None:
+    if player is None or state.decision is None or not state.simultaneous:
+        return None
+    made = state.choices[player]
+    if isinstance(made, str) and made in DECLARATIONS.values():
+        return {"kind": "declare", "choice": made}
+    if isinstance(made, int):
+        return {"kind": "roll", "card": _card(made)}
+    return None
+
+
 def _card(card: int) -> str | None:
     return None if card == UNKNOWN else card_str(card)
 
@@ -108,7 +134,9 @@ def events_for(
     visible = []
     for event in state.events[since:]:
         kind = event["type"]
-        hidden = kind == "burn" or kind == "deal" and not event["up"] and event["player"] != player
+        hidden = kind == "burn" or (
+            kind in ("deal", "exchange") and not event["up"] and event["player"] != player
+        )
         if hidden and not everything:
             event = {**event, "card": None}
         if "card" in event and event["card"] is not None:

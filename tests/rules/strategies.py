@@ -6,6 +6,8 @@ spread, or a minimum bet of 5 at pot and no limit) with every rule option
 drawn too, and stacks mostly of 1 to 60 chips, so that all-ins on the ante, on
 the bring-in and on every later street turn up often. Some hands
 also time players out: a player who qualifies may be protected (seed 002).
+Decisions that are not bets (rolls, exchanges, declarations) are drawn too,
+by any of the players still to make them, in any order.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from hypothesis import strategies as st
 
 from tables.rules import GameConfig, HandState, LegalAction, RakeRule
 from tables.rules.betting import STRUCTURES
-from tables.rules.state import WAGERS
+from tables.rules.state import DECIDING, WAGERS
 from tables.rules.variants import VARIANTS
 
 # No hand at these stakes comes near this many actions; it bounds every driver loop.
@@ -66,8 +68,27 @@ def configs(
         short_all_in=draw(st.sampled_from(["half", "full"])),
         auto_muck=draw(st.booleans()),
         natural_beats_wild=game.wild_game and draw(st.booleans()),
+        declare_in_turn=game.declares and draw(st.booleans()),
+        exchange_price=game.exchanges and draw(st.booleans()),
         rake=draw(rakes()),
     )
+
+
+Decision = tuple[int, str, list[int] | None]
+
+
+def choose_decision(data: st.DataObject, state: HandState) -> Decision:
+    """A decision that is not a bet: any player still to make it, any of
+    their choices, and any card the choice may name."""
+    deciding = state.deciding()
+    player = deciding[data.draw(index_below(len(deciding)))]
+    options = state.legal_actions(player)
+    option = options[data.draw(index_below(len(options)))]
+    cards = None
+    if option.cards is not None:
+        cards = [option.cards[data.draw(index_below(len(option.cards)))]]
+    note(f"player {player}: {option.kind} {cards}")
+    return player, option.kind, cards
 
 
 # Short stacks go all in on the ante, the bring-in and every street; deep ones reach
@@ -172,7 +193,10 @@ def play_out(
     stubbornness = data.draw(st.sampled_from([3, 0, 50]), label="stubbornness")
     timeouts = data.draw(st.sampled_from([0, 0, 2, 6]), label="one turn in N times out")
     while not state.finished and len(state.actions) < MAX_ACTIONS:
-        if timeouts and state.can_protect() and data.draw(index_below(timeouts)) == 0:
+        if state.phase == DECIDING:
+            player, kind, cards = choose_decision(data, state)
+            state.act(player, kind, None, cards)
+        elif timeouts and state.can_protect() and data.draw(index_below(timeouts)) == 0:
             note(f"player {state.to_act}: times out and is protected")
             state.protect(state.to_act)
         else:

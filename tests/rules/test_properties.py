@@ -29,11 +29,13 @@ from hypothesis import strategies as st
 
 from tables.rules import GameConfig, HandOver, HandState, IllegalAction
 from tables.rules.cards import card_str, rank, suit
-from tables.rules.state import BET_KINDS, PROTECT, WAGERS
+from tables.rules.state import BET_KINDS, DECIDING, DECISION_KINDS, PROTECT, WAGERS
+from tables.rules.variants import VARIANTS
 from tables.rules.views import events_for, view
 from tests.rules.seats import down_of, up_of
 from tests.rules.strategies import (
     MAX_ACTIONS,
+    choose_decision,
     choose_move,
     configs,
     decks,
@@ -55,6 +57,9 @@ FIND = settings(
 )
 ANY_GAME = configs()
 HI_LO = configs(variants=("stud8",))
+DECISIONS = configs(
+    variants=tuple(c for c, v in VARIANTS.items() if v.rolls or v.exchanges or v.declares)
+)
 
 
 def random_hands(count: int = EXAMPLES, games: st.SearchStrategy = ANY_GAME) -> Callable:
@@ -115,7 +120,7 @@ def test_no_stack_or_commitment_ever_goes_negative(game, stacks, deck, data):
 def dealt_and_burned(state: HandState) -> list[int]:
     hole = [c for p in range(state.n) for c in state.downcards(p)]
     up = [c for p in range(state.n) for c in state.upcards(p)]
-    return hole + up + state.community + state.burns
+    return hole + up + state.community + state.burns + state.discards
 
 
 @random_hands()
@@ -186,11 +191,15 @@ CARD_SLOTS = ("card", "cards", "down", "up", "community")
 
 def may_know(state: HandState, viewer: int | None) -> set[str]:
     """The cards ``viewer`` may know: all up cards, the board, their own down
-    cards and the down cards of hands shown at the showdown."""
+    cards and the down cards of hands shown at the showdown; of the cards
+    exchanged away, the up ones and the viewer's own."""
     cards = {c for p in range(state.n) for c in state.upcards(p)} | set(state.community)
     for player in range(state.n):
         if player == viewer or state.shown[player]:
             cards.update(state.downcards(player))
+    for event in state.events:
+        if event["type"] == "exchange" and (event["up"] or event["player"] == viewer):
+            cards.add(event["card"])
     return {card_str(c) for c in cards}
 
 
@@ -274,11 +283,16 @@ def test_every_view_shows_the_up_cards_the_board_and_the_down_cards_it_may_see(
 
 @random_hands(100)
 def test_only_the_player_to_act_is_shown_legal_actions(game, stacks, deck, data):
+    """...or, in a decision everyone makes at once, each player still to make it."""
+
     def check(state: HandState) -> None:
-        allowed = [option.to_dict() for option in state.legal_actions()]
         for viewer in viewers(state):
             shown = view(state, viewer)["legal_actions"]
-            assert shown == (allowed if viewer == state.to_act else []), viewer
+            if viewer is not None and (viewer == state.to_act or viewer in state.deciding()):
+                assert shown == [option.to_dict() for option in state.legal_actions(viewer)]
+                assert shown, viewer
+            else:
+                assert shown == [], viewer
 
     checked_hand(game, stacks, deck, data, check)
 
@@ -330,11 +344,15 @@ def test_a_hand_restored_midway_plays_on_to_the_same_end(game, stacks, deck, dat
 def test_every_reported_legal_move_is_accepted(game, stacks, deck, data):
     state = HandState.new(game, stacks, deck)
     while not state.finished and len(state.actions) < MAX_ACTIONS:
-        kind, amount = choose_move(data, state)
+        if state.phase == DECIDING:
+            player, kind, cards = choose_decision(data, state)
+            amount = None
+        else:
+            (kind, amount), player, cards = choose_move(data, state), state.to_act, None
         try:
-            state.act(state.to_act, kind, amount)
+            state.act(player, kind, amount, cards)
         except IllegalAction as refusal:
-            pytest.fail(f"{kind} {amount} was reported legal, then refused: {refusal}")
+            pytest.fail(f"{kind} {amount} {cards} was reported legal, then refused: {refusal}")
 
 
 GARBAGE = ("x", 3.5, True, False, -1, 10**9, [5], {"amount": 5})
@@ -364,7 +382,7 @@ def illegal_attempts(state: HandState) -> list[tuple[Any, Any, Any]]:
 @random_hands()
 def test_an_illegal_move_is_refused_and_changes_nothing(game, stacks, deck, data):
     def check(state: HandState) -> None:
-        if state.finished:
+        if state.finished or state.phase == DECIDING:  # the next test's
             return
         attempts = illegal_attempts(state)
         player, kind, amount = attempts[data.draw(index_below(len(attempts)))]
@@ -374,6 +392,88 @@ def test_an_illegal_move_is_refused_and_changes_nothing(game, stacks, deck, data
             state.act(player, kind, amount)
         assert state.to_dict() == before
         assert state.legal_actions() == allowed
+
+    checked_hand(game, stacks, deck, data, check)
+
+
+def illegal_decisions(state: HandState) -> list[tuple[Any, Any, Any, Any]]:
+    """Decisions that differ from a reported legal one in player, kind,
+    amount or cards: (player, kind, amount, cards) each."""
+    deciding = state.deciding()
+    player = deciding[0]
+    options = state.legal_actions(player)
+    legal = {(o.kind, c) for o in options for c in (o.cards or (None,))}
+    attempts: list[tuple[Any, Any, Any, Any]] = []
+    for other in [*range(state.n), -1, state.n, None, str(player), True]:
+        if other not in deciding:
+            attempts += [(other, kind, None, None if c is None else [c]) for kind, c in legal]
+    kinds = [o.kind for o in options]
+    for wrong in (*DECISION_KINDS, *BET_KINDS, "show", "deal", PROTECT, "", None, ["roll"]):
+        if wrong not in kinds:
+            attempts.append((player, wrong, None, None))
+    elsewhere = [c for c in range(52) if c not in state.cards_of(player)][:3]
+    for option in options:
+        attempts += [(player, option.kind, junk, None) for junk in (0, 5, "5", 3.5)]
+        if option.cards is None:
+            attempts.append((player, option.kind, None, [option.cards or 0]))
+            continue
+        first = option.cards[0]
+        attempts += [
+            (player, option.kind, None, cards)
+            for cards in (None, [], [first, first], [str(first)], [True], [-1], [52], first)
+        ]
+        attempts += [(player, option.kind, None, [card]) for card in elsewhere]
+    return [a for a in attempts if not _is_legal(a, player, legal)]
+
+
+def _is_legal(attempt: tuple[Any, Any, Any, Any], player: int, legal: set) -> bool:
+    who, kind, amount, cards = attempt
+    if type(who) is not int or who != player or amount is not None or not isinstance(kind, str):
+        return False
+    if cards is None:
+        return (kind, None) in legal
+    named = cards[0] if isinstance(cards, list) and len(cards) == 1 else None
+    return type(named) is int and (kind, named) in legal
+
+
+@random_hands(games=DECISIONS)
+def test_an_illegal_decision_is_refused_and_changes_nothing(game, stacks, deck, data):
+    """A roll, an exchange or a declaration by someone not deciding, of a
+    kind not offered, with an amount, or naming a card not offered."""
+
+    def check(state: HandState) -> None:
+        if state.phase != DECIDING:
+            return
+        attempts = illegal_decisions(state)
+        player, kind, amount, cards = attempts[data.draw(index_below(len(attempts)))]
+        note(f"tried: player {player!r}: {kind!r} {amount!r} {cards!r}")
+        before = state.to_dict()
+        with pytest.raises(IllegalAction):
+            state.act(player, kind, amount, cards)
+        assert state.to_dict() == before
+
+    checked_hand(game, stacks, deck, data, check)
+
+
+@random_hands(games=DECISIONS)
+def test_a_choice_made_at_once_stays_hidden_until_everyone_has_chosen(game, stacks, deck, data):
+    """While players roll or declare at once, nobody else's view or log tells
+    what a player chose; once the last one chooses, every choice shows."""
+
+    def check(state: HandState) -> None:
+        if state.phase != DECIDING or not state.simultaneous:
+            return
+        for viewer in viewers(state):
+            seen = view(state, viewer)
+            assert seen["deciding"] == state.deciding()
+            for player in range(state.n):
+                mine = player == viewer and state.choices[player] is not None
+                assert (seen["your_choice"] is not None) == mine or player != viewer
+                assert seen["players"][player]["declared"] is None
+            for event in events_for(state, viewer):
+                assert event["type"] not in ("roll", "declare") or event["street"] != state.street
+                if event["type"] == "decided":
+                    assert set(event) == {"type", "player"}
 
     checked_hand(game, stacks, deck, data, check)
 
@@ -481,7 +581,30 @@ def test_an_uncontested_pot_goes_whole_to_the_last_player_standing(game, stacks,
 
 
 def best_hands(state: HandState, contenders: list[int]) -> tuple[set[int], set[int]]:
-    """(the best high hands, the best qualifying low hands) among ``contenders``."""
+    """(the best high hands, the best qualifying low hands) among ``contenders``;
+    in hi-lo declare, among those who declared each way and still qualify."""
+    if state.game.declares:
+        return declared_best(state, contenders)
+    return cards_speak(state, contenders)
+
+
+def declared_best(state: HandState, contenders: list[int]) -> tuple[set[int], set[int]]:
+    """Seed 003: the best high of those who declared high or both, and the
+    best low of those who declared low or both, where a "both" declarer who
+    is not alone the best both ways drops out; if nobody is left with a
+    winning hand, the cards speak."""
+    said = {p: state.declared[p] for p in contenders}
+    highs = [p for p in contenders if said[p] in ("high", "both")]
+    lows = [p for p in contenders if said[p] in ("low", "both")]
+    high, _ = cards_speak(state, highs)
+    _, low = cards_speak(state, lows)
+    out = {p for p in contenders if said[p] == "both" and (high != {p} or low != {p})}
+    high, _ = cards_speak(state, [p for p in highs if p not in out])
+    _, low = cards_speak(state, [p for p in lows if p not in out])
+    return (high, low) if high or low else cards_speak(state, contenders)
+
+
+def cards_speak(state: HandState, contenders: list[int]) -> tuple[set[int], set[int]]:
     game = state.game
     highs, lows = {}, {}
     for player in contenders:

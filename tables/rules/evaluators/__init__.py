@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tables.rules import evaluate
+from tables.rules.evaluators import bug as bugs
 from tables.rules.evaluators import wild as wilds
 from tables.rules.evaluators.ace_to_six import low_a6_cards, low_a6_key, low_a6_words
 
@@ -39,6 +40,10 @@ class Evaluator:
     # Seed 003's Man with the Axe: "The highest hand is a natural pair of
     # Sevens". Two such hands compare as any others.
     sevens_rule: bool = False
+    # Seed 003's Aces, Straights and Flushes: every hand plays the joker in
+    # the centre as an ace, or to complete a straight or a flush
+    # (evaluators/bug.py). The cards valued are the player's own.
+    bug: bool = False
 
     @property
     def split(self) -> bool:
@@ -51,6 +56,8 @@ class Evaluator:
     def high_key(self, cards: Sequence[int], wild: int = 0) -> int | None:
         if not self.high:
             return None
+        if self.bug:
+            return bugs.bug_key(cards)
         key = wilds.high_key(cards, wild) if wild else evaluate.high_key(cards)
         if self.sevens_rule and self._natural_sevens(cards, wild) >= 2:
             return NATURAL_SEVENS | key
@@ -73,7 +80,10 @@ class Evaluator:
         return None
 
     def high_cards(self, cards: Sequence[int], wild: int = 0) -> tuple[int, ...]:
-        """The five cards the best high hand plays."""
+        """The five cards the best high hand plays (with the bug: the
+        player's own cards among them)."""
+        if self.bug:
+            return bugs.bug_cards(cards)
         return wilds.high_cards(cards, wild) if wild else evaluate.high_hand(cards).cards
 
     def low_cards(self, cards: Sequence[int], wild: int = 0) -> tuple[int, ...]:
@@ -98,6 +108,8 @@ class Evaluator:
         """The high hand's name, saying how many wild cards it plays:
         "four of a kind, nines (two wild)"."""
         words = self.high_words(key)
+        if self.bug:
+            return words + " (with the bug)" if len(bugs.bug_cards(cards)) < 5 else words
         if not wild or key & NATURAL_SEVENS:
             return words
         return words + wilds.wild_words(self.high_cards(cards, wild), wild)
@@ -108,7 +120,7 @@ class Evaluator:
         return words + wilds.wild_words(self.low_cards(cards, wild), wild) if wild else words
 
     def strength(self, cards: Sequence[int], wild: int = 0) -> float:
-        """A rough 0-1 value of a made hand of 5 to 7 cards (for bots): its
+        """A rough 0-1 value of a made hand of 5 to 8 cards (for bots): its
         high category, or how good its low is, whichever the game plays."""
         scores = []
         if self.high:

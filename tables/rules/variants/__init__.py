@@ -18,10 +18,17 @@ from tables.rules.errors import IllegalAction
 from tables.rules.evaluators import ACE_TO_FIVE, ACE_TO_SIX, Evaluator
 from tables.rules.variants.openings import HIGH_OPENING, LOW_OPENING, Opening
 from tables.rules.variants.steps import (
+    DECLARE_STUD,
+    ENGLISH_STUD,
     MISSISSIPPI_STUD,
+    ROLL_YOUR_OWN,
     SEVEN_CARD_STUD,
+    SIX_CARD_STUD,
     Bet,
     Deal,
+    Declare,
+    Exchange,
+    Roll,
     Showdown,
     Step,
 )
@@ -85,6 +92,21 @@ class Variant:
     def streets(self) -> tuple[str, ...]:
         """The names of the streets, one per deal step, in order."""
         return tuple(step.street for step in self.script if isinstance(step, Deal))
+
+    @property
+    def declares(self) -> bool:
+        """Whether the players declare high, low or both before the showdown."""
+        return any(isinstance(step, Declare) for step in self.script)
+
+    @property
+    def exchanges(self) -> bool:
+        """Whether the players may exchange cards (English stud)."""
+        return any(isinstance(step, Exchange) for step in self.script)
+
+    @property
+    def rolls(self) -> bool:
+        """Whether the players roll their own upcards."""
+        return any(isinstance(step, Roll) for step in self.script)
 
     @property
     def wild_game(self) -> bool:
@@ -199,6 +221,35 @@ BASEBALL = _home_stud(
     max_players=7,
 )
 
+# Four rounds of two cards and 8 cards each: six players and four burns
+# use the whole deck.
+ROLL_YOUR_OWN_STUD = _home_stud(
+    "roll_your_own", "Roll your own", "000", script=ROLL_YOUR_OWN, max_players=6
+)
+ENGLISH = _home_stud("english", "English stud", "003", script=ENGLISH_STUD, max_players=6)
+ACES_STRAIGHTS_FLUSHES = _home_stud(
+    "aces_straights_flushes",
+    "Aces, Straights and Flushes",
+    "003",
+    script=SIX_CARD_STUD,
+    evaluator=Evaluator(high=True, bug=True),
+)
+STUD_DECLARE = _home_stud(
+    "declare",
+    "Seven-card stud hi-lo declare",
+    "003",
+    script=DECLARE_STUD,
+    evaluator=Evaluator(high=True, low=ACE_TO_FIVE),
+)
+STUD8_DECLARE = _home_stud(
+    "declare8",
+    "Seven-card stud hi-lo declare, eight or better",
+    "003",
+    script=DECLARE_STUD,
+    evaluator=Evaluator(high=True, low=ACE_TO_FIVE, qualifier=8),
+    open_pair_allowed=True,
+)
+
 VARIANTS: dict[str, Variant] = {
     v.code: v
     for v in (
@@ -217,6 +268,11 @@ VARIANTS: dict[str, Variant] = {
         LOW_CHICAGO,
         MAN_WITH_THE_AXE,
         BASEBALL,
+        ROLL_YOUR_OWN_STUD,
+        ENGLISH,
+        ACES_STRAIGHTS_FLUSHES,
+        STUD_DECLARE,
+        STUD8_DECLARE,
     )
 }
 BY_PHH: dict[str, Variant] = {v.phh: v for v in VARIANTS.values() if v.phh}
