@@ -14,12 +14,16 @@ from tables.rules.cards import FULL_DECK, parse_card
 def stack_deck(*streets: dict[int, str]) -> list[int]:
     """``streets``: one mapping per street of player -> that street's cards, e.g.
     ``{0: "????4s", 1: "QsHhKd"}`` then ``{1: "Jc"}``; the key ``"burn"`` names
-    that street's burn card."""
+    that street's burn card. ``{"draws": "7h2c"}`` is no street: the cards
+    drawn next, in order, with no burn (English stud's exchanges)."""
     wanted = [{p: _tokens(text) for p, text in street.items()} for street in streets]
     named = {c for street in wanted for cards in street.values() for c in cards if c is not None}
     spare = iter([c for c in FULL_DECK if c not in named])
     order: list[int] = []
     for street in wanted:
+        if "draws" in street:
+            order.extend(next(spare) if c is None else c for c in street["draws"])
+            continue
         burn = street.pop("burn", [None])[0]
         order.append(next(spare) if burn is None else burn)
         players = sorted(street)
