@@ -14,7 +14,10 @@ total it matched.
 
 Only events already filtered for a viewer (:func:`tables.rules.views.events_for`)
 are ever told to that viewer. A card they may not see reaches the narrator as
-None and is told as "a down card".
+None and is told as "a down card": a down card exchanged away ("Bob
+exchanges a down card") as much as one dealt. A choice made at once with
+the others (a roll, a declaration) is told only as "Bob has decided" until
+the last one is in; then each is told as revealed ("Alice rolls the K♠").
 
 >>> from tables.rules import GameConfig, HandState
 >>> from tables.rules.cards import FULL_DECK
@@ -53,6 +56,10 @@ CHIPS_IN = frozenset({"bring_in", "complete", "bet", "raise", "call"})
 # The player's own moves, the ones a turn clock can make for them.
 BETTING = frozenset({*CHIPS_IN, "check", "fold", PROTECT})
 VERBS = {"bring_in": "brings in", "complete": "completes to", "bet": "bets", "raise": "raises to"}
+# Decisions that are not bets. Each ends a betting round, so the ledger opens
+# a new one even where no card is dealt before it (English stud's last round).
+DECISIONS = frozenset({"decided", "roll", "exchange", "stand_pat", "declare"})
+DECLARED = {"high": "high", "low": "low", "both": "high and low"}
 
 
 # ------------------------------------------------------------------ the books
@@ -83,7 +90,10 @@ class Ledger:
     def follow(self, event: dict[str, Any]) -> Figures:
         kind, street = event["type"], event.get("street")
         if street is not None and street != self.street:
-            self.street, self.bets, self.level = street, [0] * len(self.starting), 0
+            self.street = street
+            self._new_round()
+        if kind in DECISIONS:
+            self._new_round()
         before, added, raised_by = self.pot, 0, 0
         if kind in ("ante", "pay"):
             added = event["amount"]
@@ -96,6 +106,9 @@ class Ledger:
             self.folded_on[event["player"]] = self.street
         self.pot += added
         return Figures(self.street, added, raised_by, before)
+
+    def _new_round(self) -> None:
+        self.bets, self.level = [0] * len(self.starting), 0
 
     def _bet(self, kind: str, player: int, total: int) -> tuple[int, int]:
         added, raised_by = total - self.bets[player], 0
@@ -151,17 +164,21 @@ class Narrator:
         """Each event with its lines. A player's cards on one street are told
         once, at the first of them, from every card of theirs in ``events``."""
         dealt = _dealt_together(events, self.wild)
+        swaps = _swaps(events)
+        replacements = set(swaps.values())
         told = []
-        for event in events:
+        for index, event in enumerate(events):
             figures = self.ledger.follow(event)
             lines: tuple[str, ...]
-            if event["type"] == "deal" and event.get("extra"):
-                lines = (self._extra(event),)
-            elif event["type"] == "deal":
-                cards = dealt.pop((event["street"], event["player"]), None)
-                lines = (self._dealt(event["player"], cards),) if cards else ()
-            else:
+            if event["type"] == "exchange":
+                swap = swaps.get(index)
+                lines = (self._exchange(event, None if swap is None else events[swap]),)
+            elif event["type"] != "deal":
                 lines = tuple(self.say(event, figures))
+            elif index in replacements:
+                lines = ()  # the card that replaced one exchanged: told with the exchange
+            else:
+                lines = self._deal(event, dealt)
             told.append(Told(event, figures, lines))
         return told
 
@@ -171,17 +188,16 @@ class Narrator:
     def say(self, event: dict[str, Any], figures: Figures) -> list[str]:
         """The lines for one event other than a dealt card."""
         kind = event["type"]
-        if kind in BETTING:
-            text = self._bet(event, figures)
+        if kind in BETTING or kind in DECISIONS:
+            text = self._bet(event, figures) if kind in BETTING else self._decision(event)
             return [f"{text} (out of time)" if event.get("timed_out") else text]
         if kind == "ante":
             all_in = event["amount"] == self.ledger.starting[event["player"]]
             return [f"{self.name(event['player'])} antes {event['amount']:,}" + _all_in(all_in)]
         if kind == "return":
             return [f"Uncalled bet of {event['amount']:,} returned to {self.name(event['player'])}"]
-        if kind == "pay":  # Man with the Axe: a card dealt face up costs its owner
-            name, card = self.name(event["player"]), card_text(event["card"])
-            return [f"{name} pays {event['amount']:,} into the pot for the {card}"]
+        if kind == "pay":
+            return [self._pay(event)]
         if kind in ("show", "muck"):
             return [self._showdown(event)]
         if kind == "result":
@@ -189,6 +205,16 @@ class Narrator:
         if kind == "wild":
             return [f"Wild now: {event['wild']}"]
         return _dealer(event)
+
+    def _deal(
+        self, event: dict[str, Any], dealt: dict[tuple[int, int], list[Dealt]]
+    ) -> tuple[str, ...]:
+        if event.get("extra"):
+            return (self._extra(event),)
+        if event.get("exchange"):  # its exchange was told in an earlier batch of events
+            return (f"{self.name(event['player'])} is dealt {_the(event['card'])} in exchange",)
+        cards = dealt.pop((event["street"], event["player"]), None)
+        return (self._dealt(event["player"], cards),) if cards else ()
 
     def _dealt(self, player: int, cards: list[Dealt]) -> str:
         return f"{self.name(player)} is dealt {dealt_words(cards)}"
@@ -198,6 +224,36 @@ class Narrator:
         card = event["card"]
         what = "a down card" if card is None else f"{card_text(card)} down"
         return f"{self.name(event['player'])} is dealt an extra card for the four: {what}"
+
+    def _pay(self, event: dict[str, Any]) -> str:
+        name, amount = self.name(event["player"]), f"{event['amount']:,}"
+        if event.get("exchange"):  # English stud's price of an exchange, dead money
+            return f"{name} pays {amount} to exchange"
+        # Man with the Axe: a card dealt face up costs its owner.
+        return f"{name} pays {amount} into the pot for the {card_text(event['card'])}"
+
+    def _decision(self, event: dict[str, Any]) -> str:
+        """A roll, a stand pat or a declaration; or that a player has made a
+        choice the others may not know yet."""
+        name, kind = self.name(event["player"]), event["type"]
+        if kind == "decided":
+            return f"{name} has decided"
+        if kind == "roll":
+            return f"{name} rolls {_the(event['card'])}"
+        if kind == "declare":
+            return f"{name} declares {DECLARED[event['choice']]}"
+        if kind == "exchange":  # told alone: without the card that replaced it
+            return self._exchange(event, None)
+        return f"{name} stands pat"
+
+    def _exchange(self, event: dict[str, Any], swap: dict[str, Any] | None) -> str:
+        """An exchange, with the card that replaced it when ``swap`` is known."""
+        name, gone = self.name(event["player"]), event["card"]
+        if swap is None:
+            return f"{name} exchanges {_the(gone)}"
+        if gone is None and swap["card"] is None:
+            return f"{name} exchanges a down card"
+        return f"{name} exchanges {_the(gone)} for {_the(swap['card'])}"
 
     def _bet(self, event: dict[str, Any], figures: Figures) -> str:
         kind, name = event["type"], self.name(event["player"])
@@ -267,12 +323,29 @@ def _dealt_together(
     """
     dealt: dict[tuple[int, int], list[Dealt]] = {}
     for event in events:
-        if event["type"] == "deal" and not event.get("extra"):
+        if event["type"] == "deal" and not event.get("extra") and not event.get("exchange"):
             player, card = event["player"], event["card"]
             marked = card is not None and bool(wild >> parse_card(card) & 1)
             key = (event["street"], player)
             dealt.setdefault(key, []).append(Dealt(card, event["up"], marked))
     return dealt
+
+
+def _swaps(events: Sequence[dict[str, Any]]) -> dict[int, int]:
+    """Each exchange's index -> the index of the card dealt to replace it,
+    where ``events`` hold both (a move's events do)."""
+    swaps, waiting = {}, {}
+    for index, event in enumerate(events):
+        if event["type"] == "exchange":
+            waiting[event["player"]] = index
+        elif event["type"] == "deal" and event.get("exchange") and event["player"] in waiting:
+            swaps[waiting.pop(event["player"])] = index
+    return swaps
+
+
+def _the(code: str | None) -> str:
+    """``"the K♦"``, or ``"a down card"`` for one the viewer may not see."""
+    return "a down card" if code is None else f"the {card_text(code)}"
 
 
 def _all_in(all_in: bool) -> str:

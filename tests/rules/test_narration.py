@@ -14,13 +14,24 @@ import pokerkit
 import pytest
 
 from tables.rules import HandState
-from tables.rules.cards import card_str
+from tables.rules.cards import card_str, parse_card
 from tables.rules.formats.phh import read_phh, replay, write_phh
 from tables.rules.narration import Ledger, Narrator, Told, card_text
 from tables.rules.views import events_for
 from tests.rules.stacking import config, play, stack_deck
 from tests.rules.test_all_ins import RANKED, run_out
-from tests.rules.test_phh import SEEDS, cards_seen_by, finished_sample_hand, random_hand
+from tests.rules.test_decisions import roll_your_own
+from tests.rules.test_phh import (
+    ALICE,
+    BOB,
+    SEEDS,
+    cards_seen_by,
+    declared_hand,
+    exchanged_hand,
+    finished_sample_hand,
+    random_hand,
+    rolled_hand,
+)
 from tests.rules.test_sample_deal import KATHERINE
 
 SAMPLE_NAMES = ["Larry", "Craig", "Katherine", "Jimmy"]
@@ -183,6 +194,82 @@ def test_the_ledger_counts_every_chip_the_pots_award(seed):
     assert ledger.pot == sum(pot["amount"] for pot in state.result["pots"])
 
 
+# ------------------------------------------------- decisions that are not bets
+
+
+def test_rolls_made_at_once_are_told_as_decided_then_as_rolled():
+    # Bob chose first; the rolls are revealed together, from the dealer's left.
+    said = lines(rolled_hand())
+    assert said[4:9] == [
+        "b has decided",
+        "a has decided",
+        "a rolls the K♥",
+        "b rolls the 7♣",
+        "b brings in 2",
+    ]
+
+
+def test_a_choice_the_clock_made_says_so():
+    state = roll_your_own()
+    state.act(ALICE, "roll", None, [parse_card("2d")], timed_out=True)
+    assert lines(state)[-1] == "a has decided (out of time)"
+
+
+def test_declarations_made_at_once_are_told_as_decided_then_as_declared():
+    said = lines(declared_hand())
+    start = said.index("c has decided")
+    assert said[start : start + 6] == [
+        "c has decided",
+        "a has decided",
+        "b has decided",
+        "a declares high and low",
+        "b declares low",
+        "c declares high",
+    ]
+    assert said[-1] == "Pot of 9: b wins 4 (low), c wins 5 (high)"
+
+
+def test_an_exchange_is_told_with_its_price_and_the_card_that_replaced_it():
+    said = lines(exchanged_hand())  # an observer
+    assert said[said.index("a pays 10 to exchange") :][:3] == [
+        "a pays 10 to exchange",
+        "a exchanges the 2♣ for the A♣",  # face up: everyone sees both
+        "b stands pat",
+    ]
+    assert "b exchanges a down card" in said
+    assert "b exchanges the K♠ for the K♥" in lines(exchanged_hand(), BOB)
+    assert not any("K♠" in line for line in lines(exchanged_hand(), ALICE))
+
+
+def test_an_exchange_told_before_its_replacement_is_dealt_tells_each_alone():
+    # As a hand page tells a replayed hand: the exchange is one step, the
+    # dealer's card the next.
+    state = exchanged_hand()
+    for viewer, gone, new in ((BOB, "the K♠", "the K♥"), (None, "a down card", "a down card")):
+        events = events_for(state, viewer)
+        cut = max(i for i, event in enumerate(events) if event["type"] == "exchange") + 1
+        narrator = Narrator(["a", "b"], state)
+        first, then = narrator.tell(events[:cut]), narrator.tell(events[cut:])
+        assert first[-1].lines == (f"b exchanges {gone}",)
+        assert then[0].lines == (f"b is dealt {new} in exchange",)
+
+
+def test_the_ledger_opens_a_new_round_after_a_decision_on_the_same_street():
+    # English stud's last round with six players: no card is dealt after the
+    # second exchange, and the round's bets start from nothing.
+    ledger = Ledger([100, 100], bring_in=2)
+    for event in (
+        {"type": "bet", "player": 0, "total": 10, "all_in": False, "street": 3},
+        {"type": "call", "player": 1, "total": 10, "all_in": False},
+        {"type": "stand_pat", "player": 0, "street": 3},
+        {"type": "stand_pat", "player": 1, "street": 3},
+        {"type": "bet", "player": 0, "total": 10, "all_in": False},
+    ):
+        figures = ledger.follow(event)
+    assert figures.added == 10 and figures.raised_by == 10
+    assert ledger.pot == 30
+
+
 # ------------------------------------------------------------ PHH commentary
 
 
@@ -206,12 +293,43 @@ def test_phh_commentary_changes_nothing_a_reader_replays():
     assert list(theirs.stacks) == state.stacks
 
 
+def split_action(action: str) -> tuple[str, str]:
+    """An action's move and its words. One of our notes, an action that is
+    only a commentary (``# _cardroom_roll p2 Kd``), is all move and no words."""
+    move, _, words = action.partition("#")
+    return (words, "") if words.strip().startswith("_cardroom_") else (move, words)
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_phh_commentary_names_no_card_the_file_does_not_write(seed):
     state = random_hand(seed)
     for viewer in [None, *range(state.n)]:
         actions = read_phh(write_phh(state, viewer=viewer, commentary=True)).fields["actions"]
-        moves = [action.partition("#")[0] for action in actions]
+        moves, words = zip(*map(split_action, actions), strict=True)
         written = {card_text(code) for move in moves for code in CARD_CODES.findall(move)}
-        said = {card for action in actions for card in CARD_WORDS.findall(action.partition("#")[2])}
+        said = {card for text in words for card in CARD_WORDS.findall(text)}
         assert said <= written, (viewer, said - written)
+
+
+def test_phh_commentary_tells_rolls_once_revealed_and_a_note_has_no_words():
+    text = write_phh(rolled_hand(), extra={"players": ["alice", "bob"]}, commentary=True)
+    assert read_phh(text).fields["actions"][:7] == [
+        "d dh p1 ???? # alice is dealt 2 down cards",
+        "d dh p2 ???? # bob is dealt 2 down cards",
+        "# _cardroom_roll p2 7c",
+        "# _cardroom_roll p1 Kh",
+        "# alice rolls the K♥",
+        "# bob rolls the 7♣",
+        "p2 pb # bob brings in 2",
+    ]
+
+
+def test_phh_commentary_tells_an_exchange_on_its_sd_line():
+    text = write_phh(exchanged_hand(), extra={"players": ["alice", "bob"]}, commentary=True)
+    actions = read_phh(text).fields["actions"]
+    start = actions.index("# bob pays 10 to exchange")
+    assert actions[start : start + 3] == [
+        "# bob pays 10 to exchange",
+        "p2 sd ?? # bob exchanges a down card",
+        "d dh p2 ??",  # told with the exchange
+    ]

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from tables.rules import UNKNOWN, GameConfig, HandState, RakeRule
-from tables.rules.cards import FULL_DECK, card_str
+from tables.rules.cards import FULL_DECK, card_str, parse_card
 from tables.rules.formats.phh import (
     PHHError,
     read_phh,
@@ -29,6 +29,15 @@ from tables.rules.games import Game, games
 from tables.rules.state import WAGERS, LegalAction
 from tables.rules.variants import VARIANTS
 from tables.rules.views import events_for, view
+from tests.rules.stacking import config, stack_deck
+from tests.rules.test_decisions import (
+    bet_passively,
+    decide,
+    declare,
+    english,
+    play_to_decision,
+    roll_your_own,
+)
 from tests.rules.test_sample_deal import CRAIG, JIMMY, play, play_to_seventh, sample_hand
 
 FIXTURES = Path(__file__).parent / "phh"
@@ -69,6 +78,10 @@ def random_config(rng: random.Random, game: Game | None = None) -> GameConfig:
         options.update(raise_at_least_last=False, heads_up_uncapped=True)
         if game.variant.wild_game:
             options.update(natural_beats_wild=True)
+        if game.variant.declares:
+            options.update(declare_in_turn=True)
+        if game.variant.exchanges:
+            options.update(exchange_price=True)
     return GameConfig(**options)
 
 
@@ -94,10 +107,12 @@ def random_hand(seed: int, game: Game | None = None) -> HandState:
     rng.shuffle(deck)
     state = HandState.new(random_config(rng, game), stacks, deck)
     while not state.finished:
-        options = state.legal_actions()
+        player = state.to_act if state.to_act is not None else rng.choice(state.deciding())
+        options = state.legal_actions(player)
         weights = [1 if option.kind == "fold" else 4 for option in options]
         option = rng.choices(options, weights)[0]
-        state.act(state.to_act, option.kind, random_amount(rng, option))
+        cards = None if option.cards is None else [rng.choice(option.cards)]
+        state.act(player, option.kind, random_amount(rng, option), cards)
     return state
 
 
@@ -123,6 +138,45 @@ def finished_sample_hand() -> HandState:
     return play(state, (CRAIG, "bet", 500), (JIMMY, "call"))
 
 
+# Personas of the decision games (tests/rules/test_decisions.py's decks): alice is
+# p1 (player 0), bob p2, carol p3; an observer sees upcards, rolls and shown hands.
+ALICE, BOB, CAROL = 0, 1, 2
+
+
+def exchanged_hand(bobs: str = "Ks") -> HandState:
+    """English stud at 5/10 with the exchange's price. Alice pays 10 to swap her
+    2♣ (up) for the A♣ after 5th street, bob stands pat; after 6th, alice
+    stands pat and bob swaps a king in the hole (``bobs``: his K♠ or K♦) for
+    the K♥. Both show: alice's three aces beat bob's kings."""
+    state = play_to_decision(english(exchange_price=True))
+    decide(state, {ALICE: ("exchange", "2c"), BOB: ("stand_pat", None)})
+    play_to_decision(state)
+    decide(state, {ALICE: ("stand_pat", None), BOB: ("exchange", bobs)})
+    while not state.finished:
+        bet_passively(state)
+    return state
+
+
+def rolled_hand() -> HandState:
+    """Roll your own: bob rolls his 7♣ before alice rolls her K♥, so bob's
+    seven brings in; alice completes and bob folds."""
+    state = decide(roll_your_own(), {BOB: ("roll", "7c"), ALICE: ("roll", "Kh")})
+    state.act(BOB, "bring_in")
+    state.act(ALICE, "complete", 5)
+    state.act(BOB, "fold")
+    return state
+
+
+def declared_hand() -> HandState:
+    """Hi-lo declare: carol declares high with kings, alice both and bob low
+    with the same wheel. Alice ties bob's low and wins nothing; carol takes
+    the high half (5 of the 9 chips), bob the low (4)."""
+    return decide(
+        declare(),
+        {CAROL: ("declare_high", None), ALICE: ("declare_both", None), BOB: ("declare_low", None)},
+    )
+
+
 def cards_seen_by(state: HandState, viewer: int | None) -> set[str]:
     """Every card the engine's own view of the event log shows ``viewer``."""
     seen = set()
@@ -134,23 +188,32 @@ def cards_seen_by(state: HandState, viewer: int | None) -> set[str]:
 
 
 def cards_written(text: str) -> list[str]:
-    """Every card named in a PHH document's actions, ``??`` included."""
+    """Every card named in a PHH document's actions, ``??`` included: dealt,
+    shown, exchanged (``sd``) or rolled (``# _cardroom_roll pN card``)."""
     written = []
     for action in read_phh(text).actions:
         words = action.split()
-        if words[0] == "d" or (words[1] == "sm" and len(words) > 2):
+        named = words[0] == "d" or (words[1] in ("sm", "sd") and len(words) > 2)
+        if named or words[:2] == ["#", "_cardroom_roll"]:
             packed = words[-1]
             written += [packed[i : i + 2] for i in range(0, len(packed), 2)]
     return written
 
 
 def hidden_down_cards(state: HandState, viewer: int | None) -> int:
+    """The down cards an export for ``viewer`` writes ``??``: another player's,
+    unless they showed it at the showdown. A card exchanged away is never shown,
+    and the card that replaced a shown one is named by the show alone."""
     shown = {e["player"] for e in state.events if e["type"] == "show"}
-    return sum(
-        1
-        for e in state.events
-        if e["type"] == "deal" and not e["up"] and e["player"] not in (viewer, *shown)
-    )
+    dead = set(state.discards)
+
+    def hidden(event: dict[str, Any]) -> bool:
+        if event["up"] or event["player"] == viewer:
+            return False
+        named_by_show = event["card"] not in dead and not event.get("exchange")
+        return event["player"] not in shown or not named_by_show
+
+    return sum(1 for e in state.events if e["type"] in ("deal", "exchange") and hidden(e))
 
 
 def fixture(name: str) -> str:
@@ -813,3 +876,218 @@ def test_a_bad_hand_in_a_phhs_file_is_named_by_its_table():
 def test_a_phhs_file_holds_only_hands():
     with pytest.raises(PHHError, match="not a hand"):
         read_phhs('variant = "FR"\n')
+
+
+# ------------------------------------------- decisions that are not bets
+
+
+def test_an_exchange_is_written_as_phhs_draw_of_one_card_and_its_deal():
+    actions = read_phh(write_phh(exchanged_hand())).actions  # an observer's export
+    assert actions[:12] == [
+        "d dh p1 AhAd2c",
+        "d dh p2 ??Kd3c",  # bob shows, but never the K♠ he exchanged away
+        "p1 pb",
+        "p2 cc",
+        "d dh p1 9h",
+        "d dh p2 8d",
+        "p1 cc",
+        "p2 cc",
+        "d dh p1 4c",
+        "d dh p2 Qc",
+        "p2 cc",
+        "p1 cc",
+    ]
+    assert actions[12:15] == ["p1 sd 2c", "d dh p1 Ac", "p2 sd"]  # the price has no action
+    assert actions[19:22] == ["p1 sd", "p2 sd ??", "d dh p2 ??"]
+    assert actions[-2:] == ["p1 sm AhAdAc9h4c5s7d", "p2 sm KhKd3c8dQcJh7s"]
+
+
+def test_the_player_who_exchanged_a_down_card_reads_both_cards_in_their_export():
+    actions = read_phh(write_phh(exchanged_hand(), viewer=BOB)).actions
+    assert actions[1] == "d dh p2 KsKd3c"
+    assert actions[19:22] == ["p1 sd", "p2 sd Ks", "d dh p2 Kh"]
+
+
+def test_an_exchange_replays_with_its_price_to_the_same_hand():
+    state = exchanged_hand()
+    for viewer in (ALICE, BOB, None):
+        history = read_phh(write_phh(state, viewer=viewer))
+        assert history.fields["_cardroom_rules"]["exchange_price"] is True
+        replayed = replay(history)
+        assert replayed.stacks == state.stacks == [113, 87]
+        assert replayed.result["hands"] == state.result["hands"]
+
+
+def test_which_unknown_down_card_went_is_left_to_the_show():
+    # Bob exchanges his second down card, the K♦, and keeps the K♠ he shows.
+    state = exchanged_hand("Kd")
+    text = write_phh(state)
+    assert '"d dh p2 Ks??3c"' in text and '"p2 sd ??"' in text
+    # Had the file not known the K♠ either, the replay would take it for the
+    # card exchanged: the first unknown one. Both stay unknown till the show,
+    # which names each card where it ended.
+    replayed = replay(read_phh(text.replace('"d dh p2 Ks??3c"', '"d dh p2 ????3c"')))
+    bobs = ["Ks", "Kh", "3c", "8d", "Qc", "Jh", "7s"]
+    assert replayed.result["hands"]["1"]["cards"] == state.result["hands"]["1"]["cards"] == bobs
+
+
+def test_rolls_made_at_once_are_written_where_each_was_made():
+    state = rolled_hand()
+    assert read_phh(write_phh(state)).actions == [
+        "d dh p1 ????",
+        "d dh p2 ????",
+        "# _cardroom_roll p2 7c",  # bob chose first
+        "# _cardroom_roll p1 Kh",
+        "p2 pb",
+        "p1 cbr 5",
+        "p2 f",
+    ]
+    replayed = replay(read_phh(write_phh(state, everything=True)))
+    assert as_played(replayed) == as_played(state)  # the same order of choices
+
+
+def test_a_roll_names_a_card_the_file_did_not_know():
+    replayed = replay(read_phh(write_phh(rolled_hand())))
+    assert replayed.upcards(ALICE) == [parse_card("Kh")]
+    assert replayed.cards[ALICE][1].card == UNKNOWN  # her other card stays unknown
+
+
+# Hi-lo declare, written by hand: tests/rules/test_decisions.py's three wheels
+# and kings, every round checked or called. Alice brings in with the 3♥.
+DECLARE = """
+variant = "F7S/8"
+antes = [1, 1, 1]
+bring_in = 2
+small_bet = 5
+big_bet = 10
+starting_stacks = [100, 100, 100]
+_cardroom_variant = "declare"
+actions = [
+  "d dh p1 Ac2d3h", "d dh p2 Ad2c3s", "d dh p3 KcKh7d",
+  "p1 pb", "p2 cc", "p3 cc",
+  "d dh p1 4s", "d dh p2 4d", "d dh p3 9d", "p3 cc", "p1 cc", "p2 cc",
+  "d dh p1 5c", "d dh p2 5h", "d dh p3 Js", "p3 cc", "p1 cc", "p2 cc",
+  "d dh p1 Kd", "d dh p2 Qc", "d dh p3 6c", "p1 cc", "p2 cc", "p3 cc",
+  "d dh p1 9c", "d dh p2 8s", "d dh p3 Th", "p1 cc", "p2 cc", "p3 cc",
+  "# _cardroom_declare p3 high",
+  "# _cardroom_declare p1 both",
+  "# _cardroom_declare p2 low",
+  "p1 sm Ac2d3h4s5cKd9c",
+  "p2 sm Ad2c3s4d5hQc8s",
+  "p3 sm KcKh7d9dJs6cTh",
+]
+"""
+
+
+def test_a_declare_file_holds_each_hand_to_its_declaration():
+    state = replay(read_phh(DECLARE))
+    [pot] = state.result["pots"]
+    # Alice's wheel ties bob's low, so her "both" wins nothing.
+    assert (pot["high_winners"], pot["low_winners"]) == ([CAROL], [BOB])
+    assert state.stacks == [97, 101, 102]
+    assert state.result["hands"]["0"]["declared"] == "both"
+
+
+def test_declarations_made_at_once_are_written_in_the_order_made():
+    actions = read_phh(write_phh(declared_hand())).actions
+    assert actions[-6:-3] == [
+        "# _cardroom_declare p3 high",
+        "# _cardroom_declare p1 both",
+        "# _cardroom_declare p2 low",
+    ]
+    assert actions == read_phh(DECLARE).actions
+
+
+def test_declarations_in_turn_are_written_in_turn():
+    state = declare(declare_in_turn=True)
+    decide(state, {p: ("declare_high", None) for p in (ALICE, BOB, CAROL)})
+    history = read_phh(write_phh(state))
+    assert history.fields["_cardroom_rules"]["declare_in_turn"] is True
+    assert [a for a in history.actions if "declare" in a] == [
+        "# _cardroom_declare p1 high",
+        "# _cardroom_declare p2 high",
+        "# _cardroom_declare p3 high",
+    ]
+    assert replay(history).stacks == state.stacks
+
+
+def test_the_new_home_games_are_written_with_a_stud_code_and_named_in_a_user_field():
+    hands = {"english": exchanged_hand(), "roll_your_own": rolled_hand()}
+    hands["declare"] = declared_hand()
+    for code, state in hands.items():
+        fields = read_phh(write_phh(state)).fields
+        assert (fields["variant"], fields["_cardroom_variant"]) == (
+            "F7S/8" if code == "declare" else "F7S",
+            code,
+        )
+
+
+def test_the_bug_plays_in_a_replayed_aces_straights_and_flushes_hand():
+    # Alice: 9♥ 7♥ down, 4♥ 2♥ K♣ up, K♦ down: a flush with the bug, over
+    # bob's three queens.
+    deck = stack_deck(
+        {0: "9h7h4h", 1: "QcQdQh"}, {0: "2h", 1: "3s"}, {0: "Kc", 1: "5d"}, {0: "Kd", 1: "8s"}
+    )
+    state = HandState.new(config(variant="aces_straights_flushes"), [100, 100], deck)
+    while not state.finished:
+        bet_passively(state)
+    history = read_phh(write_phh(state))
+    assert (history.fields["variant"], history.config.variant) == ("F7S", "aces_straights_flushes")
+    replayed = replay(history)
+    assert replayed.result["hands"]["0"]["high"] == "flush, ace high (with the bug)"
+    assert replayed.stacks == state.stacks
+
+
+@pytest.mark.parametrize(
+    ("text", "old", "new", "message"),
+    [
+        (
+            RAZZ,
+            '"p3 f"',
+            '"p3 sd 7h"',
+            "action 5 'p3 sd 7h': Razz has no exchanges to stand pat or discard in",
+        ),
+        (
+            DECLARE,
+            '"# _cardroom_declare p1 both"',
+            '"# _cardroom_declare p1 sideways"',
+            "action 31 '# _cardroom_declare p1 sideways': a declaration is written "
+            "'# _cardroom_declare pN high|low|both', not 'sideways'",
+        ),
+        (
+            DECLARE,
+            '"# _cardroom_declare p1 both"',
+            '"# _cardroom_declare p1"',
+            "action 31 '# _cardroom_declare p1': a declaration is written "
+            "'# _cardroom_declare pN high|low|both'",
+        ),
+        (
+            DECLARE,
+            '"# _cardroom_declare p1 both"',
+            '"# _cardroom_roll p1 Kd"',
+            "action 31 '# _cardroom_roll p1 Kd': p1 can't 'roll' now; "
+            "allowed: declare high; declare low; declare both",
+        ),
+    ],
+)
+def test_a_decision_the_game_does_not_allow_is_refused_by_its_action(text, old, new, message):
+    assert old in text
+    assert refusal(text.replace(old, new)) == message
+
+
+def test_an_exchange_of_two_cards_is_refused():
+    text = write_phh(exchanged_hand()).replace('"p1 sd 2c"', '"p1 sd 2c9h"')
+    assert refusal(text) == (
+        "action 12 'p1 sd 2c9h': an exchange is of one card, like 'p1 sd 7h'; 'p1 sd' stands pat"
+    )
+
+
+def test_a_roll_of_a_card_the_player_does_not_hold_is_refused():
+    text = write_phh(rolled_hand(), everything=True)
+    text = text.replace("_cardroom_roll p1 Kh", "_cardroom_roll p1 Qs")
+    assert refusal(text).startswith("action 3 '# _cardroom_roll p1 Qs': p1 must name one card")
+
+
+def test_a_file_that_stops_at_the_declarations_says_who_has_yet_to_declare():
+    text = DECLARE.split('  "# _cardroom_declare p1')[0] + "]\n"  # carol has declared
+    assert refusal(text) == "hand unfinished: p1, p2 to declare on 7th street"

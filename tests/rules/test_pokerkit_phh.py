@@ -34,6 +34,9 @@ for any other reason fails the test with its seed. The differences:
 
 pokerkit never makes the big bet on 4th street with an open pair, and its
 files can't differ from ours there: every size it bets is one we allow.
+
+The other way round, pokerkit reads our hi-lo declare files (written
+``F7S/8``) to the end: the declarations are commentaries to it.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+import pokerkit
 import pytest
 
 from tables.rules.cards import parse_cards
@@ -49,6 +53,7 @@ from tables.rules.formats.phh import HandHistory, PHHError, read_phh, replay
 from tables.rules.state import BOARD, WAGERS, HandState
 from tests.rules.pokerkit_hands import GAMES, PokerkitHand, pokerkit_hand
 from tests.rules.strategies import examples
+from tests.rules.test_phh import DECLARE
 
 AGREE = "agree"
 ALL_IN_BRING_IN = "all-in bring-in: the others enter for the full bring-in (WSOP)"
@@ -228,3 +233,17 @@ def test_eight_players_who_never_fold_run_out_of_cards_alike() -> None:
 def test_each_rule_difference_is_recognised(seed: int, game: str | None, rule: str) -> None:
     hand = pokerkit_hand(seed, game=game, crowded=game is None)
     assert verdict(hand) == rule
+
+
+def test_pokerkit_plays_a_hi_lo_declare_file_through_as_the_cards_speak() -> None:
+    """Each declaration is a commentary to pokerkit: it replays every action
+    as stud hi-lo, and only the pot goes another way."""
+    *_, theirs = pokerkit.notation.HandHistory.loads(DECLARE)
+    ours = replay(read_phh(DECLARE))
+    assert not theirs.status  # the hand is over
+    # Ours: carol's kings take the high half she declared, bob's wheel the low.
+    assert ours.stacks == [97, 101, 102]
+    # As the cards speak, the two wheels are the best high and the best low:
+    # carol wins nothing, and alice and bob share her antes and bring-in.
+    assert theirs.stacks[2] == 97
+    assert theirs.stacks[0] + theirs.stacks[1] == ours.stacks[0] + ours.stacks[1] + 5

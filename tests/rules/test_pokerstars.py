@@ -14,14 +14,31 @@ from pathlib import Path
 
 import pytest
 
-from tables.rules import HandState
+from tables.rules import GameConfig, HandState
 from tables.rules.cards import FULL_DECK, card_str, fisher_yates, parse_cards
 from tables.rules.evaluators import Evaluator
 from tables.rules.formats.phh import read_phh, replay
-from tables.rules.formats.pokerstars import HandInfo, PokerStarsError, _high_name, write_text
-from tests.rules.stacking import config, play
+from tables.rules.formats.pokerstars import (
+    HandInfo,
+    PokerStarsError,
+    _high_name,
+    game_title,
+    write_text,
+)
+from tests.rules.stacking import config, play, stack_deck
 from tests.rules.test_all_ins import RANKED, run_out
-from tests.rules.test_phh import SEEDS, cards_seen_by, finished_sample_hand, random_hand
+from tests.rules.test_decisions import bet_passively, decide, roll_your_own
+from tests.rules.test_phh import (
+    ALICE,
+    BOB,
+    SEEDS,
+    cards_seen_by,
+    declared_hand,
+    exchanged_hand,
+    finished_sample_hand,
+    random_hand,
+    rolled_hand,
+)
 from tests.rules.test_sample_deal import CRAIG, JIMMY, KATHERINE, LARRY, sample_hand
 from tests.rules.test_streets import check_around
 
@@ -382,6 +399,122 @@ def test_a_pot_limit_hand_tells_its_pot_sized_bets():
     assert "p1: raises 15 to 20" in written
     assert "p1: bets 63" in written
     assert stacks_read_back(written) == named_stacks(state)
+
+
+# ------------------------------------------------- decisions that are not bets
+
+
+def section(text: str, header: str) -> list[str]:
+    """The lines under one ``*** header ***``, up to the next header."""
+    lines = text.splitlines()
+    start = lines.index(f"*** {header} ***") + 1
+    end = next((i for i in range(start, len(lines)) if lines[i].startswith("***")), len(lines))
+    return lines[start:end]
+
+
+def test_an_exchange_is_headed_as_a_draw_with_its_price_and_both_cards():
+    written = text(exchanged_hand(), ALICE)
+    assert written.startswith("PokerStars Hand #42:  English Stud Limit (5/10) - ")
+    assert section(written, "FIRST EXCHANGE") == [
+        "p1: pays 10 for the exchange",
+        "p1: exchanges [2c] for [Ac]",  # face up: everyone reads both
+        "p2: stands pat",
+    ]
+    assert section(written, "SECOND EXCHANGE") == [
+        "p1: stands pat",
+        "p2: pays 10 for the exchange",
+        "p2: exchanges a down card",  # bob's K♠ and K♥ are his
+    ]
+    # Later deals hold the new card in the old one's place.
+    assert "Dealt to p1 [Ah Ad Ac 9h 4c] [5s]" in written
+    assert stacks_read_back(written) == named_stacks(exchanged_hand()) == {"p1": 113, "p2": 87}
+
+
+def test_the_player_who_exchanged_a_down_card_reads_both_cards():
+    assert "p2: exchanges [Ks] for [Kh]" in section(text(exchanged_hand(), BOB), "SECOND EXCHANGE")
+
+
+def test_rolls_are_told_after_the_deal_once_all_have_rolled():
+    written = text(rolled_hand(), ALICE)
+    assert section(written, "1st ROUND") == [
+        "Dealt to p1 [Kh 2d]",
+        "p1: rolls [Kh]",
+        "p2: rolls [7c]",
+        "p2: brings in for 2",
+        "p1: completes it to 5",
+        "p2: folds",
+        "Uncalled bet (3) returned to p1",
+        "p1 collected 6 from pot",
+        "p1: doesn't show hand",
+    ]
+    assert "Seat 2: p2 folded on the 1st Round" in written
+
+
+def test_a_rolled_card_is_among_the_old_cards_of_the_next_deal():
+    # Alice: K♥ 2♦ then 2♠ 9♥; she rolls the K♥, then the 2♦ from the first round.
+    state = decide(roll_your_own(), {ALICE: ("roll", "Kh"), BOB: ("roll", "7c")})
+    while state.street_name == "1st round":
+        bet_passively(state)
+    decide(state, {ALICE: ("roll", "2d"), BOB: ("roll", "7d")})
+    while not state.finished:
+        if state.deciding():
+            for player in state.deciding():
+                kind, cards = state.default_decision(player)
+                state.act(player, kind, None, cards)
+        else:
+            bet_passively(state)
+    rounds = section(text(state, None), "2nd ROUND")
+    assert rounds[:2] == ["p1: rolls [2d]", "p2: rolls [7d]"]
+    assert "Dealt to p1 [Kh 2d 2s 9h] [" in text(state, ALICE)
+
+
+def test_declarations_come_before_the_showdown_and_name_the_hand_the_way_declared():
+    written = text(declared_hand())
+    assert written.startswith("PokerStars Hand #42:  7 Card Stud Hi/Lo Declare Limit (5/10) - ")
+    assert section(written, "DECLARE") == [
+        "p1: declares high and low",
+        "p2: declares low",
+        "p3: declares high",
+    ]
+    assert section(written, "SHOW DOWN")[:5] == [
+        "p1: shows [Ac 2d 3h 4s 5c Kd 9c] (HI: a straight, Ace to Five; LO: 5,4,3,2,A)",
+        "p2: shows [Ad 2c 3s 4d 5h Qc 8s] (LO: 5,4,3,2,A)",
+        "p3: shows [Kc Kh 7d 9d Js 6c Th] (HI: a pair of Kings)",
+        "p3 collected 5 from pot",
+        "p2 collected 4 from pot",
+    ]
+    assert "No low hand qualified" not in written
+
+
+def test_the_bug_is_named_after_the_seats_and_in_the_hands_it_plays_in():
+    # Alice: 9♥ 7♥ down, 4♥ 2♥ K♣ up, K♦ down: a flush with the bug.
+    deck = stack_deck(
+        {0: "9h7h4h", 1: "QcQdQh"}, {0: "2h", 1: "3s"}, {0: "Kc", 1: "5d"}, {0: "Kd", 1: "8s"}
+    )
+    rules = config(variant="aces_straights_flushes", auto_muck=False)
+    state = HandState.new(rules, [100, 100], deck)
+    while not state.finished:
+        bet_passively(state)
+    lines = text(state).splitlines()
+    assert lines[4].startswith("The bug: a joker in the centre, every hand's seventh card")
+    assert "p1: shows [9h 7h 4h 2h Kc Kd] (a flush, Ace high (with the bug))" in lines
+    # The bug plays for bob too: an ace beside his queens, never a fourth queen.
+    assert "p2: shows [Qc Qd Qh 3s 5d 8s] (three of a kind, Queens (with the bug))" in lines
+    assert "*** 6th STREET ***" in lines and "*** RIVER ***" not in lines
+
+
+@pytest.mark.parametrize(
+    ("variant", "title"),
+    [
+        ("roll_your_own", "Roll Your Own Stud Limit"),
+        ("english", "English Stud Limit"),
+        ("aces_straights_flushes", "6 Card Stud (Aces, Straights and Flushes) Limit"),
+        ("declare", "7 Card Stud Hi/Lo Declare Limit"),
+        ("declare8", "7 Card Stud Hi/Lo Declare (8 or Better) Limit"),
+    ],
+)
+def test_the_home_games_with_decisions_are_named_in_the_header(variant, title):
+    assert game_title(GameConfig(variant=variant)) == title
 
 
 # ------------------------------------------------------------------ refusals

@@ -50,9 +50,10 @@ other tools can still read:
   written as the table's stakes have it, though no bet depends on it: the
   stud codes require the field, and the stakes come back whole.
 * ``_cardroom_variant``: ``"london"``, with ``variant = "FR"``, or one of
-  the stud games the standard has no code for (Mississippi and the wild-card
-  games), with ``variant = "F7S"`` (see :data:`STAND_INS`). A tool that
-  reads only ``F7S`` replays the actions, but reads wild cards as natural.
+  the stud games the standard has no code for (Mississippi, the wild-card
+  games, the home games of decisions below), with ``variant = "F7S"``, or
+  ``"F7S/8"`` for hi-lo declare (see :data:`STAND_INS`). A tool that reads
+  only ``F7S`` replays the actions, but reads wild cards as natural.
 
 The reader honours both, and refuses a value it doesn't know, or a
 ``_cardroom_variant`` that doesn't go with the file's ``variant``.
@@ -62,6 +63,27 @@ out is all in for what they have put in). It is written where it happened, as
 an action that is only a commentary, ``"# _cardroom_protect p2"``: valid PHH
 that other tools read as a no-op, and that this reader applies. The underscore
 marks it as ours, as PHH's user-defined field names are marked.
+
+The home games' decisions that are not bets are written so:
+
+* English stud's exchange is PHH's own draw action, for one card: ``p1 sd
+  7h`` (``p1 sd ??`` for a down card the file doesn't know), and the next
+  action deals the card that replaces it, ``d dh p1 2c``, as a draw game's
+  file does. A bare ``p1 sd`` stands pat. The price of an exchange (the
+  ``exchange_price`` option, in ``_cardroom_rules``) has no action: the
+  replay charges it as the table did.
+* A roll (roll your own) and a declaration (hi-lo declare) are actions that
+  are only a commentary, as a protection is: ``# _cardroom_roll p2 Kd`` and
+  ``# _cardroom_declare p2 low`` (``high``, ``low`` or ``both``). Other
+  tools read them as no-ops; a hi-lo declare file, written ``F7S/8``, replays
+  there to the end, only the pots going as the cards speak.
+* A choice everyone makes at once is written where its player made it, so
+  that a replay makes them in the same order. Only a finished hand is
+  written, and every choice has been revealed by then.
+* A roll is public. A down card exchanged away is ``??`` to all but its
+  owner, even when they show at the showdown (the show is of the cards they
+  end with), and so is the down card that replaced it, which the show then
+  names (see :class:`_Sight`).
 
 >>> history = read_phh('''
 ... variant = "F7S"
@@ -92,7 +114,20 @@ from tables.rules.config import GameConfig
 from tables.rules.errors import IllegalAction
 from tables.rules.formats import fasttoml
 from tables.rules.narration import Narrator
-from tables.rules.state import BOARD, DEALING, PROTECT, SHOWDOWN, UNKNOWN, WAGERS, HandState
+from tables.rules.state import (
+    BOARD,
+    DEALING,
+    DECIDING,
+    DECLARATIONS,
+    EXCHANGE,
+    PROTECT,
+    ROLL,
+    SHOWDOWN,
+    STAND_PAT,
+    UNKNOWN,
+    WAGERS,
+    HandState,
+)
 from tables.rules.variants import BY_PHH, VARIANTS, Variant
 from tables.rules.views import events_for
 
@@ -127,11 +162,37 @@ STAND_INS = {
     "baseball": "F7S",
     "high_chicago": "F7S",
     "low_chicago": "F7S",
+    # Roll your own deals two down cards a round and English stud exchanges
+    # cards; a tool that knows only F7S can't follow either. Aces, Straights
+    # and Flushes stops at six cards. Hi-lo declare is stud hi-lo's deal and
+    # betting: a tool that knows only F7S/8 replays every action of the file
+    # (our declarations are commentaries to it), and only the pots may differ.
+    "roll_your_own": "F7S",
+    "english": "F7S",
+    "aces_straights_flushes": "F7S",
+    "declare": "F7S/8",
+    "declare8": "F7S/8",
 }
 PLAIN_VERBS = {"bring_in": "pb", "check": "cc", "call": "cc", "fold": "f", "muck": "sm"}
 MAX_PLAYERS = 8
 MUCK = "muck"  # what a bare ``pN sm`` reads as
-PROTECT_NOTE = "_cardroom_protect"  # a commentary action: ``# _cardroom_protect pN``
+# Moves PHH has no action for, each written as an action that is only a
+# commentary: the note's name, the player and what the move needs.
+PROTECT_NOTE = "_cardroom_protect"  # ``# _cardroom_protect pN``
+ROLL_NOTE = "_cardroom_roll"  # ``# _cardroom_roll pN Kd``
+DECLARE_NOTE = "_cardroom_declare"  # ``# _cardroom_declare pN high`` (low, both)
+NOTES = {
+    PROTECT_NOTE: ("a timeout protection", "pN"),
+    ROLL_NOTE: ("a roll", "pN card"),
+    DECLARE_NOTE: ("a declaration", "pN high|low|both"),
+}
+DECLARE_KINDS = {choice: kind for kind, choice in DECLARATIONS.items()}  # "low" -> "declare_low"
+# What an unfinished file's players are waiting to do, by the decision's name.
+DECIDING_WORDS = {
+    ROLL: "roll a card face up",
+    EXCHANGE: "exchange a card or stand pat",
+    "declare": "declare",
+}
 
 # Cards as PHH writes them, read by one look-up; parse_card reads (or refuses) the rest.
 CARD_CODES = {card_str(card): card for card in FULL_DECK} | {"??": UNKNOWN}
@@ -409,17 +470,45 @@ def _step(state: HandState, text: str, shows: _Shows, index: int, players: dict[
         player = players[words[0]] if words[0] in players else _player(state, words[0])
         if words[1] == "sm":
             shows.show(player, _shown_cards(words[2:]), index, text)
+        elif words[1] == "sd":
+            _exchange(state, player, words[2:])
         else:
             _bet(state, player, words[1], words[2:])
 
 
 def _commentary(state: HandState, words: list[str]) -> None:
-    """A bare commentary is a no-op, unless it records a timeout protection."""
-    if not words or words[0] != PROTECT_NOTE:
+    """A bare commentary is a no-op, unless it is one of our NOTES: a timeout
+    protection, a roll or a declaration."""
+    if not words or words[0] not in NOTES:
         return
-    if len(words) != 2:
-        raise IllegalAction(f"a timeout protection is written '# {PROTECT_NOTE} pN'")
-    state.protect(_player(state, words[1]))
+    note, args = words[0], words[1:]
+    what, form = NOTES[note]
+    if len(args) != len(form.split()):
+        raise IllegalAction(f"{what} is written '# {note} {form}'")
+    player = _player(state, args[0])
+    if note == PROTECT_NOTE:
+        state.protect(player)
+    elif note == ROLL_NOTE:
+        state.act(player, ROLL, cards=_read_cards(args[1]))
+    elif args[1] in DECLARE_KINDS:
+        state.act(player, DECLARE_KINDS[args[1]])
+    else:
+        raise IllegalAction(f"{what} is written '# {note} {form}', not {args[1]!r}")
+
+
+def _exchange(state: HandState, player: int, args: list[str]) -> None:
+    """PHH's draw action, ``pN sd``: English stud's exchange of one card
+    (``pN sd 7h``, ``pN sd ??`` for a down card the file doesn't know), its
+    replacement dealt by the next ``d dh``, or a stand pat (a bare ``pN sd``)."""
+    if not state.game.exchanges:
+        raise IllegalAction(f"{state.game.name} has no exchanges to stand pat or discard in")
+    if not args:
+        state.act(player, STAND_PAT)
+        return
+    cards = _read_cards(args[0]) if len(args) == 1 else []
+    if len(cards) != 1:
+        raise IllegalAction("an exchange is of one card, like 'p1 sd 7h'; 'p1 sd' stands pat")
+    state.act(player, EXCHANGE, cards=cards)
 
 
 def _deal(state: HandState, words: list[str], players: dict[str, int]) -> None:
@@ -441,10 +530,8 @@ def _bet(state: HandState, player: int, verb: str, args: list[str]) -> None:
     elif verb in ("pb", "cc", "f") and not args:
         kind = {"pb": "bring_in", "f": "fold"}.get(verb) or _check_or_call(state, player)
         state.act(player, kind)
-    elif verb == "sd":
-        raise IllegalAction("stud has no draws to stand pat or discard in")
     else:
-        raise IllegalAction("player actions are pb, cbr AMOUNT, cc, f and sm [cards]")
+        raise IllegalAction("player actions are pb, cbr AMOUNT, cc, f, sd [card] and sm [cards]")
 
 
 def _player(state: HandState, word: str) -> int:
@@ -606,6 +693,9 @@ def _waiting_on(state: HandState) -> str:
     if state.phase == SHOWDOWN:
         names = ", ".join(f"p{p + 1}" for p in state.showdown_order)
         return f"{names} to show or muck at the showdown"
+    if state.phase == DECIDING:
+        names = ", ".join(f"p{p + 1}" for p in state.deciding())
+        return f"{names} to {DECIDING_WORDS[state.decision_name or '']} on {street}"
     if state.phase == DEALING:
         target, count = state.pending_deal or (BOARD, 0)
         whom = "the board" if target == BOARD else f"p{target + 1}"
@@ -683,11 +773,11 @@ def hand_fields(
 ) -> dict[str, Any]:
     """The PHH fields of a finished hand, in the order they are written."""
     _check_writable(state, viewer)
-    config, open_hands = state.config, _open_hands(state, viewer, everything)
+    config, sight = state.config, _Sight.of(state, viewer, everything)
     said = None
     if commentary:
         names = (extra or {}).get("players") or [f"p{p + 1}" for p in range(state.n)]
-        said = _said(state, open_hands, everything, names)
+        said = _said(state, sight, names)
     fields: dict[str, Any] = {
         "variant": phh_variant(config.game),
         "antes": [config.ante] * state.n,
@@ -695,7 +785,7 @@ def hand_fields(
         "small_bet": config.small_bet,
         "big_bet": config.big_bet,
         "starting_stacks": list(state.starting_stacks),
-        "actions": _action_lines(state, open_hands, said),
+        "actions": _action_lines(state, sight, said),
         "finishing_stacks": list(state.stacks),
     }
     if config.game.phh is None:
@@ -719,59 +809,109 @@ def _check_writable(state: HandState, viewer: int | None) -> None:
         raise PHHError(f"viewer must be a player from 0 to {state.n - 1} or None, not {viewer!r}")
 
 
-def _open_hands(state: HandState, viewer: int | None, everything: bool) -> set[int]:
-    """The players whose down cards this export may name."""
-    if everything:
-        return set(range(state.n))
-    shown = {event["player"] for event in state.events if event["type"] == "show"}
-    return shown | ({viewer} if viewer is not None else set())
+@dataclass(frozen=True)
+class _Sight:
+    """The cards an export names: every upcard, the viewer's down cards, and
+    the down cards of a player who showed them, all of them for staff.
+
+    A card exchanged away is dead and never shown: only its owner and staff
+    read it. The card that replaced a shown player's down card is written
+    ``??`` where it is dealt, and named by the show. ``pN sd ??`` can't say
+    which of several unknown down cards went, and the reader takes the first:
+    were the others named, the show could find a named card where an unknown
+    one was taken. With every card an exchange touches unknown, any unknown
+    one will do: the show names them all where they end up.
+    """
+
+    viewer: int | None
+    everything: bool
+    shown: frozenset[int]
+    discards: frozenset[int]
+
+    @classmethod
+    def of(cls, state: HandState, viewer: int | None, everything: bool) -> _Sight:
+        shown = frozenset(event["player"] for event in state.events if event["type"] == "show")
+        return cls(viewer, everything, shown, frozenset(state.discards))
+
+    def sees(self, event: dict[str, Any]) -> bool:
+        """Whether the card of a deal or an exchange event is written."""
+        player, card = event["player"], event["card"]
+        if card == UNKNOWN:
+            return False
+        if self.everything or event["up"] or player == self.viewer:
+            return True
+        return player in self.shown and card not in self.discards and not event.get("exchange")
+
+    def card(self, event: dict[str, Any]) -> str:
+        return card_str(event["card"]) if self.sees(event) else "??"
 
 
 def _action_lines(
-    state: HandState, open_hands: set[int], said: list[str | None] | None = None
+    state: HandState, sight: _Sight, said: list[str | None] | None = None
 ) -> list[str]:
     """The ``actions`` array; with ``said``, each event's words as commentary."""
     lines: list[str] = []
     notes: dict[int, str] = {}  # line index -> its commentary, added once the line is whole
     dealing = None  # (player, street) of the deal line being built
+    hidden = _hidden_choices(state.events)
+    revealed = set(hidden.values())  # choices written where they were made, not here
     for index, event in enumerate(state.events):
         words = said[index] if said else None
         if event["type"] != "deal":
             dealing = None
-            made = _event_line(event)
-            if words and made and event["type"] != PROTECT:
+            if index in revealed:
+                made = []
+            else:  # a choice made at once with others is written where it was made
+                made = _event_line(state.events[hidden.get(index, index)], sight)
+            if words and made and not made[0].startswith("#"):  # a note has no words
                 notes[len(lines)] = words
             elif words and not made and event["type"] != "ante":  # the antes have a field
                 made = [f"# {words}"]
             lines.extend(made)
             continue
-        player = event["player"]
-        card = _card(event["card"], event["up"] or player in open_hands)
-        if dealing == (player, event["street"]) and not event.get("extra"):
-            lines[-1] += card
+        player, alone = event["player"], event.get("extra") or event.get("exchange")
+        if dealing == (player, event["street"]) and not alone:
+            lines[-1] += sight.card(event)
         else:
-            # An extra card (Baseball) is a deal of its own, as the reader expects it.
-            lines.append(f"d dh p{player + 1} {card}")
-            dealing = None if event.get("extra") else (player, event["street"])
+            # An extra card (Baseball) or one replacing a card exchanged is a
+            # deal of its own, as the reader expects it.
+            lines.append(f"d dh p{player + 1} {sight.card(event)}")
+            dealing = None if alone else (player, event["street"])
         if words:
             notes[len(lines) - 1] = words
     return [f"{line} # {notes[i]}" if i in notes else line for i, line in enumerate(lines)]
 
 
-def _said(
-    state: HandState, open_hands: set[int], everything: bool, names: list[str]
-) -> list[str | None]:
-    """Each event's words, told from the cards the file writes: everyone's upcards,
-    and the down cards of the players in ``open_hands`` (burns for staff only)."""
-    events = events_for(state, everything=everything)
+def _hidden_choices(events: list[dict[str, Any]]) -> dict[int, int]:
+    """Each ``decided`` event's index -> the index of the roll or declaration
+    it kept hidden until everyone had chosen.
+
+    The file writes each choice where it was made, so that a replay makes
+    them in the same order; a finished hand has revealed them all.
+    """
+    waiting: dict[int, int] = {}
+    made: dict[int, int] = {}
     for index, event in enumerate(events):
-        if event["type"] == "deal" and event["card"] is None and event["player"] in open_hands:
-            card = state.events[index]["card"]
-            events[index] = {**event, "card": None if card == UNKNOWN else card_str(card)}
+        if event["type"] == "decided":
+            waiting[event["player"]] = index
+        elif event["type"] in (ROLL, "declare") and event["player"] in waiting:
+            made[waiting.pop(event["player"])] = index
+    return made
+
+
+def _said(state: HandState, sight: _Sight, names: list[str]) -> list[str | None]:
+    """Each event's words, told from the cards the file writes: everyone's upcards,
+    and the down cards ``sight`` names (burns for staff only)."""
+    events = events_for(state, everything=sight.everything)
+    for index, event in enumerate(events):
+        if event["type"] in ("deal", EXCHANGE) and event["card"] is None:
+            original = state.events[index]
+            if sight.sees(original):
+                events[index] = {**event, "card": card_str(original["card"])}
     return [told.text for told in Narrator(names, state).tell(events)]
 
 
-def _event_line(event: dict[str, Any]) -> list[str]:
+def _event_line(event: dict[str, Any], sight: _Sight) -> list[str]:
     """The action line for one non-deal event; none for antes, burns, returns..."""
     kind = event["type"]
     if kind == "board":
@@ -781,15 +921,19 @@ def _event_line(event: dict[str, Any]) -> list[str]:
         return [f"{actor} cbr {event['total']}"]
     if kind == "show":
         return [f"{actor} sm {cards_str(event['cards'])}"]
+    if kind == EXCHANGE:  # PHH's draw: the card goes, the next ``d dh`` replaces it
+        return [f"{actor} sd {sight.card(event)}"]
+    if kind == STAND_PAT:
+        return [f"{actor} sd"]
     if kind == PROTECT:
         return [f"# {PROTECT_NOTE} {actor}"]
+    if kind == ROLL:
+        return [f"# {ROLL_NOTE} {actor} {card_str(event['card'])}"]
+    if kind == "declare":
+        return [f"# {DECLARE_NOTE} {actor} {event['choice']}"]
     if kind in PLAIN_VERBS:
         return [f"{actor} {PLAIN_VERBS[kind]}"]
     return []
-
-
-def _card(card: int, visible: bool) -> str:
-    return card_str(card) if visible and card != UNKNOWN else "??"
 
 
 def _house_rules(config: GameConfig) -> dict[str, Any]:

@@ -49,6 +49,21 @@ Where Cardroom differs:
   ace-to-six words (``Lo: 7-5-4-3-2 low``, ``Lo: 6-4-3-2-A low, flush``):
   PokerStars' list of five ranks reads as an ace-to-five low, which has no
   straights or flushes to count against it.
+* PokerStars deals none of the home games with decisions that are not bets,
+  and each is headed by its own name. ``Roll Your Own Stud`` has streets
+  ``*** 1st ROUND ***`` to ``*** 4th ROUND ***``, and after each deal the
+  rolls, ``name: rolls [Kd]``, told once everyone has chosen. ``English
+  Stud`` heads each exchange as PokerStars heads a draw, ``*** FIRST
+  EXCHANGE ***`` after 5th street's betting and ``*** SECOND EXCHANGE ***``
+  after 6th's, with ``name: pays 10 for the exchange`` (its price),
+  ``name: exchanges [2c] for [Ac]``, or ``name: exchanges a down card`` where
+  the viewer may see neither card, and ``name: stands pat``; later ``Dealt
+  to`` lines hold the new card in the old one's place. ``6 Card Stud (Aces,
+  Straights and Flushes)`` names the bug in a line after the seats, and a
+  hand it plays in ``(with the bug)``. ``7 Card Stud Hi/Lo Declare`` writes
+  ``*** DECLARE ***`` and ``name: declares high`` (``low``, ``high and
+  low``) before the showdown, names each shown hand only the way it was
+  declared (``LO: 5,4,3,2,A``), and never says ``No low hand qualified``.
 * The hand number is Cardroom's hand id. The time is the site's time zone with
   its abbreviation, without PokerStars' second time in ET.
 * PokerStars stud deals from seat 1; Cardroom deals from the seat after the
@@ -131,7 +146,7 @@ from tables.rules.evaluate import (
 )
 from tables.rules.evaluators import ACE_TO_FIVE, NATURAL_SEVENS, Evaluator
 from tables.rules.evaluators.wild import wild_words
-from tables.rules.narration import CHIPS_IN, Figures, Ledger
+from tables.rules.narration import CHIPS_IN, DECISIONS, DECLARED, Figures, Ledger
 from tables.rules.state import PROTECT, UNKNOWN, HandState
 
 # Each variant's name in the header, before its structure's words ("Limit").
@@ -153,14 +168,25 @@ GAMES = {
     "baseball": "7 Card Stud (Baseball)",
     "high_chicago": "7 Card Stud (High Chicago)",
     "low_chicago": "7 Card Stud (Low Chicago)",
+    "roll_your_own": "Roll Your Own Stud",
+    "english": "English Stud",
+    "aces_straights_flushes": "6 Card Stud (Aces, Straights and Flushes)",
+    "declare": "7 Card Stud Hi/Lo Declare",
+    "declare8": "7 Card Stud Hi/Lo Declare (8 or Better)",
 }
 # Structures whose header stakes are the bring-in and the minimum bet, as
 # PokerStars' pot- and no-limit games give their blinds.
 BIG_BET = frozenset({"pot", "no"})
-STREET_HEADERS = ("3rd STREET", "4th STREET", "5th STREET", "6th STREET", "RIVER")
-STREET_NAMES = ("3rd Street", "4th Street", "5th Street", "6th Street", "River")
-# Events that only move the deck; the text doesn't tell them.
-SILENT = frozenset({"burn", "no_burn", "reuse_burns"})
+# Events that only move the deck, and choices not yet revealed (a roll or a
+# declaration is told when the last player has made theirs); the text doesn't
+# tell them.
+SILENT = frozenset({"burn", "no_burn", "reuse_burns", "decided"})
+# English stud's exchanges, each headed as PokerStars heads a draw.
+EXCHANGE_HEADERS = ("FIRST EXCHANGE", "SECOND EXCHANGE", "THIRD EXCHANGE")
+BUG_LINE = (
+    "The bug: a joker in the centre, every hand's seventh card "
+    "(an ace, or to complete a straight or a flush)"
+)
 
 
 class PokerStarsError(ValueError):
@@ -220,6 +246,10 @@ class _Narrator:
         self.headed = -1  # the last street whose header is written
         self.held: list[list[tuple[int, bool]]] = [[] for _ in range(state.n)]  # (card, face up)
         self.dealt = _dealt_by_street(state)
+        self.streets = [_street_words(name) for name in state.game.streets]
+        self.section = ""  # the last header written for a decision ("DECLARE"...)
+        self.exchanges = 0  # exchange headers written
+        self.swapping: dict[int, int] = {}  # player -> where the card they exchanged was
         self.at_showdown = False
 
     def lines(self) -> list[str]:
@@ -242,6 +272,7 @@ class _Narrator:
                 f"({self.state.starting_stacks[p]} in chips)"
                 for p in self._by_seat()
             ),
+            *([BUG_LINE] if self.state.game.evaluator.bug else []),
         ]
 
     def _by_seat(self) -> list[int]:
@@ -253,8 +284,12 @@ class _Narrator:
         kind = event["type"]
         if kind in SILENT:
             return []
+        if kind == "deal" and event.get("exchange"):
+            return self._replacement(event)
         if kind in ("deal", "board"):
             return self._deal(event)
+        if kind in DECISIONS or (kind == "pay" and event.get("exchange")):
+            return self._decision(kind, event)
         if kind in CHIPS_IN or kind in ("check", "fold"):
             return [self._bet(kind, event, figures)]
         if kind in ("show", "muck"):
@@ -286,7 +321,7 @@ class _Narrator:
         if event["street"] == self.headed:
             return []
         self.headed = event["street"]
-        header = f"*** {STREET_HEADERS[self.headed]} ***"
+        header = f"*** {self.streets[self.headed][0]} ***"
         if event["type"] == "board":  # the deck ran short: one shared river card
             return [f"{header} [{card_str(event['card'])}]"]
         return [header, *self._dealt_lines(self.dealt.get(self.headed, {}))]
@@ -305,6 +340,63 @@ class _Narrator:
     def _visible(self, player: int, cards: Iterable[tuple[int, bool]]) -> list[int]:
         mine = player in self.open
         return [card for card, up in cards if up or (mine and card != UNKNOWN)]
+
+    # -------------------------------------------------------------- decisions
+
+    def _decision(self, kind: str, event: dict[str, Any]) -> list[str]:
+        """A roll, an exchange (its price, the card given up), a stand pat or a
+        declaration. Exchanges and declarations come under a header of their own."""
+        name, player = self.names[event["player"]], event["player"]
+        if kind == "roll":
+            card = event["card"]
+            self.held[player][self._place_of(player, card, face_down=True)] = (card, True)
+            return [f"{name}: rolls [{card_str(card)}]"]
+        if kind == "declare":
+            return [*self._head("DECLARE"), f"{name}: declares {DECLARED[event['choice']]}"]
+        head = self._head_exchange(event["street"])
+        if kind == "pay":
+            return [*head, f"{name}: pays {event['amount']} for the exchange"]
+        if kind == "stand_pat":
+            return [*head, f"{name}: stands pat"]
+        self.swapping[player] = self._place_of(player, event["card"])
+        return head  # told with the card that replaces it, dealt next
+
+    def _replacement(self, event: dict[str, Any]) -> list[str]:
+        """The card that replaced one exchanged, in its place: the exchange's line."""
+        player = event["player"]
+        where = self.swapping.pop(player)
+        gone = self.held[player][where]
+        self.held[player][where] = (event["card"], event["up"])
+        shown = self._visible(player, [gone]), self._visible(player, [self.held[player][where]])
+        if not any(shown):
+            return [f"{self.names[player]}: exchanges a down card"]
+        old, new = (f"[{_cards(cards)}]" if cards else "a down card" for cards in shown)
+        return [f"{self.names[player]}: exchanges {old} for {new}"]
+
+    def _place_of(self, player: int, card: int, *, face_down: bool = False) -> int:
+        """Where a card rolled or exchanged is in the player's hand; in a
+        replayed hand that didn't know it, the first unknown card, as the
+        engine takes it."""
+        hand = self.held[player]
+        for wanted in (card, UNKNOWN):
+            for index, (held, up) in enumerate(hand):
+                if held == wanted and not (face_down and up):
+                    return index
+        raise PokerStarsError(f"{self.names[player]} has no {card_str(card)} to roll or exchange")
+
+    def _head(self, section: str) -> list[str]:
+        if self.section == section:
+            return []
+        self.section = section
+        return [f"*** {section} ***"]
+
+    def _head_exchange(self, street: int) -> list[str]:
+        """One header for each exchange: after 5th street's betting, then after 6th's."""
+        if self.section == f"exchange {street}":
+            return []
+        self.section = f"exchange {street}"
+        self.exchanges += 1
+        return [f"*** {EXCHANGE_HEADERS[self.exchanges - 1]} ***"]
 
     # ---------------------------------------------------------------- betting
 
@@ -341,7 +433,12 @@ class _Narrator:
         high = _high_name(evaluator, cards, wild)
         if not evaluator.low:
             return high
-        return f"HI: {high}" + (f"; LO: {low}" if low else "")
+        declared = self.state.declared[player]  # hi-lo declare: the hand plays one way, or both
+        if declared == "low":
+            return f"LO: {low or 'no low hand'}"
+        if declared == "both":
+            return f"HI: {high}; LO: {low or 'no low hand'}"
+        return f"HI: {high}" + (f"; LO: {low}" if low and declared is None else "")
 
     def _collected(self) -> list[str]:
         """Who took what from each pot, the last side pot first as PokerStars does."""
@@ -359,7 +456,11 @@ class _Narrator:
         if result["uncontested"]:
             winner = next(p for p in range(self.state.n) if not self.state.folded[p])
             lines.append(f"{self.names[winner]}: doesn't show hand")
-        elif self.state.game.split and any(not pot["low_winners"] for pot in pots):
+        elif (
+            self.state.game.split
+            and not self.state.game.declares  # there, a pot may have no low declared
+            and any(not pot["low_winners"] for pot in pots)
+        ):
             lines.append("No low hand qualified")
         return lines
 
@@ -394,7 +495,7 @@ class _Narrator:
         start = f"Seat {self.info.seats[player]}: {self.names[player]}"
         if state.folded[player]:
             bet = "" if player in self.ledger.put_in else " (didn't bet)"
-            street = STREET_NAMES[self.ledger.folded_on[player]]
+            street = self.streets[self.ledger.folded_on[player]][1]
             return f"{start} folded on the {street}{bet}"
         if state.shown[player]:
             outcome = f"won ({won})" if won else "lost"
@@ -418,13 +519,26 @@ def _dealt_by_street(state: HandState) -> dict[int, dict[int, list[tuple[int, bo
     """Street -> player -> the cards dealt them then, players in dealing order."""
     dealt: dict[int, dict[int, list[tuple[int, bool]]]] = {}
     for event in state.events:
-        if event["type"] == "deal":
+        if event["type"] == "deal" and not event.get("exchange"):
             cards = dealt.setdefault(event["street"], {}).setdefault(event["player"], [])
             cards.append((event["card"], event["up"]))
     return dealt
 
 
 # ------------------------------------------------------------------- words
+
+
+def _street_words(street: str) -> tuple[str, str]:
+    """A street's header and its name in the summary: ``("4th STREET", "4th
+    Street")``, ``("1st ROUND", "1st Round")``; the 7th street is the river.
+
+    >>> _street_words("7th street"), _street_words("1st round")
+    (('RIVER', 'River'), ('1st ROUND', '1st Round'))
+    """
+    if street == "7th street":
+        return "RIVER", "River"
+    ordinal, word = street.split()
+    return f"{ordinal} {word.upper()}", f"{ordinal} {word.capitalize()}"
 
 
 def game_title(config: GameConfig) -> str:
@@ -489,7 +603,10 @@ def _high_name(evaluator: Evaluator, cards: Sequence[int], wild: int = 0) -> str
         return "a natural pair of Sevens"
     category = key >> CATEGORY_SHIFT
     r = high_ranks(key)  # most important first
-    wilds = wild_words(evaluator.high_cards(cards, wild), wild)
+    played = evaluator.high_cards(cards, wild)
+    wilds = wild_words(played, wild)
+    if evaluator.bug and len(played) < 5:  # the joker plays as the fifth card
+        wilds = " (with the bug)"
     if category == STRAIGHT_FLUSH and r[0] == 14:
         return "a Royal Flush" + wilds
     return {
