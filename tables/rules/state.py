@@ -893,6 +893,7 @@ class HandState:
 
     def _open_round(self, step: Bet) -> bool:
         """Open a betting round; False when fewer than two players can bet."""
+        self._reset_round()  # after a street, or after a decision with no street between
         able = self._able()
         self.phase = BETTING
         self.round_players = len(able)
@@ -1144,7 +1145,8 @@ class HandState:
         if type(card) is int and card in option.cards and card != UNKNOWN:
             return card
         if type(card) is int and UNKNOWN in option.cards:
-            fresh = 0 <= card < DECK_SIZE and card not in self._known_cards()
+            known = self._known_cards()
+            fresh = 0 <= card < DECK_SIZE and card not in known and card not in self.choices
             if card == UNKNOWN and option.kind == EXCHANGE or fresh and option.kind == ROLL:
                 return card
         self._refuse(f"player {player} must name one card to {option.kind}", options)

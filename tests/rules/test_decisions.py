@@ -13,7 +13,7 @@ from tables.rules import HandState, IllegalAction
 from tables.rules.cards import parse_card, parse_cards
 from tables.rules.errors import NotYourTurn
 from tables.rules.evaluators import Evaluator
-from tables.rules.state import DECIDING
+from tables.rules.state import DECIDING, UNKNOWN
 from tables.rules.views import events_for, view
 from tests.rules.seats import down_of, up_of
 from tests.rules.stacking import config, stack_deck
@@ -409,3 +409,32 @@ def test_the_options_are_refused_for_games_without_them():
         config(variant="stud8", declare_in_turn=True)
     with pytest.raises(IllegalAction, match="no exchanges"):
         config(variant="stud", exchange_price=True)
+
+
+def test_the_last_round_after_english_studs_second_exchange_starts_with_nothing_to_call():
+    # Six players: no 7th card, so the final round follows the exchange directly.
+    state = english(6, deck=list(range(52)))
+    while state.street_name != "6th street" or state.phase == DECIDING:
+        if state.phase == DECIDING:
+            decide(state, {state.to_act: ("stand_pat", None)})
+        else:
+            bet_passively(state)
+    wager = next(a for a in state.legal_actions() if a.kind in ("bet", "complete"))
+    state.act(state.to_act, wager.kind, wager.min)
+    while state.phase != DECIDING:
+        bet_passively(state)
+    while state.phase == DECIDING:
+        decide(state, {state.to_act: ("stand_pat", None)})
+    assert state.street_name == "6th street" and state.current_bet == 0
+    assert {a.kind for a in state.legal_actions()} == {"check", "bet"}
+
+
+def test_a_replayed_hand_refuses_two_players_rolling_the_same_unknown_card():
+    state = HandState.from_script(config(variant="roll_your_own"), [100, 100])
+    state.deal(0, [UNKNOWN, UNKNOWN])
+    state.deal(1, [UNKNOWN, UNKNOWN])
+    state.act(0, "roll", None, [parse_card("Kd")])
+    with pytest.raises(IllegalAction):
+        state.act(1, "roll", None, [parse_card("Kd")])
+    state.act(1, "roll", None, [parse_card("Qd")])
+    assert [state.upcards(p) for p in (0, 1)] == [[parse_card("Kd")], [parse_card("Qd")]]

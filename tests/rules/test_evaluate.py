@@ -210,7 +210,7 @@ def test_high_key_ignores_card_order() -> None:
 
 
 @pytest.mark.parametrize(
-    "bad", [[0, 1, 2, 3], [0, 1, 2, 3, 4, 5, 6, 7], [0, 1, 2, 3, 3], [0, 1, 2, 3, 52]]
+    "bad", [[0, 1, 2, 3], [0, 1, 2, 3, 4, 5, 6, 7, 8], [0, 1, 2, 3, 3], [0, 1, 2, 3, 52]]
 )
 def test_high_hand_rejects_a_malformed_hand(bad: list[int]) -> None:
     with pytest.raises(IllegalAction):
