@@ -55,6 +55,9 @@ STRONG_HIGH, STRONG_LOW, MEDIUM_LOW = 1 / 8, 5 / 8, 3 / 8
 RECONNECT_SECONDS = 1.0
 MAX_RECONNECT_SECONDS = 30.0
 MAX_SIT_REFUSALS = 8
+# After the server says a bot sends too much, it waits about this long before
+# asking again, so that its asking doesn't keep it over the limit.
+RATE_LIMITED_SECONDS = 1.0
 
 
 # ---------------------------------------------------------------- strategy
@@ -276,6 +279,9 @@ class Bot:
     rng: random.Random = field(default_factory=random.Random)
     refusals: int = 0
     last_move: tuple[int, int] | None = None  # (hand id, turn) already answered
+    # A decision made at once (hand id, street, decision) already sent: the
+    # others' choices move the turn on while the bot's is on its way.
+    last_decision: tuple[int, str, str] | None = None
     asked: str | None = None  # a seat request ("sit", "leave", "sit_in") awaiting its effect
     done: bool = False
     held: set[int] = field(default_factory=set)  # free seats held for the waiting list
@@ -313,6 +319,8 @@ class Bot:
                     self.hooks.received(self, message)
                     self.drop_stale_move(message)
                     reply = self.answer(message)
+                    if message["type"] == "error" and message["code"] == "rate_limited":
+                        await asyncio.sleep(RATE_LIMITED_SECONDS * self.rng.uniform(1.0, 1.5))
                     if reply is not None:
                         await self.reply(socket, reply, message)
                     if self.done:
@@ -361,7 +369,7 @@ class Bot:
         """The message to send in reply to one server message, if any."""
         if message["type"] == "error":
             logger.info("%s: %s: %s", self.name, message["code"], message["message"])
-            self.last_move = self.asked = None
+            self.last_move = self.asked = self.last_decision = None
             if message["code"] == "refused":
                 self.refusals += 1
                 self.done = self.refusals >= MAX_SIT_REFUSALS
@@ -420,6 +428,11 @@ class Bot:
         hand, hand_id = snapshot["hand"], snapshot["hand_info"]["id"]
         if not hand["legal_actions"] or self.last_move == (hand_id, hand["turn"]):
             return None
+        decision = hand.get("decision")
+        if decision is not None:
+            if self.last_decision == (hand_id, hand["street"], decision):
+                return None  # sent already; the others' choices moved the turn on
+            self.last_decision = (hand_id, hand["street"], decision)
         self.last_move = (hand_id, hand["turn"])
         self.refusals = 0
         move = choose_action(hand, self.rng)

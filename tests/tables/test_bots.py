@@ -43,6 +43,7 @@ from tables.bots import (
 )
 from tables.models import Table
 from tables.rules import HandState
+from tables.rules.cards import card_str, parse_card
 from tables.rules.config import GameConfig
 from tables.rules.games import Game, games
 from tables.rules.views import view
@@ -65,6 +66,21 @@ def assert_legal(move: dict[str, Any], options: list[dict[str, Any]]) -> None:
         assert move["amount"] in allowed, (move, option)
     else:
         assert "amount" not in move, move
+    if "cards" in option:  # a roll or an exchange names one of the cards offered
+        assert len(move["cards"]) == 1 and move["cards"][0] in option["cards"], (move, option)
+    else:
+        assert "cards" not in move, move
+
+
+def mover(state: HandState, rng: random.Random) -> int:
+    """The player to act, or one of those still to choose when all choose at once."""
+    return state.to_act if state.to_act is not None else rng.choice(state.deciding())
+
+
+def engine_move(state: HandState, player: int, move: dict[str, Any]) -> None:
+    cards = move.get("cards")
+    named = None if cards is None else [parse_card(card) for card in cards]
+    state.act(player, move["action"], move.get("amount"), named)
 
 
 @settings(max_examples=examples(150), deadline=None)
@@ -81,13 +97,13 @@ def test_the_bot_only_ever_chooses_a_legal_move(
     for _ in range(MAX_MOVES):
         if state.finished:
             return
-        seen = view(state, state.to_act)
+        player = mover(state, rng)
+        seen = view(state, player)
         move = choose_action(seen, rng)
         assert_legal(move, seen["legal_actions"])
         if rng.random() < 0.3:  # wander off the bot's own line, to reach other states
-            option = rng.choice(seen["legal_actions"])
-            move = {"action": option["kind"], "amount": option["min"]}
-        state.act(state.to_act, move["action"], move.get("amount"))  # the engine agrees
+            move = any_legal_move(rng.choice(seen["legal_actions"]), rng)
+        engine_move(state, player, move)  # the engine agrees
     raise AssertionError("the hand never ended")
 
 
@@ -113,6 +129,8 @@ def any_legal_move(option: dict[str, Any], rng: random.Random) -> dict[str, Any]
     if option["kind"] in WAGERS:
         amounts = option["amounts"] or [rng.randint(option["min"], option["max"])]
         move["amount"] = rng.choice(amounts)
+    if "cards" in option:
+        move["cards"] = [rng.choice(option["cards"])]
     return move
 
 
@@ -131,12 +149,13 @@ def test_the_bot_chooses_a_legal_move_in_every_variant_and_structure(game: Game)
         for _ in range(MAX_MOVES):
             if state.finished:
                 break
-            seen = view(state, state.to_act)
+            player = mover(state, rng)
+            seen = view(state, player)
             move = choose_action(seen, rng)
             assert_legal(move, seen["legal_actions"])
             if rng.random() < 0.3:  # wander off the bot's own line, to reach other states
                 move = any_legal_move(rng.choice(seen["legal_actions"]), rng)
-            state.act(state.to_act, move["action"], move.get("amount"))  # the engine agrees
+            engine_move(state, player, move)  # the engine agrees
         assert state.finished, f"seed {seed}: the hand never ended"
 
 
@@ -250,6 +269,60 @@ def test_a_strong_bot_raises_and_a_weak_one_folds_to_a_bet() -> None:
     assert moves.count("raise") > 80
     moves = [choose_action(weak, rng)["action"] for _ in range(100)]
     assert moves.count("fold") > 50
+
+
+def decision_view(variant: str, cards: str, ups: str, options: list[dict[str, Any]]) -> dict:
+    """The bot's view in a decision: its cards (``ups`` the face-up ones) and the options."""
+    held = [parse_card(cards[i : i + 2]) for i in range(0, len(cards), 2)]
+    up = {parse_card(ups[i : i + 2]) for i in range(0, len(ups), 2)}
+    seat = {"cards": [{"card": card_str(c), "up": c in up} for c in held]}
+    return {
+        "variant": variant,
+        "viewer": 0,
+        "players": [seat],
+        "community": [],
+        "decision": "roll" if options[0]["kind"] == "roll" else "other",
+        "legal_actions": options,
+    }
+
+
+def test_a_bot_rolls_the_card_that_shows_least() -> None:
+    # K♥ 2♦ 2♠ down: rolling a deuce would show the pair, so the king goes up.
+    roll = {"kind": "roll", "cards": ["Kh", "2d", "2s"]}
+    seen = decision_view("roll_your_own", "Kh2d2s", "", [roll])
+    assert choose_action(seen, random.Random(1)) == {"action": "roll", "cards": ["Kh"]}
+    # Nothing paired: the lowest card goes up, keeping the high ones hidden.
+    roll = {"kind": "roll", "cards": ["Kh", "5d", "9s"]}
+    seen = decision_view("roll_your_own", "Kh5d9s", "", [roll])
+    assert choose_action(seen, random.Random(1)) == {"action": "roll", "cards": ["5d"]}
+
+
+def test_a_bot_stands_pat_on_a_strong_hand_and_swaps_its_least_card_otherwise() -> None:
+    pat = {"kind": "stand_pat"}
+    trips = "AhAdAc9h4c"
+    exchange = {"kind": "exchange", "cards": ["Ah", "Ad", "Ac", "9h", "4c"], "min": None}
+    seen = decision_view("english", trips, "Ac9h4c", [exchange, pat])
+    assert choose_action(seen, random.Random(1)) == {"action": "stand_pat"}
+    nothing = ["Kh", "Qd", "7c", "3h", "2s"]
+    exchange = {"kind": "exchange", "cards": nothing, "min": None}
+    seen = decision_view("english", "".join(nothing), "7c3h2s", [exchange, pat])
+    assert choose_action(seen, random.Random(1)) == {"action": "exchange", "cards": ["2s"]}
+
+
+@pytest.mark.parametrize(
+    ("cards", "declaration"),
+    [
+        ("Ac2d3h4s6dKd9c", "declare_low"),  # a six low and no pair
+        ("Ac2d3h4s5cKd9c", "declare_both"),  # a wheel: a straight and the best low
+        ("KcKh7d9dJs6cTh", "declare_high"),  # kings, no low
+        ("Ac2d3h4s6dAd9c", "declare_low"),  # a pair of aces, but a six low
+        ("AcAdAh4s6d2d9c", "declare_high"),  # three aces and only a nine low
+    ],
+)
+def test_a_bot_declares_the_way_its_hand_wins(cards: str, declaration: str) -> None:
+    options = [{"kind": kind} for kind in ("declare_high", "declare_low", "declare_both")]
+    seen = decision_view("declare", cards, "", options)
+    assert choose_action(seen, random.Random(1)) == {"action": declaration}
 
 
 # -------------------------------------------------------------- the client
@@ -445,7 +518,18 @@ def wait_for_port(port: int, server: subprocess.Popen) -> None:
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize(
-    "variant", ["stud", "mississippi", "deuces", "queens", "man_with_the_axe", "baseball"]
+    "variant",
+    [
+        "stud",
+        "mississippi",
+        "deuces",
+        "queens",
+        "man_with_the_axe",
+        "baseball",
+        "roll_your_own",
+        "english",
+        "declare",
+    ],
 )
 def test_three_bots_play_hands_over_real_websockets_and_every_chip_is_accounted_for(
     daphne: str, server_env: dict[str, str], table: Table, tmp_path: Path, variant: str

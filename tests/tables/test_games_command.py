@@ -29,6 +29,11 @@ VARIANTS = (
     "low_chicago",
     "man_with_the_axe",
     "baseball",
+    "roll_your_own",
+    "english",
+    "aces_straights_flushes",
+    "declare",
+    "declare8",
 )
 STRUCTURES = ("fixed", "spread", "pot", "no")
 

@@ -289,6 +289,11 @@ def test_a_hand_settled_at_the_deal_has_one_step(alice, bob):
         ("high_chicago", "fixed"),
         ("man_with_the_axe", "fixed"),
         ("baseball", "no"),
+        ("roll_your_own", "fixed"),
+        ("english", "pot"),
+        ("aces_straights_flushes", "fixed"),
+        ("declare", "spread"),
+        ("declare8", "fixed"),
     ],
 )
 def test_random_hands_are_told_whole_with_each_streets_pot(variant, structure):
@@ -300,13 +305,14 @@ def test_random_hands_are_told_whole_with_each_streets_pot(variant, structure):
         stacks = [rng.randint(3, 120) for _ in range(rng.randint(2, 6))]
         state = HandState.new(config(variant=variant, structure=structure), stacks)
         while not state.finished:
-            options = state.legal_actions()
-            option = rng.choice(options)
+            player = state.to_act if state.to_act is not None else rng.choice(state.deciding())
+            option = rng.choice(state.legal_actions(player))
             amount = None
             if option.kind in WAGERS:  # a size from the list, or any from the least to the most
                 sizes = option.amounts or range(option.min, option.max + 1)
                 amount = rng.choice(sizes)
-            state.act(state.to_act, option.kind, amount)
+            cards = None if option.cards is None else [rng.choice(option.cards)]
+            state.act(player, option.kind, amount, cards)
         names = [f"p{i}" for i in range(state.n)]
         replay = hand_replay(HandAccess(None, state, 0, False), names)
         assert all(step["lines"] for step in replay.steps)
