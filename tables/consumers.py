@@ -66,7 +66,7 @@ CLOSE_LOGGED_OUT = 4401  # the user logged out or was deactivated; reconnect as 
 NOT_CURRENT = "you are no longer logged in as this player"
 LOBBY_REFRESH_SECONDS = 1.0
 NO_TIMER: dict[str, Any] = dict.fromkeys(
-    ("seat", "deadline", "expires_at", "time_bank_ms", "clock")
+    ("seat", "seats", "deadline", "expires_at", "time_bank_ms", "clock")
 )
 
 logger = logging.getLogger(__name__)

@@ -175,7 +175,9 @@ def build_snapshot(
         if ("view", viewer) not in shared:
             shared["view", viewer] = view(rows.state, viewer)
         if "hand_info" not in shared:
-            shared["hand_info"] = _hand_info(hand, rows.state.to_act)
+            state = rows.state
+            clocked = [state.to_act] if state.to_act is not None else state.deciding()
+            shared["hand_info"] = _hand_info(hand, clocked)
         payload["hand"], payload["hand_info"] = shared["view", viewer], shared["hand_info"]
         if with_events:
             seen = cursor.seen if cursor is not None and cursor.hand_id == hand.pk else 0
@@ -242,7 +244,7 @@ def _waiting(table: Table, seats: list[Seat], hand: Hand | None) -> str | None:
     return "players" if len(ready) < 2 else None
 
 
-def _hand_info(hand: Hand, to_act: int | None) -> dict[str, Any]:
+def _hand_info(hand: Hand, clocked: list[int]) -> dict[str, Any]:
     """Public facts about the hand the view does not carry: who engine player ``i`` is."""
     return {
         "id": hand.pk,
@@ -251,18 +253,23 @@ def _hand_info(hand: Hand, to_act: int | None) -> dict[str, Any]:
         "seats": [entry["seat"] for entry in hand.seating["players"]],
         "deck_commitment": hand.deck_commitment,
         "finished": hand.is_finished,
-        "timer": _timer(hand, to_act),
+        "timer": _timer(hand, clocked),
     }
 
 
-def _timer(hand: Hand, to_act: int | None) -> dict[str, Any] | None:
+def _timer(hand: Hand, clocked: list[int]) -> dict[str, Any] | None:
     """The running turn's clock: action time to ``deadline``, then the extra time to
-    ``expires_at``; ``clock`` says whether that is a countdown or a time bank."""
-    if to_act is None or hand.turn_deadline is None or hand.turn_expires_at is None:
+    ``expires_at``; ``clock`` says whether that is a countdown or a time bank.
+
+    ``seats``: whose clock it is: the player to act, or everyone still to
+    choose in a choice made at once (then ``seat`` is None)."""
+    if not clocked or hand.turn_deadline is None or hand.turn_expires_at is None:
         return None
     extra = hand.turn_expires_at - hand.turn_deadline
+    seats = [hand.seating["players"][player]["seat"] for player in clocked]
     return {
-        "seat": hand.seating["players"][to_act]["seat"],
+        "seat": seats[0] if len(clocked) == 1 else None,
+        "seats": seats,
         "deadline": hand.turn_deadline.isoformat(),
         "expires_at": hand.turn_expires_at.isoformat(),
         "time_bank_ms": extra // timedelta(milliseconds=1),

@@ -1002,13 +1002,14 @@ def test_a_running_turn_sends_everyone_a_timer_matching_the_hand(
                     await socket.receive_any()
                 timer = socket.timers[-1]
                 assert timer["seat"] == to_act(socket.last_snapshot)
+                assert timer["seats"] == [timer["seat"]]
                 assert timer["deadline"] == hand.turn_deadline.isoformat()
                 assert timer["expires_at"] == hand.turn_expires_at.isoformat()
                 assert timer["time_bank_ms"] == 20_000  # the stakes' whole countdown
                 assert timer["clock"] == "per_turn"
                 assert socket.last_snapshot["hand_info"]["timer"] == {
                     key: timer[key]
-                    for key in ("seat", "deadline", "expires_at", "time_bank_ms", "clock")
+                    for key in ("seat", "seats", "deadline", "expires_at", "time_bank_ms", "clock")
                 }
 
     run(scenario)

@@ -19,6 +19,7 @@ from tables.consumers import BadMessage, _check_act
 from tables.models import Hand, HandAction, Stakes, Table
 from tables.rules.cards import parse_card
 from tables.rules.state import DECIDING
+from tables.selectors.snapshots import build_snapshot, read_table
 from tests.tables.clock import ACTION, EXTRA, T0, act, expire, seconds
 from tests.tables.conftest import engine, player_to_act
 
@@ -147,3 +148,18 @@ def test_the_act_message_takes_one_named_card() -> None:
             _check_act({"action": "exchange", "cards": bad, "turn": 3})
     with pytest.raises(BadMessage, match="'action'"):
         _check_act({"action": "declare_sideways", "turn": 3})
+
+
+def test_the_snapshots_timer_names_every_seat_still_choosing(stakes: Stakes, seated: Table) -> None:
+    hand = to_decision(deal(stakes, seated, "declare"))
+    seats = [entry["seat"] for entry in hand.seating["players"]]
+    timer = build_snapshot(read_table(seated.pk), None, None, with_events=False).payload[
+        "hand_info"
+    ]["timer"]
+    assert timer["seat"] is None and timer["seats"] == seats
+    assert timer["expires_at"] == hand.turn_expires_at.isoformat()
+    hand = decide(hand, 0, "declare_high", version=hand.version)
+    timer = build_snapshot(read_table(seated.pk), None, None, with_events=False).payload[
+        "hand_info"
+    ]["timer"]
+    assert timer["seats"] == seats[1:]
