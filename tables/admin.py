@@ -124,6 +124,7 @@ class StakesAdmin(admin.ModelAdmin):
                     "all_in_opener",
                     "auto_muck",
                     "natural_beats_wild",
+                    "high_low_declare",
                     "declare_in_turn",
                     "exchange_price",
                 )

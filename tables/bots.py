@@ -31,7 +31,7 @@ from websockets.exceptions import WebSocketException
 from tables.rules.cards import low_rank, parse_card, rank, suit
 from tables.rules.evaluators import Evaluator
 from tables.rules.evaluators.wild import wild_mask
-from tables.rules.variants import get_variant
+from tables.rules.variants import Variant, get_variant
 
 logger = logging.getLogger(__name__)
 
@@ -92,7 +92,7 @@ def choose_decision(view: dict[str, Any], options: dict[str, dict[str, Any]]) ->
     - **Declare**: low with a made eight or better low and no straight or
       better for high; both with a six low and a straight or better; else high.
     """
-    game = get_variant(view["variant"])
+    game = game_of(view)
     me = view["players"][view["viewer"]]
     mine = [parse_card(held["card"]) for held in me["cards"] if held["card"] is not None]
     if "roll" in options:
@@ -107,7 +107,14 @@ def choose_decision(view: dict[str, Any], options: dict[str, dict[str, Any]]) ->
     return {"action": _declaration(mine, game.evaluator)}
 
 
-def _least_card(choices: list[str], mine: list[int], game: Any) -> str:
+def game_of(view: dict[str, Any]) -> Variant:
+    """The game the view's hand is dealt: its variant, played high-low with
+    declare where the table says so."""
+    game = get_variant(view["variant"])
+    return game.high_low_declare() if view.get("high_low_declare") else game
+
+
+def _least_card(choices: list[str], mine: list[int], game: Variant) -> str:
     """Of ``choices``, the card that pairs nothing in ``mine`` and is lowest
     (highest in a low-only game); a paired card only if all are paired."""
     counts = Counter(map(rank, mine))
@@ -188,7 +195,7 @@ def hand_strength(view: dict[str, Any]) -> int:
     cards = [parse_card(card) for card in shown if card is not None]
     # The view marks the cards wild in the bot's hand.
     wild = wild_mask(parse_card(held["card"]) for held in me["cards"] if held.get("wild"))
-    evaluator = get_variant(view["variant"]).evaluator
+    evaluator = game_of(view).evaluator
     made = evaluator.strength(cards, wild) if len(cards) >= 5 else None
     levels = []
     if evaluator.high:

@@ -227,6 +227,11 @@ class Stakes(models.Model):
         help_text="Hi-lo declare: players declare in turn from the dealer's left, each "
         "hearing the ones before. Off: everyone declares at once, unseen.",
     )
+    high_low_declare = models.BooleanField(
+        default=False,
+        help_text="Wild-card games: play high-low, each player declaring high, low or both "
+        "before the showdown (ace-to-five lows, no qualifier).",
+    )
     exchange_price = models.BooleanField(
         default=False,
         help_text="English stud: an exchange costs the minimum bet at that point, paid to "
@@ -258,8 +263,9 @@ class Stakes(models.Model):
         return {name: getattr(self, name) for name in names}
 
     def _sizes_config(self) -> GameConfig:
-        """The game and its bet sizes alone (no rake to fetch, no rule options)."""
-        return GameConfig(**self._sizes())
+        """The game and its bet sizes alone (no rake to fetch, no rule options
+        but the one that names the game: high-low declare)."""
+        return GameConfig(**self._sizes(), high_low_declare=self.high_low_declare)
 
     def game_config(self) -> GameConfig:
         return GameConfig(
@@ -274,6 +280,7 @@ class Stakes(models.Model):
             auto_muck=self.auto_muck,
             natural_beats_wild=self.natural_beats_wild,
             declare_in_turn=self.declare_in_turn,
+            high_low_declare=self.high_low_declare,
             exchange_price=self.exchange_price,
             rake=self.rake.engine_rule() if self.rake else EngineRake(),
         )
@@ -315,7 +322,10 @@ class Stakes(models.Model):
         variant, structure = VARIANTS.get(self.variant), STRUCTURES.get(self.structure)
         if self.natural_beats_wild and variant is not None and not variant.wild_game:
             yield "natural_beats_wild", f"{variant.name} has no wild cards."
-        if self.declare_in_turn and variant is not None and not variant.declares:
+        if self.high_low_declare and variant is not None and not variant.declares_high_low:
+            yield "high_low_declare", f"{variant.name} isn't played high-low with declare."
+        declares = variant is not None and (variant.declares or self.high_low_declare)
+        if self.declare_in_turn and variant is not None and not declares:
             yield "declare_in_turn", f"{variant.name} has no declaration."
         if self.exchange_price and variant is not None and not variant.exchanges:
             yield "exchange_price", f"{variant.name} has no exchanges."
@@ -343,7 +353,7 @@ class Stakes(models.Model):
 ENGINE_FIELDS = (
     "variant", "structure", "ante", "bring_in", "small_bet", "big_bet", "max_raises",
     "raise_at_least_last", "tie_break", "all_in_opener", "short_all_in", "heads_up_uncapped",
-    "auto_muck", "natural_beats_wild", "declare_in_turn", "exchange_price",
+    "auto_muck", "natural_beats_wild", "declare_in_turn", "exchange_price", "high_low_declare",
 )  # fmt: skip
 
 

@@ -104,6 +104,7 @@ class GameConfig:
     auto_muck: bool = True
     natural_beats_wild: bool = False  # wild-card games: a natural hand beats its equal made wild
     declare_in_turn: bool = False  # hi-lo declare: in turn from the dealer's left, not at once
+    high_low_declare: bool = False  # a wild-card game played high-low, with declare (003)
     exchange_price: bool = False  # English stud: an exchange costs the minimum bet then (003)
     rake: RakeRule = field(default_factory=RakeRule)
 
@@ -149,11 +150,17 @@ class GameConfig:
             "natural_beats_wild",
             "declare_in_turn",
             "exchange_price",
+            "high_low_declare",
         )
         for name in flags:
             if type(getattr(self, name)) is not bool:
                 raise IllegalAction(f"{name} must be true or false")
-        if self.declare_in_turn and not variant.declares:
+        if self.high_low_declare and not variant.declares_high_low:
+            raise IllegalAction(
+                f"{variant.name} isn't played high-low with declare here: only the "
+                "wild-card games whose wild cards everyone sees are"
+            )
+        if self.declare_in_turn and not (variant.declares or self.high_low_declare):
             raise IllegalAction(f"{variant.name} has no declaration to make in turn")
         if self.exchange_price and not variant.exchanges:
             raise IllegalAction(f"{variant.name} has no exchanges to put a price on")
@@ -172,7 +179,10 @@ class GameConfig:
 
     @property
     def game(self) -> Variant:
-        return get_variant(self.variant)
+        """The game dealt: the variant, played high-low with declare where
+        the table says so."""
+        variant = get_variant(self.variant)
+        return variant.high_low_declare() if self.high_low_declare else variant
 
     @property
     def betting(self) -> Structure:

@@ -33,6 +33,8 @@ def view(
     yours = player is not None and (player == state.to_act or player in deciding)
     return {
         "variant": state.config.variant,
+        # A wild-card game the table plays high-low with declare.
+        "high_low_declare": state.config.high_low_declare,
         "structure": state.config.structure,
         "street": state.street_name,
         "phase": state.phase,

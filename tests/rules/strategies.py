@@ -68,7 +68,8 @@ def configs(
         short_all_in=draw(st.sampled_from(["half", "full"])),
         auto_muck=draw(st.booleans()),
         natural_beats_wild=game.wild_game and draw(st.booleans()),
-        declare_in_turn=game.declares and draw(st.booleans()),
+        high_low_declare=(high_low := game.declares_high_low and draw(st.booleans())),
+        declare_in_turn=(game.declares or high_low) and draw(st.booleans()),
         exchange_price=game.exchanges and draw(st.booleans()),
         rake=draw(rakes()),
     )

@@ -438,3 +438,32 @@ def test_a_replayed_hand_refuses_two_players_rolling_the_same_unknown_card():
         state.act(1, "roll", None, [parse_card("Kd")])
     state.act(1, "roll", None, [parse_card("Qd")])
     assert [state.upcards(p) for p in (0, 1)] == [[parse_card("Kd")], [parse_card("Qd")]]
+
+
+def test_a_wild_card_game_played_high_low_declares_and_its_wild_cards_count_for_low():
+    # Alice: 2♣ (wild) 3♦ down, 4♥ 6♠ 7♣ K♦ up, Q♣ down: a wild card for the
+    # missing ace, so 7-6-4-3-A low. Bob: kings up, two pair.
+    deck = stack_deck(
+        {0: "2c3d4h", 1: "KcKh9d"},
+        {0: "6s", 1: "9h"},
+        {0: "7c", 1: "Js"},
+        {0: "Kd", 1: "5d"},
+        {0: "Qc", 1: "8s"},
+    )
+    rules = config(variant="deuces", high_low_declare=True, auto_muck=False)
+    assert rules.game.name == "Deuces wild, high-low declare" and rules.game.declares
+    state = play_to_decision(HandState.new(rules, [100, 100], deck))
+    assert state.decision_name == "declare"
+    decide(state, {0: ("declare_low", None), 1: ("declare_high", None)})
+    hands = state.result["hands"]
+    assert hands["0"]["low"] == "7-6-4-3-A low (one wild)"
+    assert hands["1"]["high"] == "two pair, kings and nines"
+    [pot] = state.result["pots"]
+    assert pot["low_winners"] == [0] and pot["high_winners"] == [1]
+
+
+def test_only_wild_card_games_everyone_can_read_are_played_high_low_declare():
+    for variant in ("stud", "low_hole", "declare", "high_chicago"):
+        with pytest.raises(IllegalAction, match="high-low with declare"):
+            config(variant=variant, high_low_declare=True)
+    assert config(variant="queens", high_low_declare=True, declare_in_turn=True).game.declares

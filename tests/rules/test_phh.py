@@ -80,6 +80,8 @@ def random_config(rng: random.Random, game: Game | None = None) -> GameConfig:
             options.update(natural_beats_wild=True)
         if game.variant.declares:
             options.update(declare_in_turn=True)
+        if game.variant.declares_high_low:
+            options.update(high_low_declare=True)
         if game.variant.exchanges:
             options.update(exchange_price=True)
     return GameConfig(**options)

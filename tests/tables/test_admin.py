@@ -685,3 +685,46 @@ def test_staff_read_and_search_the_table_chat_but_cannot_change_it(
     )
     assert changed.status_code == 403
     assert ChatLine.objects.get(pk=line["id"]).text == "<b>rude words</b>"
+
+
+def test_the_home_games_rule_options_are_refused_for_games_without_them(
+    admin_client: Client, db: None
+) -> None:
+    form = stakes_form(
+        declare_in_turn="on", exchange_price="on", high_low_declare="on", variant="stud"
+    )
+    response = admin_client.post(reverse("admin:tables_stakes_add"), form)
+    assert form_errors(response) == {
+        "high_low_declare": ["Seven-card stud isn't played high-low with declare."],
+        "exchange_price": ["Seven-card stud has no exchanges."],
+    }
+    response = admin_client.post(
+        reverse("admin:tables_stakes_add"), stakes_form(declare_in_turn="on")
+    )
+    assert form_errors(response) == {"declare_in_turn": ["Seven-card stud has no declaration."]}
+    assert not Stakes.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("variant", "options", "words"),
+    [
+        (
+            "deuces",
+            {"high_low_declare": "on", "declare_in_turn": "on"},
+            "Deuces wild, high-low declare",
+        ),
+        ("english", {"exchange_price": "on"}, "English stud"),
+        ("declare8", {"declare_in_turn": "on"}, "Seven-card stud hi-lo declare, eight or better"),
+    ],
+)
+def test_an_operator_sets_up_each_home_games_options_in_the_admin(
+    admin_client: Client, db: None, variant: str, options: dict[str, str], words: str
+) -> None:
+    form = stakes_form(variant=variant, seats=6, **options)
+    response = admin_client.post(reverse("admin:tables_stakes_add"), form)
+    assert response.status_code == 302, form_errors(response)
+    stakes = Stakes.objects.get()
+    config = stakes.game_config()
+    for name in options:
+        assert getattr(config, name) is True
+    assert stakes.describe().startswith(words)

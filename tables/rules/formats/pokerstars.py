@@ -546,8 +546,13 @@ def game_title(config: GameConfig) -> str:
 
     >>> game_title(GameConfig(variant="razz", structure="no"))
     'Razz No Limit'
+    >>> game_title(GameConfig(variant="deuces", high_low_declare=True))
+    '7 Card Stud Hi/Lo Declare (Deuces Wild) Limit'
     """
-    return f"{GAMES[config.variant]} {config.betting.words}"
+    name = GAMES[config.variant]
+    if config.high_low_declare:  # a wild-card game played high-low
+        name = name.replace("7 Card Stud", "7 Card Stud Hi/Lo Declare", 1)
+    return f"{name} {config.betting.words}"
 
 
 def _stakes(config: GameConfig) -> str:

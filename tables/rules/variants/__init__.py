@@ -10,7 +10,8 @@ structure it may be dealt in.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import functools
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tables.rules.cards import parse_cards
@@ -119,6 +120,20 @@ class Variant:
         return self.wilds.mask if isinstance(self.wilds, FixedWilds) else 0
 
     @property
+    def declares_high_low(self) -> bool:
+        """Whether the table may play this game high-low with declare (seed
+        003: "any wild-card game played high-low"): a game whose wild cards
+        everyone can see. (Low Hole's own high-low rule, an ace in the hole
+        wild for the low only, is not offered.)"""
+        return self.wild_game and self.wilds.public and not self.declares
+
+    def high_low_declare(self) -> Variant:
+        """This game played high-low with declare: ace-to-five lows with no
+        qualifier, wild cards counting for both, and a declaration before
+        the showdown."""
+        return _high_low_declare(self)
+
+    @property
     def cards_per_player(self) -> int:
         return sum(len(step.faces) for step in self.script if isinstance(step, Deal))
 
@@ -174,6 +189,17 @@ LONDON = Variant(
     evaluator=Evaluator(high=False, low=ACE_TO_SIX),
     opening=LOW_OPENING,
 )
+
+
+@functools.cache
+def _high_low_declare(game: Variant) -> Variant:
+    showdown = game.script[-1]
+    return replace(
+        game,
+        name=f"{game.name}, high-low declare",
+        evaluator=replace(game.evaluator, low=ACE_TO_FIVE),
+        script=(*game.script[:-1], Declare(), showdown),
+    )
 
 
 def _home_stud(code: str, name: str, seed: str, **rules: Any) -> Variant:
