@@ -214,6 +214,10 @@ def test_seed_demo_creates_each_game_with_rake_and_an_open_table() -> None:
         "high_chicago",
         "man_with_the_axe",
         "baseball",
+        "roll_your_own",
+        "english",
+        "aces_straights_flushes",
+        "declare",
     }
     assert {s.structure for s in stakes} == {"fixed", "spread", "pot", "no"}
     for each in stakes:
@@ -238,7 +242,7 @@ def test_seed_demo_creates_an_admin_whose_printed_password_works() -> None:
 
 @pytest.mark.django_db
 def test_seed_demo_says_exactly_what_it_created_on_an_empty_database() -> None:
-    assert _seed().startswith("Demo data: created 1 rake rule, 13 stakes and 14 tables.\n")
+    assert _seed().startswith("Demo data: created 1 rake rule, 17 stakes and 18 tables.\n")
 
 
 @pytest.mark.django_db
@@ -247,10 +251,10 @@ def test_seed_demo_says_exactly_what_was_there_already() -> None:
     Table.objects.filter(name__startswith="Demo Stud").delete()
 
     assert _seed().startswith(
-        "Demo data: created 2 tables; 1 rake rule, 13 stakes and 12 tables were already there.\n"
+        "Demo data: created 2 tables; 1 rake rule, 17 stakes and 16 tables were already there.\n"
     )
     assert _seed().startswith(
-        "Demo data: nothing to create; 1 rake rule, 13 stakes and 14 tables were already there.\n"
+        "Demo data: nothing to create; 1 rake rule, 17 stakes and 18 tables were already there.\n"
     )
 
 

@@ -45,6 +45,16 @@ DEMO_STAKES = [
     {"name": "Man with the Axe 5/10", "variant": "man_with_the_axe", **_SIZES, **_BUY_IN},
     # Baseball is dealt to seven at most (its extra cards could empty the deck).
     {"name": "Baseball 5/10", "variant": "baseball", **_SIZES, **_BUY_IN, "seats": 7},
+    # Roll your own and English stud are dealt to six at most (seeds 000, 003).
+    {"name": "Roll Your Own 5/10", "variant": "roll_your_own", **_SIZES, **_BUY_IN, "seats": 6},
+    {"name": "English Stud 5/10", "variant": "english", **_SIZES, **_BUY_IN, "seats": 6},
+    {
+        "name": "Aces Straights Flushes 5/10",
+        "variant": "aces_straights_flushes",
+        **_SIZES,
+        **_BUY_IN,
+    },  # fmt: skip
+    {"name": "Hi-Lo Declare 5/10", "variant": "declare", **_SIZES, **_BUY_IN},
     {"name": "London Lowball PL 5", "variant": "london", "structure": "pot", **_SIZES, **_BUY_IN},
     {"name": "Stud NL 5", "variant": "stud", "structure": "no", **_SIZES, **_BUY_IN},
     {
@@ -75,6 +85,10 @@ DEMO_TABLES = {
     "Demo High Chicago 1": "High Chicago 5/10",
     "Demo Man with the Axe 1": "Man with the Axe 5/10",
     "Demo Baseball 1": "Baseball 5/10",
+    "Demo Roll Your Own 1": "Roll Your Own 5/10",
+    "Demo English Stud 1": "English Stud 5/10",
+    "Demo Aces Straights Flushes 1": "Aces Straights Flushes 5/10",
+    "Demo Hi-Lo Declare 1": "Hi-Lo Declare 5/10",
     "Demo London Lowball 1": "London Lowball PL 5",
     "Demo No-Limit Stud 1": "Stud NL 5",
     "Demo Spread Razz 1": "Razz spread 5-20",
