@@ -8,15 +8,18 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
-from tables.rules import HandState, IllegalAction
-from tables.rules.cards import parse_card, parse_cards
+from tables.rules import HandState, IllegalAction, evaluate
+from tables.rules.cards import make_card, parse_card, parse_cards, rank
 from tables.rules.errors import NotYourTurn
 from tables.rules.evaluators import Evaluator
 from tables.rules.state import DECIDING, UNKNOWN
 from tables.rules.views import events_for, view
 from tests.rules.seats import down_of, up_of
 from tests.rules.stacking import config, stack_deck
+from tests.rules.strategies import examples
 
 Choose = Callable[[HandState, int], tuple[str, list[int] | None]]
 
@@ -467,3 +470,33 @@ def test_only_wild_card_games_everyone_can_read_are_played_high_low_declare():
         with pytest.raises(IllegalAction, match="high-low with declare"):
             config(variant=variant, high_low_declare=True)
     assert config(variant="queens", high_low_declare=True, declare_in_turn=True).game.declares
+
+
+def brute_bug_key(cards: list[int]) -> int:
+    """The bug tried as every card not held: any that is an ace, or that
+    makes a straight, a flush or a straight flush."""
+    completes = (evaluate.STRAIGHT, evaluate.FLUSH, evaluate.STRAIGHT_FLUSH)
+    keys = [
+        evaluate.high_key([*cards, card])
+        for card in range(52)
+        if card not in cards
+        and (
+            rank(card) == 14
+            or evaluate.high_key([*cards, card]) >> evaluate.CATEGORY_SHIFT in completes
+        )
+    ]
+    return max(keys)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.lists(st.integers(0, 51), min_size=5, max_size=6, unique=True))
+def test_the_bug_is_the_best_of_every_card_it_may_stand_for(cards):
+    assume(sum(1 for card in cards if rank(card) == 14) < 4)  # five aces: above
+    assert Evaluator(high=True, bug=True).high_key(cards) == brute_bug_key(cards)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.lists(st.integers(0, 12), min_size=5, max_size=6, unique=True), st.integers(0, 3))
+def test_the_bug_in_a_hand_of_one_suit_finds_the_best_flush_or_straight_flush(ranks, suit):
+    cards = [make_card(r + 2, suit) for r in ranks]
+    assert Evaluator(high=True, bug=True).high_key(cards) == brute_bug_key(cards)
