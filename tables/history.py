@@ -87,12 +87,16 @@ def hands_visible_to(user: Any) -> QuerySet[Hand]:
 def unshown_players(access: HandAccess) -> list[int]:
     """Engine players whose down cards this viewer never saw (none for staff).
 
-    A folded player's cards, and a hand mucked at the showdown, stay theirs.
+    A folded player's cards, and a hand mucked at the showdown, stay theirs;
+    so does a down card exchanged away (English stud), shown hand or not.
     """
     if access.everything:
         return []
     state = access.state
-    return [p for p in range(state.n) if p != access.viewer and not state.shown[p]]
+    swapped = {e["player"] for e in state.events if e["type"] == "exchange" and not e["up"]}
+    return [
+        p for p in range(state.n) if p != access.viewer and (not state.shown[p] or p in swapped)
+    ]
 
 
 def deck_revealed(access: HandAccess) -> bool:

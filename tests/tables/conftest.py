@@ -130,15 +130,40 @@ def player_to_act(hand: Hand) -> int:
 
 
 Strategy = Callable[[HandState], tuple[str, int | None]]
+Decide = Callable[[HandState, int], tuple[str, list[int] | None]]
 
 
-def play_out(hand: Hand, choose: Strategy, now: datetime.datetime | None = None) -> Hand:
-    """Drive a hand to its end through ``hand_act``, the move picked by ``choose``.
+def clock_decides(state: HandState, player: int) -> tuple[str, list[int] | None]:
+    """The decision the turn clock would make for ``player``."""
+    return state.default_decision(player)
+
+
+def play_out(
+    hand: Hand,
+    choose: Strategy,
+    now: datetime.datetime | None = None,
+    decide: Decide = clock_decides,
+) -> Hand:
+    """Drive a hand to its end through ``hand_act``, the move picked by ``choose``
+    (a roll, an exchange or a declaration by ``decide``, for each player
+    still to make it, in seat order).
 
     Every move is made at ``now`` (default: the current time), so the hand ends then.
     """
-    while not engine(hand).finished:
-        kind, amount = choose(engine(hand))
+    while not (state := engine(hand)).finished:
+        if state.decision is not None:
+            player = state.deciding()[0]
+            kind, cards = decide(state, player)
+            services.hand_act(
+                hand_id=hand.pk,
+                player_id=hand.seating["players"][player]["player"],
+                kind=kind,
+                cards=cards,
+                version=hand.version,
+                now=now,
+            )
+            continue
+        kind, amount = choose(state)
         services.hand_act(
             hand_id=hand.pk,
             player_id=player_to_act(hand),

@@ -103,14 +103,21 @@ def showdown(hand: Hand, state: HandState) -> tuple[str, int | None]:
 
 
 def hidden_from(hand: Hand, user: User | None) -> list[str]:
-    """The down cards of ``hand`` that ``user`` (None: anyone not in it) never saw."""
+    """The down cards of ``hand`` that ``user`` (None: anyone not in it) never
+    saw: unshown hands, and down cards exchanged away (English stud)."""
     state = HandState.from_dict(hand.state)
-    return [
-        card_str(card)
+    others = [
+        p
         for p, entry in enumerate(hand.seating["players"])
-        if (user is None or entry["player"] != user.pk) and not state.shown[p]
-        for card in state.downcards(p)
+        if user is None or entry["player"] != user.pk
     ]
+    unshown = [card_str(c) for p in others if not state.shown[p] for c in state.downcards(p)]
+    swapped = [
+        card_str(e["card"])
+        for e in state.events
+        if e["type"] == "exchange" and not e["up"] and e["player"] in others
+    ]
+    return unshown + swapped
 
 
 def strings_in(value: Any) -> set[str]:

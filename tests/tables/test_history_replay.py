@@ -20,11 +20,11 @@ from tables import services
 from tables.history import HandAccess, ReplayMismatch, hand_access, hand_replay
 from tables.models import Stakes, Table
 from tables.rules import HandState
-from tables.rules.cards import card_str
+from tables.rules.cards import card_str, parse_card
 from tables.rules.state import WAGERS
 from tables.rules.views import events_for, view
 from tests.rules.stacking import config, stack_deck
-from tests.tables.conftest import play_out
+from tests.tables.conftest import bet_and_call, play_out
 from tests.tables.test_history_access import (
     MUCK_DECK,
     deal_next,
@@ -145,6 +145,63 @@ def test_hi_lo_names_both_halves_and_who_won_each(table, alice, bob, monkeypatch
         "Pots",
         "Pot of 82, rake 3: bob wins 40 (high), alice wins 39 (low)",
     ]
+
+
+def declaring(**said: str):
+    """Each engine player declares as ``said`` ("p0": "high"...)."""
+
+    def decide(state: HandState, player: int) -> tuple[str, list[int] | None]:
+        return f"declare_{said[f'p{player}']}", None
+
+    return decide
+
+
+def test_a_declare_hand_tells_each_declaration_and_the_half_it_won(table, alice, bob, monkeypatch):
+    table.stakes.variant = "declare8"
+    table.stakes.save(update_fields=["variant"])
+    seat(table, (alice, 1), (bob, 2))
+    deal_next(monkeypatch, SPLIT_DECK)
+    hand = services.hand_start(table_id=table.pk)
+    hand = play_out(hand, bet_and_call, decide=declaring(p0="high", p1="low"))
+    lines = story(page(Client(), bob, detail_url(hand)).content.decode())
+    assert "bob declares high" in lines and "alice declares low" in lines
+    assert lines.index("bob declares high") < lines.index("Showdown · pot 82")
+    assert lines[-1] == "Pot of 82, rake 3: bob wins 40 (high), alice wins 39 (low)"
+
+
+# Bob (engine player 0): A♥ A♦ 2♣ 9♥ 4♣ 5♠ 7♦. Alice: K♠ K♦ 3♣ 8♦ Q♣ J♥
+# 7♠, who swaps her K♠ (down) for the Q♥ after 6th street.
+ENGLISH_DECK = stack_deck(
+    {0: "AhAd2c", 1: "KsKd3c"},
+    {0: "9h", 1: "8d"},
+    {0: "4c", 1: "Qc"},
+    {0: "5s", 1: "Jh"},
+    {"draws": "Qh"},
+    {0: "7d", 1: "7s"},
+)
+
+
+def alice_swaps_her_king(state: HandState, player: int) -> tuple[str, list[int] | None]:
+    if player == 1 and state.street_name == "6th street":
+        return "exchange", [parse_card("Ks")]
+    return "stand_pat", None
+
+
+def test_an_exchanged_down_card_is_on_its_owners_page_and_no_one_elses(
+    table, alice, bob, monkeypatch
+):
+    table.stakes.variant = "english"
+    table.stakes.save(update_fields=["variant"])
+    seat(table, (alice, 1), (bob, 2))
+    deal_next(monkeypatch, ENGLISH_DECK)
+    hand = services.hand_start(table_id=table.pk)
+    hand = play_out(hand, bet_and_call, decide=alice_swaps_her_king)
+    alices = story(page(Client(), alice, detail_url(hand)).content.decode())
+    assert "alice exchanges the K♠ for the Q♥" in alices
+    assert "bob stands pat" in alices
+    bobs_page = page(Client(), bob, detail_url(hand)).content.decode()
+    assert "alice exchanges a down card" in story(bobs_page)
+    assert "K♠" not in bobs_page and "Ks" not in bobs_page
 
 
 def test_a_move_the_clock_made_is_marked(heads_up, alice, bob):

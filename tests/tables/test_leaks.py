@@ -30,13 +30,21 @@ WAGERS = ("bet", "raise", "complete")
 
 @database_sync_to_async
 def hidden_from(hand_id: int, player_id: int | None) -> set[str]:
-    """Down cards of hand ``hand_id`` that ``player_id`` (None: observer) may not see now."""
+    """Down cards of hand ``hand_id`` that ``player_id`` (None: observer) may
+    not see now: another seat's unshown down cards (a roll not yet revealed
+    among them), and any down card another seat exchanged away."""
     hand = Hand.objects.get(pk=hand_id)
     state = HandState.from_dict(hand.state)
     hidden = set()
+    others = set()
     for index, entry in enumerate(hand.seating["players"]):
-        if entry["player"] != player_id and not state.shown[index]:
-            hidden |= {card_str(card) for card in state.downcards(index)}
+        if entry["player"] != player_id:
+            others.add(index)
+            if not state.shown[index]:
+                hidden |= {card_str(card) for card in state.downcards(index)}
+    for event in state.events:
+        if event["type"] == "exchange" and not event["up"] and event["player"] in others:
+            hidden.add(card_str(event["card"]))
     return hidden
 
 
@@ -74,12 +82,21 @@ def choose(rng: random.Random, snapshot: dict[str, Any]) -> dict[str, Any]:
     message = {"type": "act", "action": option["kind"], "turn": snapshot["hand"]["turn"]}
     if option["kind"] in WAGERS:
         message["amount"] = rng.choice(option["amounts"])
+    if "cards" in option:  # a roll or an exchange
+        message["cards"] = [rng.choice(option["cards"])]
     return message
 
 
+@pytest.mark.parametrize("variant", ["stud", "roll_your_own", "english"])
+
+
 def test_random_hands_never_send_anyone_a_card_they_may_not_see(
-    table: Table, alice: User, bob: User, carol: User, settings: Any
+    table: Table, alice: User, bob: User, carol: User, settings: Any, variant: str
 ) -> None:
+    """Stud, and the games with decisions: roll your own's rolls, hidden
+    until everyone has rolled, and English stud's exchanged down cards."""
+    table.stakes.variant = variant
+    table.stakes.save(update_fields=["variant"])
     # No Celery worker here: each hand is dealt the moment the last one ends.
     settings.CARDROOM_TURN_TASKS = False
     # Moves come as fast as the server answers, faster than any player's; this
