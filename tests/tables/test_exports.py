@@ -38,6 +38,7 @@ from tables.rules.narration import card_text
 from tables.rules.state import WAGERS
 from tests.rules.test_sample_deal import DECK as SAMPLE_DECK
 from tests.tables.conftest import Strategy, bet_and_call, engine, play_out
+from tests.tables.test_history_access import hidden_from
 
 EXPECTED = Path(__file__).parent / "expected"
 CARD = re.compile(r"\b[2-9TJQKA][cdhs]\b")
@@ -325,6 +326,48 @@ def test_hands_of_every_game_with_side_pots_replay_from_one_phhs(
     lines = replayed(path)
     assert [line["path"] for line in lines] == [f"{path}#{n}" for n in range(1, 5)]
     assert [line["finishing_stacks"] for line in lines] == [final_stacks(h) for h in played]
+
+
+def swap_a_down_card(state: HandState, player: int) -> tuple[str, list[int] | None]:
+    """Exchange the first card held (dealt face down) each time; roll and
+    declare as the clock would."""
+    options = state.legal_actions(player)
+    if options[0].kind == "exchange":
+        return "exchange", [options[0].cards[0]]
+    return state.default_decision(player)
+
+
+DECISION_GAMES = ["roll_your_own", "english", "aces_straights_flushes", "declare"]
+
+
+@pytest.mark.parametrize("variant", DECISION_GAMES)
+def test_hands_with_decisions_export_and_replay_to_the_databases_stacks(
+    client, db, alice, bob, carol, deck, tmp_path, variant
+):
+    stakes = Stakes.objects.create(
+        name=f"{variant} 5/10", variant=variant, ante=1, bring_in=2, small_bet=5,
+        big_bet=10, min_buy_in=50, max_buy_in=500, seats=6,
+        exchange_price=variant == "english",
+    )  # fmt: skip
+    table = Table.objects.create(name=f"{variant} table", stakes=stakes)
+    sit(table, (alice, 1, 400), (bob, 2, 400), (carol, 3, 400))
+    played = []
+    for seed in range(3):
+        deck(fisher_yates(200 + seed))
+        hand = services.hand_start(table_id=table.pk)
+        played.append(play_out(hand, bet_and_call, decide=swap_a_down_card))
+    path = tmp_path / "hands.phhs"
+    path.write_bytes(get(client, alice, many("phhs")).content)
+    assert [line["finishing_stacks"] for line in replayed(path)] == [
+        final_stacks(h) for h in played
+    ]
+    # Bob's and carol's exchanged down cards (and any hand mucked) stay theirs.
+    written = text_hands(get(client, alice, many("txt")).content.decode())
+    for hand in played:
+        secret = set(hidden_from(hand, alice))
+        assert not secret & set(CARD.findall(written[hand.pk])), hand.number
+        if variant == "english":
+            assert secret, "bob and carol exchanged down cards"
 
 
 # ------------------------------------------------------------ the sample deal
