@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { cardGroups, cardPlace, seatBox, studCards } from "../../static/js/shared/felt.js";
+import { cardGroups, cardPlace, jokerCard, seatBox, studCards } from "../../static/js/shared/felt.js";
 
 class FakeElement {
   constructor(tag) {
@@ -33,7 +33,10 @@ class FakeElement {
   }
 }
 
-globalThis.document = { createElement: (tag) => new FakeElement(tag) };
+globalThis.document = {
+  createElement: (tag) => new FakeElement(tag),
+  createTextNode: (text) => ({ textContent: text, children: [] }),
+};
 
 // A seat's cards as the view sends them: d("As") a down card (d(null) one
 // this viewer can't see), u("2c") an up card.
@@ -131,4 +134,27 @@ test("a seat not dealt in, or dealt nothing yet, draws no cards", () => {
   assert.equal(hasCards(seatBox({ ...seat, player: null })), false);
   assert.equal(hasCards(seatBox({ ...seat, player: { cards: [], bet: 0 } })), false);
   assert.equal(hasCards(seatBox({ ...seat, player: { cards: [d(null)], bet: 0 } })), true);
+});
+
+test("the bug is a joker that says what it is to a screen reader", () => {
+  const joker = jokerCard();
+  assert.equal(joker.className, "card card-joker");
+  assert.equal(joker.attributes.role, "img");
+  assert.equal(joker.attributes["aria-label"], "the bug: a joker, every hand's seventh card");
+});
+
+test("a seat still choosing at once is marked, and its badges sit under its stack", () => {
+  const seat = { number: 3, name: "carol", stack: 500, tags: [], words: "", player: null, deciding: true };
+  const badges = [{ text: "Low", kind: "declared-low", hidden: "declared " }];
+  const box = seatBox({ ...seat, badges });
+  assert.equal(box.classList.contains("seat-deciding"), true);
+  const plate = box.children.find((c) => c.className === "seat-plate");
+  const row = plate.children.find((c) => c.className === "seat-badges");
+  const [badge] = row.children;
+  assert.equal(badge.className, "seat-badge seat-badge-declared-low");
+  assert.deepEqual(badge.children.map((c) => c.textContent), ["declared ", "Low"]);
+  assert.equal(badge.children[0].className, "visually-hidden");
+  const plain = seatBox({ ...seat, deciding: false, badges: [] });
+  assert.equal(plain.classList.contains("seat-deciding"), false);
+  assert.equal(plain.children[0].children.some((c) => c.className === "seat-badges"), false);
 });

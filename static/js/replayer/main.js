@@ -3,8 +3,17 @@
 // the hand for this viewer after one action, so every card, stack, bet and pot
 // here is the server's; this file only draws them, with the table's own card
 // and seat drawing. Also wires the deck check.
-import { byId, card, drawSeats, el, seatBox, showWilds } from "../shared/felt.js";
-import { chips, handTags, potTitle, potsInPlay, winsByPlayer, wordsOf } from "../shared/format.js";
+import { byId, card, drawSeats, el, jokerCard, seatBox, showWilds } from "../shared/felt.js";
+import {
+  chips,
+  decidingAtOnce,
+  decisionBadges,
+  handTags,
+  potTitle,
+  potsInPlay,
+  winsByPlayer,
+  wordsOf,
+} from "../shared/format.js";
 
 // The steps' pots: at the end, each pot the hand paid with its rake.
 export function stepPots(view) {
@@ -70,9 +79,11 @@ class Replayer {
         stack: seen.stack,
         mine: p === data.viewer,
         turn: view.to_act === p && view.phase !== "over",
+        deciding: decidingAtOnce(view) && (view.deciding || []).includes(p),
         folded: seen.folded,
         winner: wins[p],
         tags,
+        badges: decisionBadges(view, p),
         player: seen,
         words: view.result ? wordsOf(view.result.hands[String(p)]) : "",
       });
@@ -87,6 +98,7 @@ class Replayer {
     const community = byId("replay-community");
     community.textContent = "";
     view.community.forEach((c) => community.appendChild(card(c)));
+    if (view.bug) community.appendChild(jokerCard());
     const pots = byId("replay-pots");
     pots.textContent = "";
     stepPots(view).forEach((text) => pots.appendChild(el("div", "pot", text)));

@@ -83,14 +83,29 @@ export function cardRow(codes, className, wild = []) {
   return row;
 }
 
+// The bug of Aces, Straights and Flushes: the joker in the centre of the
+// felt, every hand's seventh card.
+export function jokerCard() {
+  const node = el("span", "card card-joker");
+  node.setAttribute("role", "img");
+  node.setAttribute("aria-label", "the bug: a joker, every hand's seventh card");
+  node.appendChild(el("span", "card-rank", "★"));
+  node.appendChild(el("span", "joker-word", "JOKER"));
+  node.dataset.card = "joker";
+  return node;
+}
+
 // A seat around the felt; the caller says what it shows. seat: {number, name,
-// stack, mine, turn, folded, winner, tags: [..], player: the view's player
-// ({cards, bet, ...}) or null when not dealt in, words}. Its cards sit above
-// its name plate; its bet is drawn on the felt by drawSeats.
+// stack, mine, turn, deciding, folded, winner, tags: [..], badges, player:
+// the view's player ({cards, bet, ...}) or null when not dealt in, words}.
+// `deciding`: still to make a choice everyone makes at once; `badges`:
+// format.js's decisionBadges. Its cards sit above its name plate; its bet is
+// drawn on the felt by drawSeats.
 export function seatBox(seat) {
   const box = el("div", "seat");
   box.classList.toggle("seat-mine", Boolean(seat.mine));
   box.classList.toggle("seat-turn", Boolean(seat.turn));
+  box.classList.toggle("seat-deciding", Boolean(seat.deciding));
   box.classList.toggle("seat-folded", Boolean(seat.folded));
   box.classList.toggle("seat-winner", Boolean(seat.winner));
   if (seat.player && seat.player.cards.length) box.appendChild(studCards(seat.player));
@@ -100,11 +115,23 @@ export function seatBox(seat) {
   head.appendChild(el("span", "seat-no", "#" + seat.number));
   plate.appendChild(head);
   plate.appendChild(el("div", "seat-stack", chips(seat.stack) + " chips"));
+  if (seat.badges && seat.badges.length) plate.appendChild(badgeRow(seat.badges));
   if (seat.tags.length) plate.appendChild(el("div", "seat-tags", seat.tags.join(" · ")));
   if (seat.words) plate.appendChild(el("div", "seat-hand", seat.words));
   box.appendChild(plate);
   box.dataset.seat = String(seat.number);
   return box;
+}
+
+function badgeRow(badges) {
+  const row = el("div", "seat-badges");
+  badges.forEach((badge) => {
+    const node = el("span", "seat-badge seat-badge-" + badge.kind);
+    if (badge.hidden) node.appendChild(el("span", "visually-hidden", badge.hidden));
+    node.appendChild(document.createTextNode(badge.text));
+    row.appendChild(node);
+  });
+  return row;
 }
 
 // A pile of chips, with its amount beside it unless `counted` is false (the

@@ -40,10 +40,13 @@ export function sentence(text) {
 }
 
 // "two pair, kings and nines", or for hi-lo "…; 8-6-4-2-A low" / "…; no low".
+// A hi-lo declare hand is named only the way or ways its player declared.
 export function wordsOf(words) {
   if (!words) return "";
+  const declared = words.declared || "both";
   const parts = [];
-  if (words.high) parts.push(words.high);
+  if (words.high && declared !== "low") parts.push(words.high);
+  if (declared === "high") return parts.join("; ");
   if (words.low) parts.push(words.low);
   else if ("low" in words) parts.push("no low");
   return parts.join("; ");
@@ -125,4 +128,36 @@ export function handTags(player) {
 // in a game without wild cards.
 export function wildsText(view) {
   return view && view.wilds ? "Wild: " + view.wilds : "";
+}
+
+// Whether the hand waits on a decision that everyone still in makes at once,
+// unseen (a roll, a hi-lo declaration unless declared in turn): nobody is
+// then "to act", and `deciding` names all who have yet to choose.
+export function decidingAtOnce(hand) {
+  return Boolean(hand && hand.phase === "deciding" && hand.to_act === null);
+}
+
+const DECLARED = { high: "High", low: "Low", both: "Both" };
+
+// The badges a dealt-in player's seat shows for a decision that is not a
+// bet, as [{text, kind, hidden}] (`hidden`: words before the text for a
+// screen reader only). While everyone chooses at once: whether this player
+// has chosen, never what. Once the declarations are revealed: theirs.
+export function decisionBadges(hand, player) {
+  const seat = hand.players[player];
+  const badges = [];
+  if (decidingAtOnce(hand) && !seat.folded) {
+    const choosing = (hand.deciding || []).includes(player);
+    badges.push(choosing ? { text: "choosing…", kind: "choosing" } : { text: "decided", kind: "decided" });
+  }
+  if (seat.declared && DECLARED[seat.declared]) {
+    badges.push({ text: DECLARED[seat.declared], kind: "declared-" + seat.declared, hidden: "declared " });
+  }
+  return badges;
+}
+
+// "bob", "bob and carol", "bob, carol and dave".
+export function namesList(names) {
+  if (names.length < 2) return names.join("");
+  return names.slice(0, -1).join(", ") + " and " + names[names.length - 1];
 }

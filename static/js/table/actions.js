@@ -3,8 +3,9 @@
 // amount is the player's, within the server's bounds (bet-size.js).
 import { byId, el } from "../shared/felt.js";
 import { chips } from "../shared/format.js";
-import { advanceChoices, facingOf, keep, moveFor, myTurn, situation } from "./advance.js";
+import { advanceChoices, betweenBets, facingOf, keep, moveFor, myTurn, situation } from "./advance.js";
 import { betSizeControl, isOpenSized } from "./bet-size.js";
+import { decisionKey, decisionMessage, decisionOptions, drawDecision } from "./decisions.js";
 
 // One key per kind of move: fold, the passive move, the aggressive one.
 export const KEYS = { fold: "F", check: "C", call: "C", bring_in: "C", complete: "B", bet: "B", raise: "R" };
@@ -54,13 +55,27 @@ export function actMessage(snap, choice) {
 export function renderActions(table) {
   const box = byId("actions");
   const snap = table.state.snap;
+  const deciding = Boolean(snap.hand && snap.hand.phase === "deciding");
   byId("keys").hidden = !table.mySeat();
+  byId("keys-bets").hidden = deciding;
+  byId("keys-decide").hidden = !deciding;
+  document.querySelectorAll("#keys-decide [data-decisions]").forEach((span) => {
+    span.hidden = !deciding || !span.dataset.decisions.split(" ").includes(snap.hand.decision);
+  });
   // A snapshot that leaves the move as it was (someone sat down, say) keeps
   // a bet-size control as it stands: the amount chosen, and the focus.
   const moves = movesKey(snap);
   if (moves && box.dataset.moves === moves && box.querySelector(".bet-size")) return;
   box.dataset.moves = moves;
+  const focused = box.contains(document.activeElement) ? document.activeElement.dataset.kind : null;
   box.textContent = "";
+  if (deciding) {
+    drawDecision(box, snap, table.mySeat(), openDecision(table), (kind, card) => decide(table, kind, card));
+    // Another player's choice redraws the buttons: the one in focus keeps it.
+    const again = focused && box.querySelector('[data-kind="' + focused + '"]');
+    if (again) again.focus();
+    return;
+  }
   if (!snap.hand || !snap.hand.legal_actions.length) return;
   actionChoices(snap.hand.legal_actions).forEach((choice) => {
     box.appendChild(choice.range ? betSize(table, choice) : actionButton(table, choice));
@@ -77,6 +92,25 @@ function movesKey(snap) {
 function play(table, choice) {
   table.send(actMessage(table.state.snap, choice));
   byId("actions").textContent = "";
+}
+
+// The viewer's options in the decision under way, none once their move is
+// on its way: a choice made at once keeps its turn number valid while the
+// others choose, so a second click would otherwise be sent too.
+export function openDecision(table) {
+  const snap = table.state.snap;
+  if (table.decided && table.decided === decisionKey(snap)) return [];
+  return decisionOptions(snap.hand);
+}
+
+// A decision sent: the buttons and the cards to pick go until the next
+// snapshot says what became of it (an error lets them come back).
+export function decide(table, kind, card) {
+  const snap = table.state.snap;
+  table.send(decisionMessage(snap, kind, card));
+  table.decided = decisionKey(snap);
+  byId("actions").textContent = "";
+  document.querySelectorAll("#felt .card-pick").forEach((button) => (button.disabled = true));
 }
 
 function actionButton(table, choice) {
@@ -108,6 +142,7 @@ function betSize(table, choice) {
 // move was sent (the buttons then stay away until the next snapshot).
 export function playAdvance(table) {
   const snap = table.state.snap;
+  if (betweenBets(snap)) return false;
   if (!myTurn(snap)) {
     table.advance = keep(table.advance, situation(snap));
     return false;
@@ -156,7 +191,9 @@ export function listenForKeys(isBusy) {
     if (isBusy()) return;
     const key = e.key.toUpperCase();
     const actions = byId("actions");
+    // A move's button, or a card to roll or exchange, numbered on the felt.
     let button = actions.querySelector('[data-key="' + key + '"]');
+    if (!button) button = document.querySelector('#felt .card-pick[data-key="' + key + '"]:not(:disabled)');
     // With checking free there is nothing to fold: F checks, as check/fold would.
     if (!button && key === "F") button = actions.querySelector(".action-check");
     if (button) {

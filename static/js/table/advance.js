@@ -5,6 +5,7 @@
 // "Fold to any bet" when the street ends. The server checks the move as any
 // other; nothing here is trusted.
 import { chips } from "../shared/format.js";
+import { decisionOptions } from "./decisions.js";
 
 // What the viewer faces in the hand's betting: the street and the chips it
 // takes to call; null when advance actions don't apply (not dealt in, folded,
@@ -17,9 +18,20 @@ export function facingOf(snap) {
   return { handId: snap.hand_info.id, street: hand.street, toCall: Math.max(hand.current_bet - me.bet, 0) };
 }
 
-// Whether it is the viewer's turn: only the player to act is sent legal actions.
+// Whether it is the viewer's turn: only the player to act is sent legal
+// actions, and in a choice made at once, each player still to choose.
 export function myTurn(snap) {
-  return Boolean(snap && snap.hand && snap.hand.legal_actions && snap.hand.legal_actions.length);
+  const hand = snap && snap.hand;
+  if (!hand) return false;
+  if (hand.phase === "deciding") return decisionOptions(hand).length > 0;
+  return Boolean(hand.legal_actions && hand.legal_actions.length);
+}
+
+// Whether `snap` waits on a decision that is not a bet (a roll, an exchange,
+// a declaration): an advance action neither plays nor goes then, but waits
+// for the betting.
+export function betweenBets(snap) {
+  return Boolean(snap && snap.hand && snap.hand.phase === "deciding");
 }
 
 // What the viewer faces while someone else acts: when advance actions are offered.

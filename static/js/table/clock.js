@@ -5,6 +5,7 @@
 // measured from the last `timer` message. When the viewer's own time runs
 // short, sounds.js sounds the time cue.
 import { byId, el } from "../shared/felt.js";
+import { viewerDeciding } from "./decisions.js";
 
 // The fixed points of timer message `t`, or null when it can't be shown.
 export function clockPlan(t) {
@@ -30,6 +31,18 @@ export function clockAt(plan, now, actionMs, whose) {
   return { left, share, extra: true, text: whose + label + seconds(left) };
 }
 
+// Whose time timer `t` counts in `snap`, for the viewer at seat `mySeat`:
+// {whose: "Your", "alice’s" or, while several choose at once, "Everyone’s";
+// mine: whether it is the viewer's own time}. A choice made at once has one
+// clock for all still to choose (`t.seats`), the viewer among them or not.
+export function clockOwner(snap, t, mySeat) {
+  if (viewerDeciding(snap.hand)) return { whose: "Your", mine: true };
+  if (t.seat === null || t.seat === undefined) return { whose: "Everyone’s", mine: false };
+  if (t.seat === mySeat) return { whose: "Your", mine: true };
+  const seat = snap.table.seats.find((s) => s.number === t.seat);
+  return { whose: (seat ? seat.player : "Seat " + t.seat) + "’s", mine: false };
+}
+
 function seconds(ms) {
   return Math.ceil(ms / 1000) + "s";
 }
@@ -53,9 +66,7 @@ export function renderTimer(table) {
     table.sounds.watch(null);
     return;
   }
-  const seat = snap.table.seats.find((s) => s.number === timer.seat);
-  const mine = timer.seat === table.mySeat();
-  const whose = mine ? "Your" : (seat ? seat.player : "Seat " + timer.seat) + "’s";
+  const { whose, mine } = clockOwner(snap, timer, table.mySeat());
   table.sounds.watch(timer, plan, skew, mine); // the time cue, when the viewer's time runs short
   let shown = null;
   box.hidden = false;

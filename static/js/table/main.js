@@ -6,6 +6,7 @@
 import { byId } from "../shared/felt.js";
 import { sentence } from "../shared/format.js";
 import { listenForKeys, playAdvance, renderActions, renderAdvance } from "./actions.js";
+import { myTurn } from "./advance.js";
 import { renderChipControls } from "./chip-controls.js";
 import { renderTimer } from "./clock.js";
 import { HandLog, listenForChat, takeChat } from "./log.js";
@@ -49,6 +50,7 @@ function start(room) {
     },
     sit: (number) => table.buyIn.open(number),
     advance: null, // the advance action ticked, if any (advance.js)
+    decided: null, // the decision whose move is on its way, if any (actions.js)
   };
   table.buyIn = new BuyIn(table);
   table.log = new HandLog(table);
@@ -56,6 +58,7 @@ function start(room) {
   table.socket = new TableSocket(tableUrl(config.tableId), {
     connecting() {
       table.state.reconnect();
+      table.decided = null; // a move lost with the connection may be made again
       setConn("Connecting…");
     },
     open: () => setConn(""),
@@ -110,6 +113,7 @@ function takeSnapshot(table, message) {
 
 function takeError(table, message) {
   if (table.buyIn.refused(sentence(message.message))) return;
+  table.decided = null; // a refused decision may be made again
   showError(sentence(message.message));
   // A refused move cleared the buttons: a fresh snapshot brings them back.
   if (message.code === "stale" || message.code === "illegal") table.send({ type: "snapshot" });
@@ -135,9 +139,7 @@ const ICON = document.querySelector('link[rel="icon"]');
 const ICON_HREF = ICON ? ICON.href : "";
 
 function signalTurn(table) {
-  const hand = table.state.snap.hand;
-  const mine = Boolean(hand && hand.legal_actions && hand.legal_actions.length);
-  const signal = mine && document.hidden;
+  const signal = myTurn(table.state.snap) && document.hidden;
   document.title = signal ? YOUR_TURN + TITLE : TITLE;
   if (ICON) ICON.href = signal ? table.config.turnIcon : ICON_HREF;
 }

@@ -43,6 +43,12 @@ export function movesBetween(before, after) {
     });
   }
   if (!old) return moves;
+  // An exchange: the new card is dealt in the old one's place.
+  hand.players.forEach((p, i) => {
+    replaced(old.players[i].cards, p.cards).forEach((position) => {
+      moves.push({ kind: "deal", seat: seatOf(after, i), ...cardPlace(p.cards, position) });
+    });
+  });
   // A finished hand's bets are in its pots, whatever its players' bets say.
   const betOf = (h, i) => (h.phase === "over" ? 0 : h.players[i].bet || 0);
   hand.players.forEach((p, i) => {
@@ -58,6 +64,18 @@ export function movesBetween(before, after) {
     });
   }
   return moves;
+}
+
+// The places in a seat's cards where one card seen before is now another
+// seen card, face up or down as it was: an exchange's. (A card rolled face
+// up is the same card, or one first seen; a hidden one exchanged shows no change.)
+export function replaced(before, after) {
+  const places = [];
+  before.forEach((held, i) => {
+    const now = after[i];
+    if (now && held.card && now.card && held.card !== now.card && Boolean(held.up) === Boolean(now.up)) places.push(i);
+  });
+  return places;
 }
 
 // Whether this page moves things: the player's choice, and the device's.

@@ -1,8 +1,18 @@
 // Draws a snapshot: the seats, the centre (stage, turn, board, pots), the
 // last hand's summary and the header's balance.
-import { byId, card, cardRow, chipStack, drawSeats, el, seatBox, showWilds } from "../shared/felt.js";
-import { chips, handTags, potsInPlay, winsByPlayer, wordsOf } from "../shared/format.js";
+import { byId, card, cardRow, chipStack, drawSeats, el, jokerCard, seatBox, showWilds } from "../shared/felt.js";
+import {
+  chips,
+  decidingAtOnce,
+  decisionBadges,
+  handTags,
+  potsInPlay,
+  winsByPlayer,
+  wordsOf,
+} from "../shared/format.js";
+import { decide, openDecision } from "./actions.js";
 import { timerBar } from "./clock.js";
+import { cardPicks, decisionTurn, makePickable, markChosen } from "./decisions.js";
 import { SAT_OUT_FOR_TIMEOUTS, seatName } from "./narrate.js";
 import { engineIndex, seatOf } from "./state.js";
 
@@ -23,7 +33,11 @@ export function renderSeats(table) {
     if (bySeat.has(n)) seats.push(occupiedSeat(table, bySeat.get(n), winners));
     else seats.push({ number: n, box: emptySeat(table, n), bet: 0 });
   }
+  // A card to pick in focus keeps it when the felt is drawn again.
+  const focused = document.activeElement && document.activeElement.closest(".card-pick");
   drawSeats(byId("felt"), seats, table.mySeat() || 1, table.config.seatCount);
+  const again = focused && document.querySelector('#felt .card-pick[data-card="' + focused.dataset.card + '"]');
+  if (again) again.focus();
 }
 
 // A taken seat as drawSeats takes it: {number, box, bet}.
@@ -34,20 +48,29 @@ function occupiedSeat(table, seat, winners) {
   const info = snap.hand_info;
   const live = Boolean(hp) && snap.hand.phase !== "over";
   const turn = live && snap.hand.to_act === p;
+  // A choice everyone makes at once: each still choosing is on the clock.
+  const deciding = live && decidingAtOnce(snap.hand) && (snap.hand.deciding || []).includes(p);
   const result = snap.hand && snap.hand.result;
+  const mine = seat.number === table.mySeat();
   const box = seatBox({
     number: seat.number,
     name: seat.player,
     stack: hp && !info.finished ? hp.stack : seat.stack,
-    mine: seat.number === table.mySeat(),
+    mine,
     turn,
+    deciding,
     folded: hp && hp.folded,
     winner: winners[seat.number],
     tags: seatTags(seat, hp, info, winners[seat.number]),
+    badges: hp ? decisionBadges(snap.hand, p) : [],
     player: hp,
     words: hp && result ? wordsOf(result.hands[String(p)]) : "",
   });
-  if (turn && table.state.timer) box.querySelector(".seat-plate").appendChild(timerBar("seat-timer"));
+  if ((turn || deciding) && table.state.timer) box.querySelector(".seat-plate").appendChild(timerBar("seat-timer"));
+  if (mine && live && snap.hand.phase === "deciding") {
+    makePickable(box, cardPicks(snap.hand, openDecision(table)), (kind, code) => decide(table, kind, code));
+    markChosen(box, snap.hand.your_choice);
+  }
   return { number: seat.number, box, bet: live ? hp.bet : 0 };
 }
 
@@ -96,7 +119,8 @@ export function centreWords(snap, mine) {
   let stage = hand.street;
   if (hand.phase === "over") stage = hand.result && !hand.result.uncontested ? "showdown" : "over";
   let turn = "";
-  if (hand.phase !== "over" && hand.to_act !== null) {
+  if (hand.phase === "deciding") turn = decisionTurn(snap, mine);
+  else if (hand.phase !== "over" && hand.to_act !== null) {
     const seat = seatOf(snap, hand.to_act);
     turn = seat === mine ? "Your turn" : seatName(snap, seat) + " to act";
   }
@@ -115,6 +139,7 @@ export function renderCentre(table) {
   pots.textContent = "";
   if (!snap.hand) return;
   snap.hand.community.forEach((c) => community.appendChild(card(c)));
+  if (snap.hand.bug) community.appendChild(jokerCard());
   // The chips already in the middle; the street's bets lie before their seats.
   const collected = snap.hand.pots.reduce((sum, pot) => sum + pot.amount, 0);
   if (collected && snap.hand.phase !== "over") pots.appendChild(chipStack(collected, "pot-chips", false));

@@ -4,6 +4,7 @@
 // functions (cuesFor, TimeWarning), so node tests them; Sounds only plays.
 // The account's preference turns sounds off for good; the mute button turns
 // them off in this browser, remembered in localStorage.
+import { decidingAtOnce } from "../shared/format.js";
 import { myTurn } from "./advance.js";
 import { handId } from "./state.js";
 
@@ -25,6 +26,9 @@ const EVENT_CUES = {
   complete: "bet",
   bet: "bet",
   raise: "bet",
+  roll: "deal",
+  stand_pat: "check",
+  declare: "check",
 };
 
 // The cues for the `events` (event messages) that came with snapshot `after`,
@@ -47,7 +51,13 @@ export function cuesFor(events, before, after, { answered = false } = {}) {
 export function turnBegins(before, after) {
   if (!myTurn(after)) return false;
   if (!myTurn(before)) return true;
-  return handId(before) !== handId(after) || before.hand.turn !== after.hand.turn;
+  return handId(before) !== handId(after) || turnOf(before.hand) !== turnOf(after.hand);
+}
+
+// What makes a turn the one it is: its number; but a choice everyone makes
+// at once is one turn for the viewer however many others choose meanwhile.
+function turnOf(hand) {
+  return decidingAtOnce(hand) ? "at once: " + hand.street + " " + hand.decision : hand.turn;
 }
 
 // Whether, at server time `now`, the turn clock `plan` (clock.js's clockPlan)

@@ -188,11 +188,13 @@ export class TableState {
     };
   }
 
-  // A `timer` message; `now` is our clock in ms.
+  // A `timer` message; `now` is our clock in ms. One with no deadline stops
+  // the clock; one with a deadline and no seat times a choice everyone
+  // still to choose makes at once.
   clock(message, now) {
     const serverNow = Date.parse(message.now);
     if (!isNaN(serverNow)) this.skew = serverNow - now;
-    this.timer = message.seat === null || message.seat === undefined ? null : message;
+    this.timer = message.deadline ? message : null;
   }
 }
 
