@@ -390,9 +390,9 @@ def do_act(
     *,
     kind: str,
     amount: int | None,
-    cards: list[int] | None,
     version: int,
     hand_id: int | None,
+    cards: list[int] | None = None,
 ) -> TableRows | None:
     """Make the move; the table's rows just after it while the hand runs on."""
     if hand_id is None:

@@ -367,11 +367,19 @@ def card_text(code: str | None) -> str:
 
 
 def hand_words(words: dict[str, Any] | None) -> str:
-    """A shown hand's name: ``"two pair, kings and nines"``; hi-lo adds the low."""
+    """A shown hand's name: ``"two pair, kings and nines"``; hi-lo adds the
+    low. A declared hand is named only the way(s) it was declared.
+
+    >>> hand_words({"high": "pair of kings", "low": "8-6-4-2-A low", "declared": "low"})
+    '8-6-4-2-A low'
+    """
     if not words:
         return ""
-    parts = [words["high"]] if words.get("high") else []
-    if "low" in words:
+    declared = words.get("declared")
+    high = declared in (None, "high", "both")
+    low = declared in (None, "low", "both")
+    parts = [words["high"]] if high and words.get("high") else []
+    if low and "low" in words:
         parts.append(words["low"] or "no low")
     return "; ".join(parts)
 

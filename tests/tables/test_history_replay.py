@@ -167,6 +167,9 @@ def test_a_declare_hand_tells_each_declaration_and_the_half_it_won(table, alice,
     assert "bob declares high" in lines and "alice declares low" in lines
     assert lines.index("bob declares high") < lines.index("Showdown · pot 82")
     assert lines[-1] == "Pot of 82, rake 3: bob wins 40 (high), alice wins 39 (low)"
+    # Each shown hand is named the way it was declared, and no other.
+    assert "bob shows K♣ K♦ K♥ Q♣ Q♦ 2♠ 3♠: full house, kings full of queens" in lines
+    assert "alice shows A♣ 2♣ 3♦ 4♥ 6♣ 9♦ 10♥: 6-4-3-2-A low" in lines
 
 
 # Bob (engine player 0): A♥ A♦ 2♣ 9♥ 4♣ 5♠ 7♦. Alice: K♠ K♦ 3♣ 8♦ Q♣ J♥
