@@ -88,8 +88,6 @@ def choose(rng: random.Random, snapshot: dict[str, Any]) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("variant", ["stud", "roll_your_own", "english"])
-
-
 def test_random_hands_never_send_anyone_a_card_they_may_not_see(
     table: Table, alice: User, bob: User, carol: User, settings: Any, variant: str
 ) -> None:
