@@ -22,7 +22,7 @@ import pytest
 
 from tables.models import Hand, Table
 from tables.rules import HandState
-from tables.rules.cards import FULL_DECK, parse_card
+from tables.rules.cards import parse_card
 from tests.browser.test_bet_size import engine_now
 from tests.browser.test_table_notices import seat_to_act
 from tests.browser.test_table_play import (
@@ -52,14 +52,6 @@ BY_SEAT = {seat: player for player, seat in SEATS.items()}
 
 
 # ------------------------------------------------------------------ helpers
-
-
-def deck_in_order(*codes: str) -> list[int]:
-    """A deck dealing ``codes`` in this order ("??": any card), then the rest."""
-    named = {parse_card(c) for c in codes if c != "??"}
-    spare = iter([c for c in FULL_DECK if c not in named])
-    order = [next(spare) if c == "??" else parse_card(c) for c in codes]
-    return order + list(spare)
 
 
 def bet_round(table: Table, pages: dict[int, Page]) -> None:
@@ -227,28 +219,14 @@ def test_roll_your_own_hides_each_roll_until_both_have_chosen(
 # his up 2♣ after 5th street and gets the A♠; alice stands pat. After 6th
 # street bob stands pat and alice exchanges her down 9♠ for the 2♥. Bob's
 # aces full of kings beat alice's nines.
-ENGLISH_DECK = deck_in_order(
-    "??",
-    "Ah",
-    "9s",
-    "Kd",
-    "9h",
-    "2c",
-    "3c",  # 3rd street: two down, one up
-    "??",
-    "Ks",
-    "4c",  # 4th street
-    "??",
-    "Qh",
-    "5d",  # 5th street
-    "As",  # bob's exchange
-    "??",
-    "Ac",
-    "9d",  # 6th street
-    "2h",  # alice's exchange
-    "??",
-    "Kh",
-    "Tc",  # 7th street, down
+ENGLISH_DECK = stack_deck(
+    {BOB: "AhKd2c", ALICE: "9s9h3c"},
+    {BOB: "Ks", ALICE: "4c"},
+    {BOB: "Qh", ALICE: "5d"},
+    {"draws": "As"},  # bob's exchange
+    {BOB: "Ac", ALICE: "9d"},
+    {"draws": "2h"},  # alice's exchange
+    {BOB: "Kh", ALICE: "Tc"},  # 7th street, down
 )
 
 

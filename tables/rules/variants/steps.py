@@ -70,13 +70,19 @@ class Declare:
 Decision = Roll | Exchange | Declare
 Step = Deal | Bet | Roll | Exchange | Declare | Showdown
 
-SEVEN_CARD_STUD: tuple[Step, ...] = (
+# Stud to five cards (two down, three up) and their three rounds: the start
+# of seven-card stud and of the home games that change what comes after.
+STUD_TO_FIVE: tuple[Step, ...] = (
     Deal("3rd street", (DOWN, DOWN, UP)),
     Bet("small", bring_in=True),
     Deal("4th street", (UP,)),
     Bet("small", open_pair=True),
     Deal("5th street", (UP,)),
     Bet("big"),
+)
+
+SEVEN_CARD_STUD: tuple[Step, ...] = (
+    *STUD_TO_FIVE,
     Deal("6th street", (UP,)),
     Bet("big"),
     Deal("7th street", (DOWN,)),
@@ -123,12 +129,7 @@ ROLL_YOUR_OWN: tuple[Step, ...] = (
 # the 6th street's rounds, and the 7th card (face down) only with five
 # players or fewer; a final round follows the second exchange either way.
 ENGLISH_STUD: tuple[Step, ...] = (
-    Deal("3rd street", (DOWN, DOWN, UP)),
-    Bet("small", bring_in=True),
-    Deal("4th street", (UP,)),
-    Bet("small", open_pair=True),
-    Deal("5th street", (UP,)),
-    Bet("big"),
+    *STUD_TO_FIVE,
     Exchange(),
     Deal("6th street", (UP,)),
     Bet("big"),
@@ -142,12 +143,7 @@ ENGLISH_STUD: tuple[Step, ...] = (
 # five and then one down, with four betting rounds; the joker in the centre
 # is everyone's seventh card.
 SIX_CARD_STUD: tuple[Step, ...] = (
-    Deal("3rd street", (DOWN, DOWN, UP)),
-    Bet("small", bring_in=True),
-    Deal("4th street", (UP,)),
-    Bet("small", open_pair=True),
-    Deal("5th street", (UP,)),
-    Bet("big"),
+    *STUD_TO_FIVE,
     Deal("6th street", (DOWN,)),
     Bet("big"),
     Showdown(),
