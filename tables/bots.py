@@ -104,7 +104,9 @@ def choose_decision(view: dict[str, Any], options: dict[str, dict[str, Any]]) ->
         return {"action": "exchange", "cards": [card]}
     if "stand_pat" in options:
         return {"action": "stand_pat"}
-    return {"action": _declaration(mine, game.evaluator)}
+    # The view marks the cards wild in the bot's hand (a wild game played high-low).
+    wild = wild_mask(parse_card(held["card"]) for held in me["cards"] if held.get("wild"))
+    return {"action": _declaration(mine, game.evaluator, wild)}
 
 
 def game_of(view: dict[str, Any]) -> Variant:
@@ -128,9 +130,9 @@ def _least_card(choices: list[str], mine: list[int], game: Variant) -> str:
     return min(choices, key=value)
 
 
-def _declaration(cards: list[int], evaluator: Evaluator) -> str:
-    high = evaluator.high_key(cards) or 0
-    low = evaluator.low_key(cards)
+def _declaration(cards: list[int], evaluator: Evaluator, wild: int) -> str:
+    high = evaluator.high_key(cards, wild) or 0
+    low = evaluator.low_key(cards, wild)
     top = low >> 16 if low is not None and low >> 20 == 0 else None  # an unpaired low's top card
     made_high = high >> 20 >= 4  # a straight or better
     if top is not None and top <= 6 and made_high:

@@ -181,7 +181,7 @@ _TOP, _STRAIGHT, _LOW_FIVE, _LOW_ALL = _build_tables()
 
 
 def high_key(cards: Sequence[int]) -> int:
-    """Value of the best five-card high hand in 5 to 8 cards; higher is better.
+    """Value of the best five-card high hand in 5 to 11 cards; higher is better.
 
     The caller (the engine) guarantees distinct valid cards; use ``high_hand`` for
     checked input and words.
@@ -200,13 +200,15 @@ def high_key(cards: Sequence[int]) -> int:
     flush = 0
     for mask in masks:
         if mask.bit_count() >= 5:
-            flush = mask
+            # Ten cards or more (Baseball's extra cards) can hold two flushes.
+            flush = _better_flush(flush, mask) if flush else mask
     if flush and _STRAIGHT[flush]:
         return STRAIGHT_FLUSH << CATEGORY_SHIFT | _STRAIGHT[flush] << 16
     pairs = a & b | c & d | (a | b) & (c | d)
     if trips:
         quads = a & b & c & d
         if quads:
+            quads = 1 << (quads.bit_length() - 1)  # eight cards can hold two
             return (
                 FOUR_OF_A_KIND << CATEGORY_SHIFT
                 | _TOP[quads]
@@ -228,6 +230,14 @@ def high_key(cards: Sequence[int]) -> int:
     return _pairs_key(ranks, pairs)
 
 
+def _better_flush(one: int, other: int) -> int:
+    """Of two suits' rank masks of five or more, the one that plays higher:
+    a straight flush first, then the higher top five."""
+    if _STRAIGHT[one] != _STRAIGHT[other]:
+        return one if _STRAIGHT[one] > _STRAIGHT[other] else other
+    return one if _TOP[one] >= _TOP[other] else other
+
+
 def _pairs_key(ranks: int, pairs: int) -> int:
     """Two pair, pair or high card, once trips and better are ruled out."""
     if not pairs:
@@ -240,7 +250,7 @@ def _pairs_key(ranks: int, pairs: int) -> int:
 
 
 def low_key(cards: Sequence[int], qualifier: int | None = None) -> int | None:
-    """Ace-to-five value of the best five of 5 to 8 cards; LOWER is better.
+    """Ace-to-five value of the best five of 5 to 11 cards; LOWER is better.
 
     Straights and flushes do not count; pairs do. With ``qualifier`` (8 for
     eight-or-better) a hand that is paired or has a card above it is ``None``.
@@ -316,7 +326,7 @@ class LowHand:
 
 
 def high_hand(cards: Sequence[int]) -> HighHand:
-    """The best high hand in 5 to 8 cards, with the cards it plays and its name.
+    """The best high hand in 5 to 11 cards, with the cards it plays and its name.
 
     >>> jimmy = high_hand(parse_cards("9h5d9cKhKc3s5s"))
     >>> jimmy.words, cards_str(jimmy.cards)
@@ -377,7 +387,16 @@ def _expand(key: int, shape: Sequence[int]) -> list[int]:
 
 
 def _flush_suit(cards: Sequence[int]) -> int:
-    return Counter(suit(c) for c in cards).most_common(1)[0][0]
+    """The suit of the flush the hand plays (of two, the better: ten cards
+    or more can hold two)."""
+    masks = [0, 0, 0, 0]
+    for card in cards:
+        masks[card & 3] |= 1 << (card >> 2)
+    best = 0
+    for mask in masks:
+        if mask.bit_count() >= 5:
+            best = _better_flush(best, mask) if best else mask
+    return masks.index(best)
 
 
 def _pick(
@@ -409,7 +428,7 @@ def _high_words(category: int, ranks: Sequence[int]) -> str:
 
 
 def low_hand(cards: Sequence[int], qualifier: int | None = None) -> LowHand | None:
-    """The best ace-to-five low in 5 to 8 cards, or ``None`` if it fails ``qualifier``.
+    """The best ace-to-five low in 5 to 11 cards, or ``None`` if it fails ``qualifier``.
 
     >>> low_hand(parse_cards("Kd Qc 6h 6s 2d Kh Qs")).words
     'K-Q-6-6-2 low, pair of sixes'
@@ -504,10 +523,15 @@ def _plural(r: int) -> str:
     return RANK_PLURALS[14 if r == 1 else r]
 
 
+# The most cards a hand holds: Baseball's seven and an extra card for each
+# of the four fours dealt face up.
+MOST_CARDS = 11
+
+
 def _check_hand(cards: Sequence[int]) -> None:
     """Reject what the unchecked key functions would silently misread."""
-    if not 5 <= len(cards) <= 8:  # roll your own deals eight
-        raise IllegalAction(f"a hand has 5 to 8 cards, not {len(cards)}")
+    if not 5 <= len(cards) <= MOST_CARDS:
+        raise IllegalAction(f"a hand has 5 to {MOST_CARDS} cards, not {len(cards)}")
     if any(type(c) is not int or not 0 <= c < DECK_SIZE for c in cards):
         raise IllegalAction(f"cards must be ints from 0 to {DECK_SIZE - 1}, not {list(cards)}")
     if len(set(cards)) != len(cards):

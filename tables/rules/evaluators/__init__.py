@@ -120,7 +120,7 @@ class Evaluator:
         return words + wilds.wild_words(self.low_cards(cards, wild), wild) if wild else words
 
     def strength(self, cards: Sequence[int], wild: int = 0) -> float:
-        """A rough 0-1 value of a made hand of 5 to 8 cards (for bots): its
+        """A rough 0-1 value of a made hand of 5 to 11 cards (for bots): its
         high category, or how good its low is, whichever the game plays."""
         scores = []
         if self.high:

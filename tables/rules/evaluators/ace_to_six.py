@@ -55,7 +55,7 @@ _RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K", **{r: str(r) for r in range(2, 
 
 
 def low_a6_key(cards: Sequence[int]) -> int:
-    """The best ace-to-six low of 5 to 8 cards; lower is better.
+    """The best ace-to-six low of 5 to 11 cards; lower is better.
 
     Most hands hold five ranks that are neither a straight nor forced into a
     flush: then the best ace-to-five low (which ignores both) is the answer,

@@ -87,7 +87,7 @@ def wild_words(played: Sequence[int], wild: int) -> str:
 
 
 def high_key(cards: Sequence[int], wild: int) -> int:
-    """The best high hand of 5 to 8 cards when the cards in ``wild`` are wild."""
+    """The best high hand of 5 to 11 cards when the cards in ``wild`` are wild."""
     naturals = natural(cards, wild)
     wilds = len(cards) - len(naturals)
     if not wilds:
