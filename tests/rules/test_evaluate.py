@@ -209,9 +209,7 @@ def test_high_key_ignores_card_order() -> None:
     assert high_key(hand) == high_key(list(reversed(hand)))
 
 
-@pytest.mark.parametrize(
-    "bad", [[0, 1, 2, 3], list(range(12)), [0, 1, 2, 3, 3], [0, 1, 2, 3, 52]]
-)
+@pytest.mark.parametrize("bad", [[0, 1, 2, 3], list(range(12)), [0, 1, 2, 3, 3], [0, 1, 2, 3, 52]])
 def test_high_hand_rejects_a_malformed_hand(bad: list[int]) -> None:
     with pytest.raises(IllegalAction):
         high_hand(bad)
