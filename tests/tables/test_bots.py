@@ -48,7 +48,7 @@ from tables.rules.config import GameConfig
 from tables.rules.games import Game, games
 from tables.rules.views import view
 from tests.conftest import live_database_url, stop_process_group
-from tests.rules.strategies import configs, examples
+from tests.rules.strategies import configs, decks, examples
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 MAX_MOVES = 200
@@ -88,12 +88,13 @@ def engine_move(state: HandState, player: int, move: dict[str, Any]) -> None:
     config=configs(),
     stacks=st.lists(st.integers(1, 400), min_size=2, max_size=8),
     seed=st.integers(0, 2**32),
+    deck=decks,
 )
 def test_the_bot_only_ever_chooses_a_legal_move(
-    config: GameConfig, stacks: list[int], seed: int
+    config: GameConfig, stacks: list[int], seed: int, deck: list[int]
 ) -> None:
     rng = random.Random(seed)
-    state = HandState.new(config, stacks[: config.game.max_players])  # Baseball seats seven
+    state = HandState.new(config, stacks[: config.game.max_players], deck)  # Baseball seats 7
     for _ in range(MAX_MOVES):
         if state.finished:
             return
