@@ -29,7 +29,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
 from tables.rules.cards import low_rank, parse_card, rank, suit
-from tables.rules.evaluators import Evaluator
+from tables.rules.evaluators import STRAIGHT, Evaluator
 from tables.rules.evaluators.wild import wild_mask
 from tables.rules.variants import Variant, get_variant
 
@@ -131,10 +131,9 @@ def _least_card(choices: list[str], mine: list[int], game: Variant) -> str:
 
 
 def _declaration(cards: list[int], evaluator: Evaluator, wild: int) -> str:
-    high = evaluator.high_key(cards, wild) or 0
     low = evaluator.low_key(cards, wild)
     top = low >> 16 if low is not None and low >> 20 == 0 else None  # an unpaired low's top card
-    made_high = high >> 20 >= 4  # a straight or better
+    made_high = evaluator.high_category(cards, wild) >= STRAIGHT
     if top is not None and top <= 6 and made_high:
         return "declare_both"
     if top is not None and top <= 8 and not made_high:

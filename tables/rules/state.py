@@ -50,6 +50,7 @@ from tables.rules.cards import (
 )
 from tables.rules.config import GameConfig
 from tables.rules.errors import HandOver, IllegalAction, NotYourTurn
+from tables.rules.evaluators import PAIR
 from tables.rules.evaluators.wild import natural
 from tables.rules.pots import Contender, Pot, PotAward, allocate_rake, award_pot, build_pots
 from tables.rules.variants import Bet, Deal, Showdown, Step, Variant
@@ -1093,8 +1094,7 @@ class HandState:
         cards = self.cards_of(player)
         if UNKNOWN in cards:
             return "declare_high", None
-        key = self.game.evaluator.high_key(cards, self.wild_for(player))
-        paired = key is not None and key >> 20 > 0  # above the high-card category
+        paired = self.game.evaluator.high_category(cards, self.wild_for(player)) >= PAIR
         return ("declare_high" if paired else "declare_low"), None
 
     def _decide(

@@ -22,6 +22,8 @@ ACE_TO_FIVE, ACE_TO_SIX = "ace-to-five", "ace-to-six"
 NATURAL_SEVENS = 1 << 24
 SEVENS = tuple(card for card in range(52) if card >> 2 == 5)
 LOW_RANKINGS = (ACE_TO_FIVE, ACE_TO_SIX)
+# High categories, as :meth:`Evaluator.high_category` counts them.
+PAIR, STRAIGHT = evaluate.PAIR, evaluate.STRAIGHT
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +80,12 @@ class Evaluator:
                 return None
             return key
         return None
+
+    def high_category(self, cards: Sequence[int], wild: int = 0) -> int:
+        """The high hand's category: 0 high card, 1 a pair... up to
+        ``evaluate.FIVE_OF_A_KIND``; -1 in a game with no high half."""
+        key = self.high_key(cards, wild)
+        return -1 if key is None else key >> evaluate.CATEGORY_SHIFT & 0xF
 
     def high_cards(self, cards: Sequence[int], wild: int = 0) -> tuple[int, ...]:
         """The five cards the best high hand plays (with the bug: the
