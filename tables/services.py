@@ -1082,7 +1082,7 @@ def _player_days_write(hand: Hand) -> None:
 def _held_cards(state: HandState, player: int) -> list[dict[str, Any]]:
     """The player's own cards in dealing order, each face up or down and marked
     when wild, for their list of past hands (the shape of :attr:`HandResult.cards`)."""
-    wild = state.wild_for(player)
+    wild = state.marked_wild(player)
     return [
         {
             "card": card_str(held.card),

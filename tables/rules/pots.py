@@ -127,6 +127,9 @@ class Contender(NamedTuple):
     spade: int = 0
     # Hi-lo declare: "high", "low" or "both" (None: the cards speak).
     declared: str | None = None
+    # The cards wild in the low hand, where they differ from ``wild`` (Low
+    # Hole played high-low: an ace in the hole); None: the same.
+    low_wild: int | None = None
 
 
 def high_chip_order(hand: Contender, evaluator: Evaluator) -> tuple[int, int]:
@@ -139,7 +142,8 @@ def high_chip_order(hand: Contender, evaluator: Evaluator) -> tuple[int, int]:
 def low_chip_order(hand: Contender, evaluator: Evaluator) -> tuple[int, int]:
     """Seed 002: a low tie's odd chip goes to the lowest card by suit (clubs
     low) among the five cards played."""
-    played = evaluator.low_cards(hand.cards, hand.wild)
+    wild = hand.wild if hand.low_wild is None else hand.low_wild
+    played = evaluator.low_cards(hand.cards, wild)
     return min((low_rank(c), suit(c)) for c in played)
 
 

@@ -1378,23 +1378,29 @@ class HandState:
         if UNKNOWN in cards:
             raise IllegalAction(f"player {player}'s cards are unknown, so the hand can't be read")
         evaluator, wild = self.game.evaluator, self.wild_for(player)
-        high, low = evaluator.high_key(cards, wild), evaluator.low_key(cards, wild)
+        low_wild = self.wild_for(player, low=True) if evaluator.low else wild
+        high, low = evaluator.high_key(cards, wild), evaluator.low_key(cards, low_wild)
         spade = self._hole_spade(player) if self.game.spade_half else 0
         declared = self.declared[player]
-        if not (wild and self.config.natural_beats_wild):
-            return Contender(cards, high, low, wild, spade=spade, declared=declared)
+        apart = None if low_wild == wild else low_wild
+        if not ((wild or low_wild) and self.config.natural_beats_wild):
+            return Contender(cards, high, low, wild, spade=spade, declared=declared, low_wild=apart)
         # A hand the natural cards alone make beats the same hand made with wild ones.
-        naturals = natural(cards, wild)
-        whole = len(naturals) >= 5
+        naturals, low_naturals = natural(cards, wild), natural(cards, low_wild)
         return Contender(
             cards,
             high,
             low,
             wild,
-            high_natural=whole and high is not None and evaluator.high_key(naturals) == high,
-            low_natural=whole and low is not None and evaluator.low_key(naturals) == low,
+            high_natural=len(naturals) >= 5
+            and high is not None
+            and evaluator.high_key(naturals) == high,
+            low_natural=len(low_naturals) >= 5
+            and low is not None
+            and evaluator.low_key(low_naturals) == low,
             spade=spade,
             declared=declared,
+            low_wild=apart,
         )
 
     def _hole_spade(self, player: int) -> int:
@@ -1406,12 +1412,23 @@ class HandState:
             return 0
         return max(spades) if self.game.spade_half == "high" else 15 - min(spades)
 
-    def wild_for(self, player: int) -> int:
-        """The cards wild in this player's hand as it stands, as a mask (0: none)."""
+    def wild_for(self, player: int, *, low: bool = False) -> int:
+        """The cards wild in this player's hand as it stands, as a mask (0:
+        none); with ``low``, those wild in their low hand (Low Hole played
+        high-low counts an ace in the hole)."""
         rule = self.game.wilds
         if isinstance(rule, FixedWilds):
             return rule.mask
-        return rule.wild(self.up_order() if rule.changing else (), self.cards[player])
+        up_order = self.up_order() if rule.changing else ()
+        if low:
+            return rule.low_wild(up_order, self.cards[player])
+        return rule.wild(up_order, self.cards[player])
+
+    def marked_wild(self, player: int) -> int:
+        """The cards wild in this player's hand either way, high or low: what
+        their felt and their history mark."""
+        wild = self.wild_for(player)
+        return wild | self.wild_for(player, low=True) if self.game.low else wild
 
     def known_wild(self, player: int) -> int:
         """The cards everyone knows are wild in this player's hand: all of
@@ -1559,15 +1576,16 @@ class HandState:
     def _hand_words(self, hand: Contender) -> dict[str, Any]:
         words: dict[str, Any] = {"cards": list(map(CARD_NAMES.__getitem__, hand.cards))}
         evaluator, cards, wild = self.game.evaluator, hand.cards, hand.wild
-        if wild:  # the shown cards that are wild in this hand, for pages to mark
-            words["wild"] = [CARD_NAMES[card] for card in cards if wild >> card & 1]
+        low_wild = wild if hand.low_wild is None else hand.low_wild
+        if wild | low_wild:  # the shown cards wild in this hand either way, for pages to mark
+            words["wild"] = [CARD_NAMES[card] for card in cards if (wild | low_wild) >> card & 1]
         if hand.declared is not None:
             words["declared"] = hand.declared
         if self.game.high and hand.high_key is not None:
             words["high"] = evaluator.high_name(cards, hand.high_key, wild)
         if self.game.low:
             low = hand.low_key
-            words["low"] = None if low is None else evaluator.low_name(cards, low, wild)
+            words["low"] = None if low is None else evaluator.low_name(cards, low, low_wild)
         return words
 
     def _where(self) -> str:

@@ -91,7 +91,7 @@ def _seat(state: HandState, seat: int, viewer: int | None, everything: bool) -> 
 
 
 def _cards(state: HandState, seat: int, open_to_viewer: bool) -> list[dict[str, Any]]:
-    wild = state.wild_for(seat) if open_to_viewer else state.known_wild(seat)
+    wild = state.marked_wild(seat) if open_to_viewer else state.known_wild(seat)
     if not wild:
         return [
             {"card": _card(held.card) if held.up or open_to_viewer else None, "up": held.up}

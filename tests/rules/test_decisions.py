@@ -16,6 +16,7 @@ from tables.rules.cards import make_card, parse_card, parse_cards, rank
 from tables.rules.errors import NotYourTurn
 from tables.rules.evaluators import Evaluator
 from tables.rules.state import DECIDING, UNKNOWN
+from tables.rules.variants.wilds import rank_mask
 from tables.rules.views import events_for, view
 from tests.rules.seats import down_of, up_of
 from tests.rules.stacking import config, stack_deck
@@ -465,11 +466,12 @@ def test_a_wild_card_game_played_high_low_declares_and_its_wild_cards_count_for_
     assert pot["low_winners"] == [0] and pot["high_winners"] == [1]
 
 
-def test_only_wild_card_games_everyone_can_read_are_played_high_low_declare():
-    for variant in ("stud", "low_hole", "declare", "high_chicago"):
+def test_only_wild_card_games_are_played_high_low_declare():
+    for variant in ("stud", "declare", "high_chicago"):
         with pytest.raises(IllegalAction, match="high-low with declare"):
             config(variant=variant, high_low_declare=True)
     assert config(variant="queens", high_low_declare=True, declare_in_turn=True).game.declares
+    assert config(variant="low_hole", high_low_declare=True).game.declares
 
 
 def brute_bug_key(cards: list[int]) -> int:
@@ -500,3 +502,30 @@ def test_the_bug_is_the_best_of_every_card_it_may_stand_for(cards):
 def test_the_bug_in_a_hand_of_one_suit_finds_the_best_flush_or_straight_flush(ranks, suit):
     cards = [make_card(r + 2, suit) for r in ranks]
     assert Evaluator(high=True, bug=True).high_key(cards) == brute_bug_key(cards)
+
+
+def test_low_hole_high_low_makes_an_ace_in_the_hole_wild_for_the_low_only():
+    # Alice: A♣ 9♦ down, A♥ 4♥ 6♠ K♦ up, 3♦ down. For high her lowest down
+    # card is the 3 (aces high): threes wild, three aces. For low the A♣ is
+    # lowest: aces wild, both of them, 6-4-3-2-A (threes wild would give
+    # only 9-6-4-2-A). Bob: 2♣ 7♠ down, Q♠ J♦ 5♥ 4♦ up, K♣ down: deuces
+    # wild for him, a pair of kings.
+    deck = stack_deck(
+        {0: "Ac9dAh", 1: "2c7sQs"},
+        {0: "4h", 1: "Jd"},
+        {0: "6s", 1: "5h"},
+        {0: "Kd", 1: "4d"},
+        {0: "3d", 1: "Kc"},
+    )
+    rules = config(variant="low_hole", high_low_declare=True, auto_muck=False)
+    state = play_to_decision(HandState.new(rules, [100, 100], deck))
+    assert state.wild_for(0) == rank_mask(3) and state.wild_for(0, low=True) == rank_mask(14)
+    decide(state, {0: ("declare_both", None), 1: ("declare_high", None)})
+    alice = state.result["hands"]["0"]
+    assert alice["high"] == "three of a kind, aces (one wild)"
+    assert alice["low"] == "6-4-3-2-A low (two wild)"
+    assert sorted(alice["wild"]) == ["3d", "Ac", "Ah"]
+    [pot] = state.result["pots"]
+    assert state.result["hands"]["1"]["high"] == "pair of kings (one wild)"
+    assert pot["high_winners"] == [0] and pot["low_winners"] == [0]
+    assert state.result["payouts"] == [pot["amount"], 0]

@@ -244,7 +244,7 @@ def test_a_card_is_marked_wild_exactly_when_its_viewer_may_know_it_is(game, stac
             seats = view(state, viewer)["players"]
             for player in range(state.n):
                 open_hand = player == viewer or state.shown[player]
-                wild = state.wild_for(player) if open_hand else state.known_wild(player)
+                wild = state.marked_wild(player) if open_hand else state.known_wild(player)
                 for held, seen in zip(state.cards[player], seats[player]["cards"], strict=True):
                     if seen["card"] is None:
                         assert "wild" not in seen
@@ -612,7 +612,7 @@ def cards_speak(state: HandState, contenders: list[int]) -> tuple[set[int], set[
         high = game.evaluator.high_key(cards, wild)
         if high is not None:
             highs[player] = high
-        low = game.evaluator.low_key(cards, wild)
+        low = game.evaluator.low_key(cards, state.wild_for(player, low=True))
         if low is not None:
             lows[player] = low
     best_high = {p for p, k in highs.items() if k == max(highs.values())}

@@ -427,7 +427,8 @@ class _Narrator:
     def _hand_name(self, player: int) -> str:
         cards = self.state.cards_of(player)
         evaluator, wild = self.state.game.evaluator, self.state.wild_for(player)
-        low = _low_name(evaluator, cards, wild) if evaluator.low else None
+        low_wild = self.state.wild_for(player, low=True)
+        low = _low_name(evaluator, cards, low_wild) if evaluator.low else None
         if not evaluator.high:
             return f"Lo: {low or 'no low hand'}"
         high = _high_name(evaluator, cards, wild)

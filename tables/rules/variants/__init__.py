@@ -122,10 +122,8 @@ class Variant:
     @property
     def declares_high_low(self) -> bool:
         """Whether the table may play this game high-low with declare (seed
-        003: "any wild-card game played high-low"): a game whose wild cards
-        everyone can see. (Low Hole's own high-low rule, an ace in the hole
-        wild for the low only, is not offered.)"""
-        return self.wild_game and self.wilds.public and not self.declares
+        003: "any wild-card game played high-low", Low Hole included)."""
+        return self.wild_game and not self.declares
 
     def high_low_declare(self) -> Variant:
         """This game played high-low with declare: ace-to-five lows with no

@@ -13,7 +13,12 @@ player's own cards. Three kinds:
   cards, so everyone knows.
 - :class:`LowHole` (seed 003): each player's lowest down card, and every
   card of its rank they hold, wild for them alone. It depends on their down
-  cards, so only they know it until they show.
+  cards, so only they know it until they show. Played high-low, an ace in
+  the hole is the lowest card for the low hand, so aces are wild for the
+  low only (:meth:`LowHole.low_wild`).
+
+Every rule answers ``wild`` (the mask for the high hand) and ``low_wild``
+(for the low hand, the same but in Low Hole).
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tables.rules.cards import RANK_PLURALS, rank
+from tables.rules.cards import RANK_PLURALS, low_rank, rank
 from tables.rules.evaluators.wild import wild_mask
 
 __all__ = ["NO_WILDS", "FixedWilds", "LowHole", "QueensAndAfter", "WildRule", "rank_mask"]
@@ -51,6 +56,9 @@ class FixedWilds:
         object.__setattr__(self, "mask", wild_mask(self.cards))
 
     def wild(self, up_order: Sequence[int], held: Sequence[tuple[int, bool]]) -> int:
+        return self.mask
+
+    def low_wild(self, up_order: Sequence[int], held: Sequence[tuple[int, bool]]) -> int:
         return self.mask
 
     def words(self, up_order: Sequence[int]) -> str:
@@ -87,6 +95,9 @@ class QueensAndAfter:
         after = self.after(up_order)
         return rank_mask(QUEEN) | (rank_mask(after) if after else 0)
 
+    def low_wild(self, up_order: Sequence[int], held: Sequence[tuple[int, bool]]) -> int:
+        return self.wild(up_order, held)
+
     def words(self, up_order: Sequence[int]) -> str:
         """ "queens and fives", or "queens" alone."""
         after = self.after(up_order)
@@ -106,6 +117,14 @@ class LowHole:
     def wild(self, up_order: Sequence[int], held: Sequence[tuple[int, bool]]) -> int:
         down = [rank(card) for card, up in held if not up and card >= 0]
         return rank_mask(min(down)) if down else 0
+
+    def low_wild(self, up_order: Sequence[int], held: Sequence[tuple[int, bool]]) -> int:
+        """Seed 003: "if you use ace-to-six or ace-to-five ranking of low
+        hands, then an ace in the hole will make aces wild for the purpose
+        of low hands but not for high hands": the lowest down card with
+        aces low."""
+        down = [card for card, up in held if not up and card >= 0]
+        return rank_mask(rank(min(down, key=low_rank))) if down else 0
 
     def words(self, up_order: Sequence[int]) -> str:
         return "each player's lowest down card, for that player"
