@@ -70,7 +70,7 @@ export function decisionPrompt(hand, options) {
   if (hand.decision === "roll") {
     return {
       title: "Roll a card",
-      help: "Click a down card to turn it face up, or press its number. Nobody sees it until everyone has chosen.",
+      help: "Tap or click a down card to turn it face up (or press the number on it). Nobody sees it until everyone has chosen.",
     };
   }
   if (hand.decision === "exchange") {
@@ -80,7 +80,7 @@ export function decisionPrompt(hand, options) {
     return {
       title: "Exchange" + (price ? " (" + chips(price) + ")" : ""),
       help:
-        "Click a card to swap it for the next from the deck; the new one comes face up or down as the old one was." +
+        "Tap or click a card (or press its number) to swap it for the next from the deck; the new one comes face up or down as the old one was." +
         cost,
     };
   }
