@@ -1132,7 +1132,7 @@ def hand_timeout(*, hand_id: int, turn: int, now: datetime | None = None) -> Han
     if hand.is_finished or hand.version != turn or not _turn_expired(hand, now):
         return None
     seats, state = HandSeats.load(hand), HandState.from_dict(hand.state)
-    if state.to_act is None:  # a choice everyone makes at once: all still choosing time out
+    if state.simultaneous:  # a choice everyone makes at once: all still choosing time out
         for player in state.deciding():
             kind, cards = state.default_decision(player)
             _hand_apply(hand, state, seats, player, kind, None, cards, timed_out=True)
