@@ -93,9 +93,10 @@ def unshown_players(access: HandAccess) -> list[int]:
     if access.everything:
         return []
     state = access.state
-    swapped = {e["player"] for e in state.events if e["type"] == "exchange" and not e["up"]}
     return [
-        p for p in range(state.n) if p != access.viewer and (not state.shown[p] or p in swapped)
+        p
+        for p in range(state.n)
+        if p != access.viewer and (not state.shown[p] or state.hidden_discards(p))
     ]
 
 

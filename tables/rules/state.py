@@ -340,6 +340,15 @@ class HandState:
         """A player's face-down cards in dealing order."""
         return [card for card, up in self.cards[player] if not up]
 
+    def hidden_discards(self, player: int) -> list[int]:
+        """The down cards ``player`` exchanged away (English stud): theirs
+        alone to know, even once their hand is shown."""
+        return [
+            e["card"]
+            for e in self.events
+            if e["type"] == EXCHANGE and e["player"] == player and not e["up"]
+        ]
+
     def cards_of(self, player: int) -> list[int]:
         """All of a player's cards in dealing order, plus any community card."""
         return [card for card, _ in self.cards[player]] + self.community
