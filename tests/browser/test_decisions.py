@@ -95,6 +95,17 @@ def finished(table: Table) -> HandState:
     return wait_until(lambda: (s := engine_now(table)).finished and s, "the showdown")
 
 
+def expect_bob_scoops(table: Table, pages: dict[int, Page], words: str) -> None:
+    """The hand is over, bob took every chip of it, and both pages' last-hand
+    row names him the winner with ``words``."""
+    state = finished(table)
+    assert state.result is not None
+    assert state.result["payouts"][BOB] > 0 and state.result["payouts"][ALICE] == 0
+    for page in pages.values():
+        expect(page.locator("#last-hand .last-winner")).to_contain_text("bob")
+        expect(page.locator("#last-hand")).to_contain_text(words)
+
+
 # ---------------------------------------------------------- roll your own
 
 # Two down cards a round, four rounds. Bob rolls his kings one by one; alice
@@ -202,14 +213,10 @@ def test_roll_your_own_hides_each_roll_until_both_have_chosen(
             bet_round(table, pages)
 
     # Four kings up beat alice's hand; bob takes the pot.
-    state = finished(table)
-    assert state.result is not None
-    assert state.result["payouts"][BOB] > 0 and state.result["payouts"][ALICE] == 0
+    expect_bob_scoops(table, pages, "four of a kind")
     for page in pages.values():
         expect(seat_box(page, SEATS[BOB]).locator(".hand-up .card")).to_have_count(4)
         expect(seat_box(page, SEATS[BOB])).to_have_class(re.compile(r"\bseat-winner\b"))
-        expect(page.locator("#last-hand .last-winner")).to_contain_text("bob")
-        expect(page.locator("#last-hand")).to_contain_text("four of a kind")
     shot(alice, screenshots, "4-showdown")
 
 
@@ -309,12 +316,7 @@ def test_english_stud_exchanges_a_card_by_click_and_stands_pat(
     shot(bob, screenshots, "3-seventh-street")
 
     bet_round(table, pages)
-    state = finished(table)
-    assert state.result is not None
-    assert state.result["payouts"][BOB] > 0 and state.result["payouts"][ALICE] == 0
-    for page in pages.values():
-        expect(page.locator("#last-hand .last-winner")).to_contain_text("bob")
-        expect(page.locator("#last-hand")).to_contain_text("full house")
+    expect_bob_scoops(table, pages, "full house")
     shot(alice, screenshots, "4-showdown")
 
 
