@@ -368,6 +368,49 @@ def test_the_header_names_the_betting_structure_and_its_stakes(structure, big_be
     assert written.startswith(f"PokerStars Hand #42:  {header} - 2026/11/21 20:05:09 UTC\n")
 
 
+def opened_hand(**options) -> HandState:
+    """A two-player hand with no bring-in, over on 3rd street: the best door
+    card opens with a bet of the minimum, 5, and the other folds."""
+    state = HandState.new(config(bring_in=0, **options), [100, 100], list(FULL_DECK))
+    first = state.to_act
+    return play(state, (first, "bet", 5), (1 - first, "fold"))
+
+
+# The header's stakes as a tracking tool reads them: "(small/big)".
+STAKES = re.compile(r"PokerStars Hand #\d+:  .+ \((\d+)/(\d+)\) - ")
+
+
+@pytest.mark.parametrize(
+    ("structure", "big_bet", "header"),
+    [
+        ("fixed", 10, "7 Card Stud Limit (5/10)"),  # the bring-in was never in it
+        ("spread", 20, "7 Card Stud Spread Limit (5/20)"),
+        ("pot", 10, "7 Card Stud Pot Limit (5/5)"),  # the opening bet and the minimum bet
+        ("no", 10, "7 Card Stud No Limit (5/5)"),
+    ],
+)
+def test_without_a_bring_in_the_header_stakes_are_bets_not_zero(structure, big_bet, header):
+    written = text(opened_hand(structure=structure, big_bet=big_bet))
+    assert written.startswith(f"PokerStars Hand #42:  {header} - 2026/11/21 20:05:09 UTC\n")
+    assert "brings in" not in written
+    assert re.search(r"^p\d: bets 5$", written, flags=re.M)  # the bet that opens
+
+
+@pytest.mark.parametrize("bring_in", [0, 2])
+@pytest.mark.parametrize("structure", ["fixed", "spread", "pot", "no"])
+def test_a_tracking_tool_reads_two_stakes_with_the_minimum_bet_first_or_last(structure, bring_in):
+    # Fixed and spread put the minimum bet first; pot and no limit, like
+    # PokerStars' blinds, last. Neither is ever 0, and the smaller comes first.
+    big_bet = 20 if structure == "spread" else 10
+    options = {"structure": structure, "big_bet": big_bet}
+    hand = opened_hand(**options) if bring_in == 0 else headed_hand(**options)
+    stakes = STAKES.match(text(hand))
+    assert stakes
+    small, big = int(stakes[1]), int(stakes[2])
+    assert 0 < small <= big
+    assert (small if structure in ("fixed", "spread") else big) == 5
+
+
 @pytest.mark.parametrize(
     ("variant", "game"),
     [

@@ -40,7 +40,10 @@ Where Cardroom differs:
   small and big bet. A spread's are its least and most bet. At pot and no
   limit they are the bring-in and the minimum bet, as PokerStars' pot- and
   no-limit headers give the small and big blind: the forced bet that opens
-  the betting and the minimum bet.
+  the betting and the minimum bet. A table with no bring-in has no forced
+  bet; its best door card opens with a bet of at least the minimum, so both
+  numbers are the minimum bet (``(5/5)``, as a 5/5 no-limit game is called),
+  never a 0 that a tracking tool would read as stakes of nothing.
 * PokerStars has no Mississippi stud: its hands are headed ``Mississippi
   Stud``, and its 4th and 5th streets follow each other with no betting
   between them, as the game deals them.
@@ -174,8 +177,9 @@ GAMES = {
     "declare": "7 Card Stud Hi/Lo Declare",
     "declare8": "7 Card Stud Hi/Lo Declare (8 or Better)",
 }
-# Structures whose header stakes are the bring-in and the minimum bet, as
-# PokerStars' pot- and no-limit games give their blinds.
+# Structures whose header stakes are the bring-in (or, without one, the bet
+# that opens instead) and the minimum bet, as PokerStars' pot- and no-limit
+# games give their blinds.
 BIG_BET = frozenset({"pot", "no"})
 # Events that only move the deck, and choices not yet revealed (a roll or a
 # declaration is told when the last player has made theirs); the text doesn't
@@ -558,9 +562,18 @@ def game_title(config: GameConfig) -> str:
 
 def _stakes(config: GameConfig) -> str:
     """The header's stakes: the two bet sizes (a spread's least and most), or
-    at pot and no limit the bring-in and the minimum bet."""
+    at pot and no limit the bring-in and the minimum bet. With no bring-in the
+    betting opens with a bet, so the minimum bet stands for both.
+
+    >>> _stakes(GameConfig(bring_in=2, small_bet=5, structure="no"))
+    '2/5'
+    >>> _stakes(GameConfig(bring_in=0, small_bet=5, structure="pot"))
+    '5/5'
+    >>> _stakes(GameConfig(bring_in=0, small_bet=5, big_bet=10))
+    '5/10'
+    """
     if config.structure in BIG_BET:
-        return f"{config.bring_in}/{config.small_bet}"
+        return f"{config.bring_in or config.small_bet}/{config.small_bet}"
     return f"{config.small_bet}/{config.big_bet}"
 
 
