@@ -111,10 +111,12 @@ def test_a_pot_limit_hand_is_played_to_the_showdown_with_the_bet_size_control(
     pages[completer].keyboard.press("c")
     wait_until(lambda: engine_now(table).street >= 1, "4th street")
     while not engine_now(table).finished:
-        seat = seat_to_act(table)
+        # The turn is read before the key: read after it, the check may
+        # already be made, and the wait would be for a move nobody makes.
+        seat, turn = seat_to_act(table), engine_now(table).turn
         expect(pages[seat].locator("#actions .action-check")).to_be_visible()
         pages[seat].keyboard.press("c")  # check
-        wait_until(moved_on(table, engine_now(table).turn), "a check")
+        wait_until(moved_on(table, turn), "a check")
     hand = latest_hand(table)
     state = HandState.from_dict(hand.state)
     assert state.result is not None and not state.result["uncontested"]
