@@ -400,7 +400,9 @@ class Seat(models.Model):
     # countdown of the default clock is whole every turn and stored nowhere.
     # Empty until the player first dips into it: the stakes' whole time bank.
     # It is spent across hands and refilled every ``bank_refill_hands`` hands
-    # the player is dealt into, counted by ``hands_since_refill``.
+    # the player is dealt into, counted by ``hands_since_refill``. Both outlive
+    # the seat for a while (:class:`KeptTimeBank`), so that standing up and
+    # sitting down again fills nothing.
     time_bank_ms = models.PositiveIntegerField(
         null=True, blank=True, help_text="Time bank left, in milliseconds. Empty: all of it."
     )
@@ -441,6 +443,34 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} seat {self.number}"
+
+
+class KeptTimeBank(models.Model):
+    """The time bank a player stood up with, kept for their return to the table.
+
+    A time bank is the player's at the table, not the seat's: one who stands
+    up and sits down again, in any seat, within
+    ``tables.services.TIME_BANK_KEPT_FOR`` gets back the bank and the refill
+    progress they left with, so leaving is no way to a full bank. Only a bank
+    that is not as a new seat's is kept (with the countdown clock, never), and
+    sitting down again takes the row, used or too old.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="kept_time_banks")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    time_bank_ms = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Time bank left, in milliseconds. Empty: all of it."
+    )
+    hands_since_refill = models.PositiveSmallIntegerField(default=0)
+    left_at = models.DateTimeField(help_text="When the player stood up.")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "player"], name="one_kept_bank_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}'s time bank at {self.table_id}"
 
 
 class WaitingPlayer(models.Model):

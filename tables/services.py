@@ -16,11 +16,13 @@ turn began) and ``turn_expires_at`` adds their extra time. By default
 (``Stakes.Clock.PER_TURN``) that is a whole countdown every turn, whatever
 earlier turns took. With ``Stakes.Clock.TIME_BANK`` it is what is left of the
 seat's time bank: a move made after the deadline spends the time it took out
-of the bank, and the bank is refilled as the player is dealt hands. Each turn's
-timeout is a Celery task sent for ``turn_expires_at`` and naming the hand and
-its version; a sweep run by beat (:func:`hands_expire_overdue`) catches any
-task that was lost. Both end in :func:`hand_timeout`, which acts only on the
-turn it was sent for, so a late, early or repeated task changes nothing.
+of the bank, the bank is refilled as the player is dealt hands, and it is
+kept for a player who stands up and comes back (:data:`TIME_BANK_KEPT_FOR`).
+Each turn's timeout is a Celery task sent for ``turn_expires_at`` and naming
+the hand and its version; a sweep run by beat (:func:`hands_expire_overdue`)
+catches any task that was lost. Both end in :func:`hand_timeout`, which acts
+only on the turn it was sent for, so a late, early or repeated task changes
+nothing.
 
 ``Hand.seating`` is ``{"dealer": seat number, "players": [{"seat": n, "player":
 id}, ...]}`` with the players in engine order: engine player ``i`` is
@@ -48,6 +50,7 @@ from tables.models import (
     Hand,
     HandAction,
     HandResult,
+    KeptTimeBank,
     PlayerDay,
     RakeEntry,
     Seat,
@@ -166,7 +169,10 @@ def seat_take(*, table_id: int, player_id: int, seat_number: int, buy_in: int) -
         )
     except LedgerError as exc:
         raise ServiceError(f"can't buy in for {buy_in}: {exc}") from None
-    seat = Seat.objects.create(table=table, number=seat_number, player_id=player_id, stack=buy_in)
+    bank = _time_bank_take_back(table, player_id, timezone.now())
+    seat = Seat.objects.create(
+        table=table, number=seat_number, player_id=player_id, stack=buy_in, **bank
+    )
     # Seated, the player leaves the list; a seat held for them and not taken passes on.
     if WaitingPlayer.objects.filter(table=table, player_id=player_id).delete()[0]:
         _seats_offer(table, timezone.now())
@@ -239,9 +245,10 @@ def _seats_after_hand(hand: Hand) -> None:
 def _seat_stand_up(table: Table, seat: Seat) -> int:
     """Cash the seat's stack out to its player's balance and free the seat.
 
-    The freed seat is offered to the next player on the waiting list, if any.
+    The player's time bank is kept for their return, and the freed seat is
+    offered to the next player on the waiting list, if any.
     """
-    chips = seat.stack
+    now, chips = timezone.now(), seat.stack
     if chips:
         ledger_post(
             user_id=seat.player_id,
@@ -250,9 +257,56 @@ def _seat_stand_up(table: Table, seat: Seat) -> int:
             table_id=table.pk,
             note=f"seat {seat.number}",
         )
+    _time_bank_keep(table, seat, now)
     seat.delete()
-    _seats_offer(table, timezone.now())
+    _seats_offer(table, now)
     return chips
+
+
+# A time bank is the player's at the table, not the seat's: one who stands up
+# (by choice, or stood up for sitting out) and sits down again within this
+# long has the bank and the refill progress they left with, so that leaving is
+# no way to a full bank. PokerStars counts a return to the same table within
+# two hours as the same playing session (its rule for the chips one comes back
+# with); after that, the player starts afresh with a whole bank.
+TIME_BANK_KEPT_FOR = timedelta(hours=2)
+
+
+def _time_bank_keep(table: Table, seat: Seat, now: datetime) -> None:
+    """Keep the time bank of a player standing up, unless it is as a new seat's
+    (always so with the countdown clock); forget banks kept past their time."""
+    if seat.time_bank_ms is None and seat.hands_since_refill == 0:
+        return
+    KeptTimeBank.objects.filter(table=table, left_at__lt=now - TIME_BANK_KEPT_FOR).delete()
+    KeptTimeBank.objects.update_or_create(
+        table=table,
+        player_id=seat.player_id,
+        defaults={
+            "time_bank_ms": seat.time_bank_ms,
+            "hands_since_refill": seat.hands_since_refill,
+            "left_at": now,
+        },
+    )
+
+
+def _time_bank_take_back(table: Table, player_id: int, now: datetime) -> dict[str, Any]:
+    """The time bank the player stood up from the table with, as the new seat's
+    fields, if they left within ``TIME_BANK_KEPT_FOR``; none for a whole bank.
+
+    The kept row goes either way: it is used once, and an old one is forgotten.
+    """
+    kept = list(
+        KeptTimeBank.objects.filter(table=table, player_id=player_id).values(
+            "pk", "time_bank_ms", "hands_since_refill", "left_at"
+        )
+    )
+    if not kept:
+        return {}
+    (row,) = kept
+    KeptTimeBank.objects.filter(pk=row["pk"]).delete()
+    if row["left_at"] < now - TIME_BANK_KEPT_FOR:
+        return {}
+    return {"time_bank_ms": row["time_bank_ms"], "hands_since_refill": row["hands_since_refill"]}
 
 
 @transaction.atomic
