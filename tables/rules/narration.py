@@ -60,6 +60,7 @@ VERBS = {"bring_in": "brings in", "complete": "completes to", "bet": "bets", "ra
 # a new one even where no card is dealt before it (English stud's last round).
 DECISIONS = frozenset({"decided", "roll", "exchange", "stand_pat", "declare"})
 DECLARED = {"high": "high", "low": "low", "both": "high and low"}
+DealtKey = tuple[int, int]  # a player's cards on one street: (street, player)
 
 
 # ------------------------------------------------------------------ the books
@@ -163,9 +164,8 @@ class Narrator:
     def tell(self, events: Sequence[dict[str, Any]]) -> list[Told]:
         """Each event with its lines. A player's cards on one street are told
         once, at the first of them, from every card of theirs in ``events``."""
-        dealt = _dealt_together(events, self.wild)
-        swaps = _swaps(events)
-        replacements = set(swaps.values())
+        dealt = self._dealt_together(events)
+        swaps, replacements = self._swaps(events)
         told = []
         for index, event in enumerate(events):
             figures = self.ledger.follow(event)
@@ -181,6 +181,12 @@ class Narrator:
                 lines = self._deal(event, dealt)
             told.append(Told(event, figures, lines))
         return told
+
+    def _dealt_together(self, events: Sequence[dict[str, Any]]) -> dict[DealtKey, list[Dealt]]:
+        return _dealt_together(events, self.wild)
+
+    def _swaps(self, events: Sequence[dict[str, Any]]) -> tuple[dict[int, int], set[int]]:
+        return _swaps(events, {})
 
     def name(self, player: int) -> str:
         return self.names[player]
@@ -206,9 +212,7 @@ class Narrator:
             return [f"Wild now: {event['wild']}"]
         return _dealer(event)
 
-    def _deal(
-        self, event: dict[str, Any], dealt: dict[tuple[int, int], list[Dealt]]
-    ) -> tuple[str, ...]:
+    def _deal(self, event: dict[str, Any], dealt: dict[DealtKey, list[Dealt]]) -> tuple[str, ...]:
         if event.get("extra"):
             return (self._extra(event),)
         if event.get("exchange"):  # its exchange was told in an earlier batch of events
@@ -297,6 +301,63 @@ class Narrator:
         return " (high and low)" if high and low else " (high)" if high else " (low)"
 
 
+class LiveNarrator(Narrator):
+    """Tells a hand while it is played, the events new since the last call at a time.
+
+    Each batch gets the lines that telling the whole hand so far at once
+    (:meth:`Narrator.tell`) gives its events, so the table's live log tells
+    each event once instead of the whole hand again at every move. Across
+    batches it remembers what that one telling would know from the events
+    before: the players' cards on each street already told (the first card's
+    line tells them all), and the exchanges still waiting for their card.
+
+    ``names`` and the hand's result may change as the hand goes on (a player
+    leaves, the showdown comes): :meth:`tell_new` takes them afresh each time,
+    as a fresh telling of the whole hand would.
+
+    >>> from tables.rules import GameConfig
+    >>> from tables.rules.cards import FULL_DECK
+    >>> from tables.rules.views import events_for
+    >>> hand = HandState.new(GameConfig(ante=1, bring_in=2, small_bet=5, big_bet=10),
+    ...                      [100, 100], list(FULL_DECK))
+    >>> live, names = LiveNarrator(["alice", "bob"], hand), ["alice", "bob"]
+    >>> told = live.tell_new(events_for(hand), names, hand)  # the antes and 3rd street
+    >>> hand.act(0, "bring_in"); hand.act(1, "fold")
+    >>> for told in live.tell_new(events_for(hand, since=live.events_told), names, hand):
+    ...     print(told.text)
+    alice brings in 2
+    bob folds
+    Pot of 4: alice wins 4
+    """
+
+    def __init__(self, names: Sequence[str], hand: HandState) -> None:
+        super().__init__(names, hand)
+        self.events_told = 0
+        self.dealt_keys: set[DealtKey] = set()  # (street, player) whose cards were told
+        self.exchanging: set[int] = set()  # players whose exchange awaits its card
+
+    def tell_new(
+        self, events: Sequence[dict[str, Any]], names: Sequence[str], hand: HandState
+    ) -> list[Told]:
+        """The lines of ``events``: the hand's events from number :attr:`events_told` on."""
+        self.names, self.result = list(names), hand.result or {}
+        told = self.tell(events)
+        self.events_told += len(events)
+        return told
+
+    def _dealt_together(self, events: Sequence[dict[str, Any]]) -> dict[DealtKey, list[Dealt]]:
+        dealt = super()._dealt_together(events)
+        fresh = {key: cards for key, cards in dealt.items() if key not in self.dealt_keys}
+        self.dealt_keys.update(dealt)
+        return fresh
+
+    def _swaps(self, events: Sequence[dict[str, Any]]) -> tuple[dict[int, int], set[int]]:
+        waiting: dict[int, int | None] = dict.fromkeys(self.exchanging)
+        found = _swaps(events, waiting)
+        self.exchanging = set(waiting)
+        return found
+
+
 def _dealer(event: dict[str, Any]) -> list[str]:
     """What the dealer does with the deck, when it is worth a line."""
     kind = event["type"]
@@ -313,15 +374,13 @@ def _dealer(event: dict[str, Any]) -> list[str]:
     return []
 
 
-def _dealt_together(
-    events: Iterable[dict[str, Any]], wild: int
-) -> dict[tuple[int, int], list[Dealt]]:
+def _dealt_together(events: Iterable[dict[str, Any]], wild: int) -> dict[DealtKey, list[Dealt]]:
     """(street, player) -> the cards dealt them on that street, in dealing
     order, each marked when it is one of the game's fixed ``wild`` cards.
 
     Keyed by street too: one move may deal several streets (an all-in runout).
     """
-    dealt: dict[tuple[int, int], list[Dealt]] = {}
+    dealt: dict[DealtKey, list[Dealt]] = {}
     for event in events:
         if event["type"] == "deal" and not event.get("extra") and not event.get("exchange"):
             player, card = event["player"], event["card"]
@@ -331,16 +390,26 @@ def _dealt_together(
     return dealt
 
 
-def _swaps(events: Sequence[dict[str, Any]]) -> dict[int, int]:
+def _swaps(
+    events: Sequence[dict[str, Any]], waiting: dict[int, int | None]
+) -> tuple[dict[int, int], set[int]]:
     """Each exchange's index -> the index of the card dealt to replace it,
-    where ``events`` hold both (a move's events do)."""
-    swaps, waiting = {}, {}
+    where ``events`` hold both (a move's events do); and the indexes of every
+    card dealt to replace an exchanged one, whose exchange came before it.
+
+    ``waiting``: player -> the index of their exchange still waiting for its
+    card, None for one before ``events``; updated as they are read.
+    """
+    swaps, replacements = {}, set()
     for index, event in enumerate(events):
         if event["type"] == "exchange":
             waiting[event["player"]] = index
         elif event["type"] == "deal" and event.get("exchange") and event["player"] in waiting:
-            swaps[waiting.pop(event["player"])] = index
-    return swaps
+            exchange = waiting.pop(event["player"])
+            replacements.add(index)
+            if exchange is not None:
+                swaps[exchange] = index
+    return swaps, replacements
 
 
 def _the(code: str | None) -> str:
