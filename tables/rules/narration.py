@@ -322,12 +322,11 @@ class LiveNarrator(Narrator):
     ...                      [100, 100], list(FULL_DECK))
     >>> live, names = LiveNarrator(["alice", "bob"], hand), ["alice", "bob"]
     >>> told = live.tell_new(events_for(hand), names, hand)  # the antes and 3rd street
-    >>> hand.act(0, "bring_in"); hand.act(1, "fold")
+    >>> hand.act(0, "bring_in"); hand.act(1, "complete", 5)
     >>> for told in live.tell_new(events_for(hand, since=live.events_told), names, hand):
     ...     print(told.text)
     alice brings in 2
-    bob folds
-    Pot of 4: alice wins 4
+    bob completes to 5
     """
 
     def __init__(self, names: Sequence[str], hand: HandState) -> None:
