@@ -261,12 +261,21 @@ def server_commands(host: str, port: int, workdir: Path) -> list[tuple[str, list
     ]
 
 
+def client_host(host: str) -> str:
+    """How a URL on this machine names the server listening on ``host``: an
+    address for every interface by the loopback of its family (``0.0.0.0`` by
+    ``127.0.0.1``, ``::`` by ``[::1]``), and an IPv6 address in brackets."""
+    host = host.removeprefix("[").removesuffix("]")
+    host = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
+    return f"[{host}]" if ":" in host else host
+
+
 def bot_command(host: str, port: int, count: int) -> list[str]:
     """The demo bots: ``count`` of them at seed_demo's bot table, at a human pace.
 
     They retry until Daphne answers, so they can start alongside it.
     """
-    url = f"ws://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
+    url = f"ws://{client_host(host)}:{port}"
     return [
         sys.executable, "manage.py", "run_bots", "--demo", "--count", str(count),
         "--think", str(DEMO_BOT_THINK_SECONDS), "--url", url,
@@ -286,7 +295,7 @@ def _redis_url(supervisor: Supervisor, workdir: Path) -> str:
 
 def seed_demo(host: str, port: int) -> str:
     """Run ``manage.py seed_demo`` for the site at ``host``/``port``; what it printed."""
-    site = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
+    site = f"http://{client_host(host)}:{port}"
     argv = [sys.executable, "manage.py", "seed_demo", "--site", site]
     done = subprocess.run(argv, cwd=BASE_DIR, capture_output=True, text=True, check=False)
     if done.returncode != 0:
@@ -296,7 +305,7 @@ def seed_demo(host: str, port: int) -> str:
 
 def _wait_for_web(host: str, port: int, supervisor: Supervisor) -> None:
     """Until Daphne accepts connections, a stop is asked for, or WEB_START_TIMEOUT passes."""
-    address = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    address = client_host(host).removeprefix("[").removesuffix("]")
     deadline = time.monotonic() + WEB_START_TIMEOUT
     while not supervisor.stop_requested and time.monotonic() < deadline:
         try:
@@ -334,8 +343,8 @@ def _serve(
         supervisor.start("bots", bot_command(host, port, bots), essential=False)
     _wait_for_web(host, port, supervisor)
     print(
-        f"{notice}cardroom.runner: serving http://{host}:{port}/ with a Celery worker and "
-        "beat; Ctrl-C stops everything.",
+        f"{notice}cardroom.runner: serving http://{client_host(host)}:{port}/ with a Celery "
+        "worker and beat; Ctrl-C stops everything.",
         flush=True,
     )
     failed = supervisor.wait()
@@ -355,7 +364,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="Start Redis (unless REDIS_URL is set), a Celery worker, Celery beat "
         "and Daphne; Ctrl-C stops them all.",
     )
-    parser.add_argument("--host", default="127.0.0.1", help="Daphne's address (127.0.0.1)")
+    parser.add_argument(
+        "--host",
+        default="localhost",
+        help="Daphne's address or name (localhost: 127.0.0.1 and ::1, see cardroom.web)",
+    )
     parser.add_argument("--port", type=int, default=8000, help="Daphne's port (8000)")
     parser.add_argument(
         "--bots",

@@ -33,7 +33,14 @@ from django.core.management import call_command
 import cardroom.settings as configured
 from accounts.models import User
 from cardroom.asgi import application
-from cardroom.runner import RunnerError, Supervisor, free_port, redis_server_binary
+from cardroom.runner import (
+    RunnerError,
+    Supervisor,
+    bot_command,
+    client_host,
+    free_port,
+    redis_server_binary,
+)
 from tables.management.commands.seed_demo import BOT_TABLE
 from tables.models import RakeRule, Stakes, Table
 from tables.tasks import ping
@@ -434,6 +441,22 @@ def test_the_runner_refuses_a_bad_redis_url() -> None:
     assert "REDIS_URL must be a redis:// or rediss:// URL" in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("host", "in_a_url"),
+    [
+        ("localhost", "localhost"),
+        ("0.0.0.0", "127.0.0.1"),
+        ("::", "[::1]"),
+        ("::1", "[::1]"),
+        ("[::1]", "[::1]"),
+        ("192.0.2.7", "192.0.2.7"),
+    ],
+)
+def test_the_runner_names_the_site_as_a_url_on_this_machine_can(host: str, in_a_url: str) -> None:
+    assert client_host(host) == in_a_url
+    assert f"ws://{in_a_url}:8000" in bot_command(host, 8000, 1)  # where the bots connect
+
+
 def _descendants(pid: int) -> dict[int, str]:
     """Every live descendant of ``pid`` and its command line, from /proc (Linux)."""
     parents: dict[int, int] = {}
@@ -480,9 +503,9 @@ def _wait_for(condition: Callable[[], bool], what: str, log: Path, timeout: floa
         time.sleep(0.2)
 
 
-def _home_page_status(port: int) -> int | None:
+def _home_page_status(port: int, host: str = "127.0.0.1") -> int | None:
     try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as response:
+        with urllib.request.urlopen(f"http://{host}:{port}/", timeout=2) as response:
             return response.status
     except OSError:
         return None
@@ -534,11 +557,14 @@ def test_the_runner_serves_runs_tasks_and_leaves_nothing_behind_on_ctrl_c(
         )
     try:
         _wait_for(lambda: _home_page_status(port) == 200, "the home page", log)
+        assert _home_page_status(port, "[::1]") == 200  # localhost is both loopbacks
         # The admin's password box comes after the servers' start-up lines.
         _wait_for(lambda: "cardroom.runner: serving" in log.read_text(), "the serving line", log)
         text = log.read_text()
         assert text.index("cardroom.web: 2 Daphne process(es)") < text.index("  Password    ")
         assert text.index("  Password    ") < text.index("cardroom.runner: serving")
+        assert f"cardroom.runner: serving http://localhost:{port}/ " in text
+        assert f"Sign in at  http://localhost:{port}/admin/" in text
         assert "-------------- celery@" not in text  # no Celery banners
         embedded = re.search(r"embedded Redis at (redis://\S+)\.", log.read_text())
         assert embedded is not None

@@ -1,7 +1,8 @@
 """Two Daphne processes on one port (``cardroom.web``), as ``make run`` and the
 image start them: a table's viewers land on either, every one of them sees each
 change, and when one process is killed its viewers reconnect to what the
-database holds.
+database holds. The port is on IPv4, IPv6 or both: ``localhost``, the default,
+answers on 127.0.0.1 and ::1, and Daphne sees each client's own address.
 
 Real servers on the test database and the real Redis; the viewers are real
 websocket clients. Which process holds a connection is read from /proc.
@@ -12,13 +13,16 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import signal
+import socket
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,8 +32,8 @@ from django.conf import settings
 from websockets.asyncio.client import ClientConnection, connect
 
 from accounts.models import User
-from cardroom.runner import free_port
-from cardroom.web import process_count
+from cardroom.runner import client_host, free_port
+from cardroom.web import bind, process_count, where
 from tables.models import Seat, Table
 from tests.conftest import live_database_url, stop_process_group
 from tests.tables.conftest import session_of
@@ -60,8 +64,12 @@ class Web:
         raise AssertionError(f"no Daphne holds the connection from port {client.local_address}")
 
 
-@pytest.fixture
-def web(tmp_path: Path, redis_url: str, db: None) -> Iterator[Web]:
+@contextmanager
+def serving(
+    tmp_path: Path, redis_url: str, *options: str, processes: int = PROCESSES
+) -> Iterator[Web]:
+    """``python -m cardroom.web`` with ``options``, until it answers on ``options``'
+    host (default: localhost, as ``make run``) with every Daphne up; stopped after."""
     port = free_port()
     env = {
         **os.environ,
@@ -72,20 +80,27 @@ def web(tmp_path: Path, redis_url: str, db: None) -> Iterator[Web]:
         "SECRET_KEY": settings.SECRET_KEY,  # the sessions the test makes are signed with it
     }
     log = tmp_path / "web.log"
-    argv = [sys.executable, "-m", "cardroom.web", "--port", str(port)]
+    argv = [sys.executable, "-m", "cardroom.web", "--port", str(port), *options]
     with log.open("wb") as output:
         process = subprocess.Popen(
-            [*argv, "--processes", str(PROCESSES)],
+            [*argv, "--processes", str(processes)],
             cwd=PROJECT_ROOT, env=env, stdout=output, stderr=subprocess.STDOUT,
             start_new_session=True,
         )  # fmt: skip
     server = Web(port, process, log)
+    host = options[options.index("--host") + 1] if "--host" in options else "127.0.0.1"
     try:
-        _wait_for(lambda: _answers(port) and len(server.daphnes()) == PROCESSES, server)
+        _wait_for(lambda: _answers(port, host) and len(server.daphnes()) == processes, server)
         yield server
     finally:
         stop_process_group(process)
         print(log.read_text())  # shown only when the test fails
+
+
+@pytest.fixture
+def web(tmp_path: Path, redis_url: str, db: None) -> Iterator[Web]:
+    with serving(tmp_path, redis_url) as server:
+        yield server
 
 
 def test_the_process_count_comes_from_the_flag_then_the_environment(
@@ -111,6 +126,75 @@ def test_viewers_on_either_process_see_the_same_change_and_survive_a_killed_proc
     assert "alice" in [name for _, name in held]
     _wait_for(lambda: len(web.daphnes()) == PROCESSES, web)  # the killed one is back
     assert "restarted daphne-" in web.log.read_text()
+
+
+# --------------------------------------------------------- IPv4 and IPv6
+
+
+def test_localhost_is_both_loopbacks_on_one_port() -> None:
+    sockets = bind("localhost", 0)
+    try:
+        bound = sorted((sock.family, sock.getsockname()[:2]) for sock in sockets)
+        port = bound[0][1][1]
+        assert bound == [
+            (socket.AF_INET, ("127.0.0.1", port)),
+            (socket.AF_INET6, ("::1", port)),
+        ]
+        assert where(sockets) == f"127.0.0.1:{port} and [::1]:{port}"
+        for sock in sockets:
+            sock.listen()
+            # Each takes its own family's connections, and knows where they came from.
+            with socket.create_connection((sock.getsockname()[0], port), timeout=2) as client:
+                accepted, peer = sock.accept()
+                accepted.close()
+                assert peer[:2] == client.getsockname()[:2]
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
+@pytest.mark.parametrize("host", ["::1", "[::1]"])
+def test_an_ipv6_address_is_listened_on_over_ipv6_alone(host: str) -> None:
+    (sock,) = bind(host, 0)
+    with sock:
+        assert (sock.family, sock.getsockname()[0]) == (socket.AF_INET6, "::1")
+        assert sock.get_inheritable()
+
+
+def test_an_address_in_use_is_refused_naming_it() -> None:
+    with socket.socket(socket.AF_INET6) as taken:
+        taken.bind(("::1", 0))
+        port = taken.getsockname()[1]
+        with pytest.raises(SystemExit, match=rf"can't listen on \[::1\]:{port}: "):
+            bind("localhost", port)
+
+
+def test_daphnes_on_ipv6_alone_serve_it_and_see_each_clients_address(
+    tmp_path: Path, redis_url: str, table: Table
+) -> None:
+    with serving(tmp_path, redis_url, "--host", "::1", processes=1) as web:
+        assert _answers(web.port, "::1") and not _answers(web.port, "127.0.0.1")
+        snapshot = asyncio.run(_watch(f"[::1]:{web.port}", table.pk))
+        assert snapshot["table"]["id"] == table.pk
+        log = web.log.read_text()
+        assert f"on [::1]:{web.port}" in log
+        # Daphne's access log names the client: ::1, read as IPv6.
+        assert re.search(r'^::1:\d+ - - .*"GET /static/favicon.svg" 200', log, re.M), log
+
+
+def test_localhost_daphnes_answer_on_both_loopbacks(web: Web, table: Table) -> None:
+    for address in ("127.0.0.1", "[::1]"):
+        assert asyncio.run(_watch(f"{address}:{web.port}", table.pk))["type"] == "snapshot"
+    log = web.log.read_text()
+    assert re.search(r'^127\.0\.0\.1:\d+ - - .*"WSCONNECT /ws/tables/', log, re.M), log
+    assert re.search(r'^::1:\d+ - - .*"WSCONNECT /ws/tables/', log, re.M), log
+
+
+async def _watch(netloc: str, table_id: int) -> dict[str, Any]:
+    """The snapshot an observer gets on opening the table's page served at ``netloc``."""
+    url, origin = f"ws://{netloc}/ws/tables/{table_id}/", f"http://{netloc}"
+    async with connect(url, origin=origin) as client:  # type: ignore[arg-type]
+        return await _snapshot(client)
 
 
 async def _scenario(web: Web, table_id: int, cookies: dict[str, str]) -> list[dict[str, Any]]:
@@ -216,9 +300,11 @@ def _server_inode(server_port: int, client_port: int) -> str:
     raise AssertionError(f"no connection from port {client_port} to {server_port}")
 
 
-def _answers(port: int) -> bool:
+def _answers(port: int, host: str = "127.0.0.1") -> bool:
     try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/static/favicon.svg", timeout=2):
+        with urllib.request.urlopen(
+            f"http://{client_host(host)}:{port}/static/favicon.svg", timeout=2
+        ):
             return True
     except (urllib.error.URLError, ConnectionError):
         return False
