@@ -9,6 +9,8 @@ hand view and event list is made for that viewer (``tables.rules.views``).
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -17,7 +19,7 @@ from tables import services
 from tables.compiled import CompiledRead
 from tables.models import Hand, Seat, Table, WaitingPlayer
 from tables.rules import HandState
-from tables.rules.narration import Narrator
+from tables.rules.narration import LiveNarrator
 from tables.rules.views import events_for, view
 
 
@@ -146,7 +148,7 @@ def build_snapshot(
     ``cursor`` is how far this viewer has followed a hand. With ``with_events``,
     the events after it are returned, and every event of a newer hand, filtered
     for this viewer; ``earlier`` are the events still due from an older hand
-    the viewer was following (:func:`_events_since`). ``balance`` is the
+    the viewer was following (:func:`events_since`). ``balance`` is the
     viewer's chip balance as last read, for when they have no seat here (a
     seated player's is read with their seat).
     """
@@ -181,10 +183,11 @@ def build_snapshot(
         payload["hand"], payload["hand_info"] = shared["view", viewer], shared["hand_info"]
         if with_events:
             seen = cursor.seen if cursor is not None and cursor.hand_id == hand.pk else 0
-            if "told" not in shared:
-                shared["told"] = live_lines(rows.state, _live_names(hand, seats))
+            if "names" not in shared:
+                shared["names"] = _live_names(hand, seats)
+            told = LIVE_LINES.between(hand, rows.state, shared["names"], seen)
             visible = events_for(rows.state, viewer, since=seen)
-            events += _event_messages(hand, visible, shared["told"][seen:])
+            events += _event_messages(hand, visible, told, seen)
         cursor = Cursor(hand.pk, len(rows.state.events), hand.is_finished)
     return Snapshot(payload, events, cursor)
 
@@ -283,28 +286,82 @@ def events_since(cursor: Cursor, player_id: int | None) -> list[dict[str, Any]]:
     if hand is None:
         return []
     state = HandState.from_dict(hand.state, adopt=True)
-    seats = list(hand.table.seat_set.select_related("player"))
+    names = _live_names(hand, list(hand.table.seat_set.select_related("player")))
     visible = events_for(state, _engine_player(hand, player_id), since=cursor.seen)
-    told = live_lines(state, _live_names(hand, seats))[cursor.seen :]
-    return _event_messages(hand, visible, told)
+    told = LIVE_LINES.between(hand, state, names, cursor.seen)
+    return _event_messages(hand, visible, told, cursor.seen)
 
 
 def _event_messages(
-    hand: Hand, visible: list[dict[str, Any]], told: list[str | None]
+    hand: Hand, visible: list[dict[str, Any]], told: list[str | None], first: int
 ) -> list[dict[str, Any]]:
+    """``visible`` events of ``hand`` as messages, from the hand's event number ``first``."""
     return [
-        {"type": "event", "hand_id": hand.pk, "event": event, "text": text}
-        for event, text in zip(visible, told, strict=True)
+        {"type": "event", "hand_id": hand.pk, "index": index, "event": event, "text": text}
+        for index, (event, text) in enumerate(zip(visible, told, strict=True), start=first)
     ]
 
 
-def live_lines(state: HandState, names: list[str]) -> list[str | None]:
-    """Each event of the hand as the table's live log tells it, one line or None.
+@dataclass
+class _Told:
+    """One hand's live log so far, and the narrator that goes on telling it."""
+
+    key: tuple[str, tuple[str, ...], bool]  # what its every line depends on (LiveLines._log)
+    narrator: LiveNarrator
+    events: list[dict[str, Any]] = field(default_factory=list)  # the engine's, as told
+    lines: list[str | None] = field(default_factory=list)
+
+    def goes_on_to(self, state: HandState) -> bool:
+        """Whether ``state``'s events begin with the ones told (or these with its)."""
+        last = min(len(self.events), len(state.events)) - 1
+        return last < 0 or self.events[last] == state.events[last]
+
+
+class LiveLines:
+    """The live log's lines of the hands this process is telling: each event
+    of a hand as the table's live log tells it, one line or None.
 
     Told from an observer's events, so the lines are the same for every viewer
-    and name no down card: a player sees their own in their seat.
+    and name no down card: a player sees their own in their seat. Each hand's
+    events are told once, as they come (:class:`LiveNarrator`), and the lines
+    kept for the newest ``KEEP`` hands: a change at a table costs the telling
+    of its new events, not of the whole hand again. The lines are those a
+    telling of the whole hand so far gives. A new telling begins when a
+    player's name changes (they left the table) or the hand's result comes,
+    as every line then reads the new name or the result.
     """
-    return [told.text for told in Narrator(names, state).tell(events_for(state))]
+
+    KEEP = 256
+
+    def __init__(self) -> None:
+        self.told: OrderedDict[int, _Told] = OrderedDict()  # hand id -> its log
+        self.lock = threading.Lock()  # told on the event loop and in database threads
+
+    def between(
+        self, hand: Hand, state: HandState, names: list[str], first: int
+    ) -> list[str | None]:
+        """The lines of ``hand``'s events from number ``first`` to the last of ``state``'s."""
+        end = len(state.events)
+        with self.lock:
+            told = self._log(hand, state, names)
+            if len(told.lines) < end:
+                new = events_for(state, since=len(told.lines))
+                told.events += state.events[len(told.lines) :]
+                told.lines += [each.text for each in told.narrator.tell_new(new, names, state)]
+            return told.lines[first:end]
+
+    def _log(self, hand: Hand, state: HandState, names: list[str]) -> _Told:
+        key = (hand.deck_commitment, tuple(names), state.result is not None)
+        told = self.told.pop(hand.pk, None)
+        if told is None or told.key != key or not told.goes_on_to(state):
+            told = _Told(key, LiveNarrator(names, state))
+        self.told[hand.pk] = told
+        while len(self.told) > self.KEEP:
+            self.told.popitem(last=False)
+        return told
+
+
+LIVE_LINES = LiveLines()
 
 
 def _live_names(hand: Hand, seats: list[Seat]) -> list[str]:
