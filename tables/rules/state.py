@@ -54,6 +54,7 @@ from tables.rules.evaluators import PAIR
 from tables.rules.evaluators.wild import natural
 from tables.rules.pots import Contender, Pot, PotAward, allocate_rake, award_pot, build_pots
 from tables.rules.variants import Bet, Deal, Showdown, Step, Variant
+from tables.rules.variants.openings import shows_pair
 from tables.rules.variants.steps import Decision, Declare, Exchange, Roll
 from tables.rules.variants.wilds import FixedWilds, Payments
 
@@ -157,9 +158,9 @@ FOLD, CHECK = LegalAction("fold"), LegalAction("check")
 # LegalAction(...) without NamedTuple's Python-level __new__: the engine
 # offers a call and a wager at most moves this way.
 _new = tuple.__new__
-# Every card a hand can hold, face up and down, made once: a Held is immutable,
-# so all hands share them.
-HELD = {(card, up): Held(card, up) for card in range(UNKNOWN, DECK_SIZE) for up in (False, True)}
+# Every card a hand can hold, made once, by face: HELD[up][card]. A Held is
+# immutable, so all hands share them.
+HELD = tuple({card: Held(card, up) for card in range(UNKNOWN, DECK_SIZE)} for up in (False, True))
 
 # Every field that makes up a hand, in to_dict order. Derived values
 # (the Variant, the betting structure) are recomputed, not stored.
@@ -362,7 +363,10 @@ class HandState:
         if player is None or (player != self.to_act and player not in self.deciding()):
             return []
         if self.phase == BETTING:
-            return list(self._options_now())
+            cached = self._options  # the options of this turn, if worked out already
+            if cached is None or cached[0] != self.turn:
+                cached = self._work_out_options()
+            return list(cached[1])
         if self.phase == SHOWDOWN:
             return [LegalAction("show"), LegalAction("muck")]
         if self.phase == DECIDING:
@@ -436,7 +440,8 @@ class HandState:
             raise IllegalAction(
                 f"player {player} can't choose {PROTECT!r}; only a timeout protects a player"
             )
-        first_action, first_event = len(self.actions), len(self.events)
+        if timed_out:
+            first_action, first_event = len(self.actions), len(self.events)
         if self.phase == SHOWDOWN:
             self._showdown_act(player, kind, cards)
         elif self.phase == DECIDING:
@@ -558,7 +563,10 @@ class HandState:
     # ------------------------------------------------------------------ betting
 
     def _bet_act(self, player: int, kind: str, amount: int | None) -> None:
-        options = self._options_now()
+        cached = self._options  # the options of this turn, if worked out already
+        if cached is None or cached[0] != self.turn:
+            cached = self._work_out_options()
+        options = cached[1]
         for option in options:
             if option.kind == kind:
                 break
@@ -578,28 +586,29 @@ class HandState:
         allowed = "; ".join(o.describe() for o in options)
         raise IllegalAction(f"{problem}; allowed: {allowed}")
 
-    def _options_now(self) -> tuple[LegalAction, ...]:
-        """The betting options of the player to act, worked out once per turn."""
-        if self._options is None or self._options[0] != self.turn:
-            assert self.to_act is not None
-            self._options = (self.turn, tuple(self._betting_options(self.to_act)))
-        return self._options[1]
+    def _work_out_options(self) -> tuple[int, tuple[LegalAction, ...]]:
+        """The betting options of the player to act, worked out once per turn
+        and kept with the turn they are for in ``_options``, the cache that
+        every move reads first."""
+        assert self.to_act is not None
+        self._options = (self.turn, self._betting_options(self.to_act))
+        return self._options
 
-    def _betting_options(self, player: int) -> list[LegalAction]:
+    def _betting_options(self, player: int) -> tuple[LegalAction, ...]:
         """The bring-in, fold and call, or check, then any complete, bet or raise."""
         stack = self.stacks[player]
         if self.bring_in_due:
             paying = min(self.config.bring_in, stack)
-            options = [_new(LegalAction, ("bring_in", paying, paying, (paying,), None))]
-        else:
-            paying = min(max(self.current_bet - self.bets[player], 0), stack)
-            if paying:
-                options = [FOLD, _new(LegalAction, ("call", paying, paying, (paying,), None))]
-            else:
-                options = [CHECK]
-        if stack > paying and (self.bring_in_due or self._may_raise(player)):
-            options.append(self._wager_option(player))
-        return options
+            forced = _new(LegalAction, ("bring_in", paying, paying, (paying,), None))
+            if stack > paying:
+                return (forced, self._wager_option(player))
+            return (forced,)
+        paying = min(max(self.current_bet - self.bets[player], 0), stack)
+        may_raise = stack > paying and self._may_raise(player)
+        if paying:
+            call = _new(LegalAction, ("call", paying, paying, (paying,), None))
+            return (FOLD, call, self._wager_option(player)) if may_raise else (FOLD, call)
+        return (CHECK, self._wager_option(player)) if may_raise else (CHECK,)
 
     def _may_raise(self, player: int) -> bool:
         """Whether the betting is open to ``player``: a full wager since they
@@ -633,10 +642,14 @@ class HandState:
         return LegalAction(kind, low, min(high, reach))
 
     def _apply_bet(self, player: int, kind: str, amount: int | None) -> None:
-        if kind == "call":
-            chips = min(self.current_bet - self.bets[player], self.stacks[player])
-            self._put(player, chips)
-            self._log_action(player, kind, self.bets[player])
+        if kind == "call":  # _put's and _log_action's, written out: the commonest move
+            stacks, bets = self.stacks, self.bets
+            chips = min(self.current_bet - bets[player], stacks[player])
+            stacks[player] -= chips
+            bets[player] += chips
+            self.committed[player] += chips
+            total, all_in = bets[player], not stacks[player]
+            self.events.append({"type": kind, "player": player, "total": total, "all_in": all_in})
         elif kind == "check":
             self._log_action(player, kind, 0)
         elif kind == "fold":
@@ -654,7 +667,7 @@ class HandState:
         self.acted_level[player] = self.full_level
         if kind != "bring_in":  # a forced bet is no choice: the bring-in may still raise
             self.acted_bet[player] = self.current_bet
-        if self.folded.count(False) == 1:
+        if kind == "fold" and self.folded.count(False) == 1:
             self._close_round()
         else:
             self._pass_turn(player)
@@ -795,15 +808,18 @@ class HandState:
         top = stub[: -total - 1 : -1]
         del stub[-total:]
         self.stub_count -= total
+        deal = events.append
         for i, (player, _) in enumerate(plan):
-            hand = hands[player]
-            for card, up in zip(top[i::players], faces, strict=True):
-                hand.append(HELD[card, up])
-                events.append(  # _deal_event's, written out: it runs for every card dealt
+            hand, up_cards, at = hands[player], upcards[player], i
+            for up in faces:
+                card = top[at]
+                at += players
+                hand.append(HELD[up][card])
+                deal(  # _deal_event's, written out: it runs for every card dealt
                     {"type": "deal", "player": player, "card": card, "up": up, "street": street}
                 )
                 if up:
-                    upcards[player].append(card)
+                    up_cards.append(card)
 
     def _deal_with_extras(self, plan: list[list[int]], step: Deal) -> None:
         """Deal a street one card at a time around the table, as
@@ -854,7 +870,7 @@ class HandState:
         if self._seen is not None:
             self._seen.add(card)
             self._seen.discard(UNKNOWN)
-        self.cards[player].append(HELD[card, False])
+        self.cards[player].append(HELD[False][card])
         self.events.append({**_deal_event(player, card, False, self.street), "extra": True})
 
     def _check_dealt_cards(self, target: int, cards: Sequence[int], count: int) -> list[int]:
@@ -895,7 +911,7 @@ class HandState:
             return
         street, dealt = self.street, list(zip(cards, faces, strict=True))
         upcards = self._upcards()  # before the cards go in: a rebuilt list would hold them
-        self.cards[target] += [HELD[pair] for pair in dealt]
+        self.cards[target] += [HELD[up][card] for card, up in dealt]
         upcards[target] += [card for card, up in dealt if up]
         self.events += [_deal_event(target, card, up, street) for card, up in dealt]
 
@@ -903,7 +919,11 @@ class HandState:
 
     def _open_round(self, step: Bet) -> bool:
         """Open a betting round; False when fewer than two players can bet."""
-        self._reset_round()  # after a street, or after a decision with no street between
+        # Whatever set the hand dealing (its start, a street's deal, a decision's
+        # end) reset the round then; reset it here when nothing has since the last
+        # round (a street not dealt, as English stud's 7th to six players).
+        if self.phase != DEALING:
+            self._reset_round()
         able = self._able()
         self.phase = BETTING
         self.round_players = len(able)
@@ -991,9 +1011,10 @@ class HandState:
         best, best_key = -1, 0
         unknown: list[int] = []
         upcards, wild_game = self._upcards(), self.game.wild_game
+        scripted = self.scripted  # only a scripted hand holds unknown cards
         for player in pool:  # in seat order: the first of equal keys has position
             up = upcards[player]
-            if UNKNOWN in up:
+            if scripted and UNKNOWN in up:
                 unknown.append(player)
                 continue
             wild = self.known_wild(player) if wild_game else 0
@@ -1020,7 +1041,7 @@ class HandState:
         upcards = self._upcards()
         for player in self.live:
             up = upcards[player]
-            if UNKNOWN in up or len({card >> 2 for card in up}) < len(up):  # >> 2: the rank
+            if UNKNOWN in up or shows_pair(up):
                 return True
         return False
 
@@ -1186,7 +1207,7 @@ class HandState:
             where = next(i for i, held in enumerate(hand) if held.card == UNKNOWN)
             if self._seen is not None:
                 self._seen.add(card)
-        hand[where] = HELD[card, True]
+        hand[where] = HELD[True][card]
         self._up = None  # rebuilt with the rolled card in its place
         self.events.append({"type": ROLL, "player": player, "card": card, "street": self.street})
 
@@ -1234,7 +1255,7 @@ class HandState:
         if self._seen is not None:
             self._seen.add(card)
             self._seen.discard(UNKNOWN)
-        self.cards[player][where] = HELD[card, up]
+        self.cards[player][where] = HELD[up][card]
         self._up = None
         self.events.append({**_deal_event(player, card, up, self.street), "exchange": True})
 
@@ -1248,6 +1269,7 @@ class HandState:
     def _end_decision(self) -> None:
         self.deciders, self.choices = [], [None] * self.n
         self.phase, self.to_act = DEALING, None
+        self._reset_round()  # as dealing a street does: a round may follow with no deal
         self.step += 1
         self._run()
 
@@ -1641,7 +1663,7 @@ class HandState:
             if name not in data:
                 setattr(state, name, blank)
         try:
-            state.cards = [[HELD[card, up] for card, up in hand] for hand in data["cards"]]
+            state.cards = [[_saved_held(card, up) for card, up in hand] for hand in data["cards"]]
         except (KeyError, TypeError, ValueError):
             raise IllegalAction("not a saved hand: its cards aren't cards") from None
         state.config = GameConfig.from_dict(data["config"])
@@ -1692,6 +1714,13 @@ class HandState:
                 action.get("cards"),
                 timed_out=action.get("timed_out") is True,
             )
+
+
+def _saved_held(card: int, up: bool) -> Held:
+    """A saved card; KeyError unless its face is a bool and its card a card."""
+    if type(up) is not bool:
+        raise KeyError(up)
+    return HELD[up][card]
 
 
 def _deal_event(player: int, card: int, up: bool, street: int) -> dict[str, Any]:

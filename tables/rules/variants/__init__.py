@@ -84,20 +84,20 @@ class Variant:
     # Per step of the script: whether it is a big-bet round (worked out once;
     # fixed limit asks at every decision).
     big_steps: tuple[bool, ...] = field(init=False, repr=False, compare=False)
+    # Whether the players declare high, low or both before the showdown
+    # (worked out once: every hand's showdown and award ask).
+    declares: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         big = tuple(isinstance(step, Bet) and step.size == "big" for step in self.script)
         object.__setattr__(self, "big_steps", big)
+        declares = any(isinstance(step, Declare) for step in self.script)
+        object.__setattr__(self, "declares", declares)
 
     @property
     def streets(self) -> tuple[str, ...]:
         """The names of the streets, one per deal step, in order."""
         return tuple(step.street for step in self.script if isinstance(step, Deal))
-
-    @property
-    def declares(self) -> bool:
-        """Whether the players declare high, low or both before the showdown."""
-        return any(isinstance(step, Declare) for step in self.script)
 
     @property
     def exchanges(self) -> bool:

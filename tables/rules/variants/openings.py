@@ -18,8 +18,21 @@ from tables.rules import evaluate
 from tables.rules.cards import DECK_SIZE, low_rank, make_card, rank, suit
 from tables.rules.evaluators.wild import showing_cards
 
-# A card's rank as an index, 0 for deuces: showing hands are looked up by their ranks.
-_RANK_INDEX = tuple(card >> 2 for card in range(DECK_SIZE)).__getitem__
+# A card's rank as one count in a multiset of ranks, three bits a rank (no
+# rank is shown more than four times): a showing hand's ranks, added up, are
+# one int that its value is looked up by.
+_RANK_COUNT = tuple(1 << 3 * (card >> 2) for card in range(DECK_SIZE)).__getitem__
+# The bits of that multiset that are set when a rank is held twice or more.
+_TWICE = sum(0b110 << 3 * r for r in range(13))
+
+
+def shows_pair(cards: Sequence[int]) -> bool:
+    """Whether two of ``cards`` share a rank (an open pair on 4th street).
+
+    >>> shows_pair([0, 1]), shows_pair([0, 4, 51])
+    (True, False)
+    """
+    return bool(sum(map(_RANK_COUNT, cards)) & _TWICE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,11 +41,9 @@ class Opening:
     # Each card's place in the game's card order, rank then suit (ace low in
     # lowball), as one int: the keys below are asked for every player every street.
     _order: tuple[int, ...] = field(init=False, repr=False, compare=False)
-    # Showing values by rank pattern (suits never matter): at most a few
-    # thousand patterns, each worked out once.
-    _showing: dict[tuple[int, ...], int] = field(
-        default_factory=dict, init=False, repr=False, compare=False
-    )
+    # Showing values by the multiset of ranks (suits never matter): at most a
+    # few thousand of them, each worked out once.
+    _showing: dict[int, int] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         ranks = low_rank if self.lowball else rank
@@ -67,10 +78,10 @@ class Opening:
         count as the cards they best stand for."""
         if wild:
             showing = showing_cards(showing, wild, self.lowball)
-        pattern = tuple(sorted(map(_RANK_INDEX, showing)))  # the ranks
-        score = self._showing.get(pattern)
+        ranks = sum(map(_RANK_COUNT, showing))
+        score = self._showing.get(ranks)
         if score is None:
-            score = self._showing[pattern] = evaluate.showing_key(showing, lowball=self.lowball)
+            score = self._showing[ranks] = evaluate.showing_key(showing, lowball=self.lowball)
         if not suit_tie:
             return -score
         top = self._order[max(showing, key=self._order.__getitem__)] & 3  # its suit
