@@ -603,7 +603,8 @@ class HandState:
             if stack > paying:
                 return (forced, self._wager_option(player))
             return (forced,)
-        paying = min(max(self.current_bet - self.bets[player], 0), stack)
+        owed = self.current_bet - self.bets[player]
+        paying = stack if owed > stack else owed if owed > 0 else 0  # what a call puts in
         may_raise = stack > paying and self._may_raise(player)
         if paying:
             call = _new(LegalAction, ("call", paying, paying, (paying,), None))
