@@ -645,7 +645,7 @@ class TableConsumer(DirectConsumer):
         # latest hand's log from its first event, then the snapshot.
         for line in await in_db_thread(services.chat_recent)(table_id=self.table_id):
             await self.send_message({"type": "chat", **line})
-        await self.send_snapshot(with_events=True)
+        await self.send_snapshot()
         if back:  # the seat is no longer shown as disconnected, and the clock may have moved
             await broadcast.announce_changed(self.table_id)
 
@@ -717,7 +717,7 @@ class TableConsumer(DirectConsumer):
 
     async def dispatch_message(self, kind: str, fields: dict[str, Any]) -> None:
         if kind == "snapshot":
-            await self.send_snapshot(with_events=False)
+            await self.send_snapshot(replay=True)
         elif kind == "chat":
             await self.chat(fields["text"])
 
@@ -757,7 +757,7 @@ class TableConsumer(DirectConsumer):
         if kept is not None and kept.stamp <= self.stamp:
             # The viewer already has a snapshot read after this move committed.
             return
-        await self.send_snapshot(with_events=True, rows=kept)
+        await self.send_snapshot(rows=kept)
 
     async def table_chat(self, message: dict[str, Any]) -> None:
         await self.send_message({"type": "chat", **message["line"]})
@@ -769,8 +769,14 @@ class TableConsumer(DirectConsumer):
 
     # Sending: every message gets this connection's next sequence number.
 
-    async def send_snapshot(self, *, with_events: bool, rows: TableRows | None = None) -> None:
-        """This viewer's snapshot from ``rows``, or from a read of the table begun now."""
+    async def send_snapshot(self, *, rows: TableRows | None = None, replay: bool = False) -> None:
+        """This viewer's snapshot from ``rows``, or from a read of the table begun now,
+        after the hand events this connection hasn't been sent.
+
+        ``replay``: the client asked, having missed something or lost its way,
+        so it may lack events it was sent: they are sent again, each hand's
+        from its first (the client logs each once by its ``index``).
+        """
         if rows is None:
             rows = await read_table_shared(self.table_id)
         if rows is None:
@@ -779,15 +785,18 @@ class TableConsumer(DirectConsumer):
         # A read begun now is at least as new as any rows had before; rows
         # kept from a move are newer than the last snapshot's (table_changed).
         self.stamp = rows.stamp
+        cursor = self.cursor
+        if replay and cursor is not None:
+            cursor = Cursor(cursor.hand_id, seen=0, ended=False)
         earlier = None
-        if with_events and self.cursor is not None and needs_earlier_events(rows, self.cursor):
-            earlier = await in_db_thread(events_since)(self.cursor, self.player_id)
+        if cursor is not None and needs_earlier_events(rows, cursor):
+            earlier = await in_db_thread(events_since)(cursor, self.player_id)
         await self.follow_balance(rows)
         snapshot = build_snapshot(
             rows,
             self.player_id,
-            self.cursor,
-            with_events=with_events,
+            cursor,
+            with_events=True,
             earlier=earlier,
             balance=self.balance,
         )

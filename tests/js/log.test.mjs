@@ -1,7 +1,7 @@
 // The live hand log (static/js/table/log.js) as the page keeps it: each change
-// appends the lines of the events it hadn't shown, and never tells a hand
-// again, so what it reads after any run of changes (reconnects, a resync, a
-// new hand) is the hand's full narration, once. Node has no DOM: the few
+// appends the lines of the events it hadn't shown, by their index in the hand,
+// and never tells a hand again, so what it reads after any run of changes
+// (reconnects, a resync, lost messages, a new hand) is the hand's full narration, once. Node has no DOM: the few
 // element methods log.js uses are faked here.
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -47,10 +47,11 @@ const SEATS = [
 ];
 
 // The server's messages for hand `id` (the table's hand #`number`): each
-// event with its line, or null for an event with no line of its own.
+// event with its place in the hand and its line, or null for an event with no
+// line of its own.
 function hand(id, number, lines) {
   const snap = { type: "snapshot", table: { seats: SEATS }, hand_info: { id, number, seats: [2, 5] }, hand: {} };
-  const events = lines.map(([type, text]) => ({ type: "event", hand_id: id, event: { type }, text }));
+  const events = lines.map(([type, text], index) => ({ type: "event", hand_id: id, index, event: { type }, text }));
   return { id, number, snap, events };
 }
 
@@ -114,6 +115,13 @@ class Page {
     this.frame(latest.events.slice(0, upTo), latest.snap);
   }
 
+  // The reply to a snapshot the page asked for on the same connection: the
+  // hand it was following from its first event, then the latest from its first.
+  resync(...hands) {
+    const events = hands.flatMap(([h, upTo]) => h.events.slice(0, upTo));
+    this.frame(events, hands[hands.length - 1][0].snap);
+  }
+
   get lines() {
     return this.list.children.map((li) => li.textContent);
   }
@@ -149,14 +157,36 @@ test("a reconnect mid-hand replays the hand from its first event, and the log ad
   assert.deepEqual(p.lines, narrated(FIRST));
 });
 
-test("a resync snapshot with no events adds nothing, and the hand goes on from where it was", () => {
+test("a resync's replay of a hand adds only the lines the page lacks, and the hand goes on", () => {
   const p = new Page();
   p.frame(FIRST.events.slice(0, 9), FIRST.snap);
   const shown = p.lines;
-  appendsOnly(p, () => p.frame([], FIRST.snap));
+  appendsOnly(p, () => p.resync([FIRST, 9])); // nothing happened meanwhile
   assert.deepEqual(p.lines, shown);
-  p.frame(FIRST.events.slice(9), FIRST.snap);
+  appendsOnly(p, () => p.resync([FIRST, 11])); // a move whose notice had not come yet
+  appendsOnly(p, () => p.frame(FIRST.events.slice(11), FIRST.snap));
   assert.deepEqual(p.lines, narrated(FIRST));
+  assert.equal(p.table.state.events.takeGap(), false);
+});
+
+test("events after lost ones wait for the resync, which tells them all in order", () => {
+  const p = new Page();
+  p.frame(FIRST.events.slice(0, 9), FIRST.snap);
+  const shown = p.lines;
+  appendsOnly(p, () => p.frame(FIRST.events.slice(11, 14), FIRST.snap)); // 9 and 10 never came
+  assert.deepEqual(p.lines, shown);
+  assert.equal(p.table.state.events.takeGap(), true); // main.js asks for a snapshot
+  appendsOnly(p, () => p.resync([FIRST, 14]));
+  appendsOnly(p, () => p.frame(FIRST.events.slice(14), FIRST.snap));
+  assert.deepEqual(p.lines, narrated(FIRST));
+});
+
+test("a resync after the hand ended and the next began tells the rest of one, then the other", () => {
+  const p = new Page();
+  p.frame(FIRST.events.slice(0, 11), FIRST.snap);
+  appendsOnly(p, () => p.resync([FIRST, 18], [SECOND, 4]));
+  appendsOnly(p, () => p.frame(SECOND.events.slice(4), SECOND.snap));
+  assert.deepEqual(p.lines, narrated(FIRST, SECOND));
 });
 
 test("a new hand in the same frame as the old one's end is headed with its own number", () => {

@@ -172,30 +172,43 @@ test("the turn clock comes with the snapshot and goes with a timer for no seat",
   assert.equal(state.skew, 1000);
 });
 
-test("a reconnect's replay of a hand logs only the events not logged before", () => {
+// Event `index` of hand `id`, as the server numbers each hand's events from 0.
+const nth = (id, index) => ({ type: "event", hand_id: id, index, event: { type: "check", player: 0 } });
+
+test("a replay of a hand from its first event logs only the events not logged before", () => {
   const ledger = new EventLedger();
-  assert.deepEqual([ledger.isNew(3), ledger.isNew(3)], [true, true]);
-  ledger.reconnect();
-  // The new connection sends hand 3 from its first event: two seen, one new.
-  assert.deepEqual([ledger.isNew(3), ledger.isNew(3), ledger.isNew(3)], [false, false, true]);
+  assert.deepEqual([ledger.isNew(nth(3, 0)), ledger.isNew(nth(3, 1))], [true, true]);
+  // A new connection, or a requested snapshot, sends hand 3 from its first event.
+  assert.deepEqual([0, 1, 2].map((i) => ledger.isNew(nth(3, i))), [false, false, true]);
+  assert.equal(ledger.takeGap(), false);
 });
 
 test("each hand's events are counted apart", () => {
   const ledger = new EventLedger();
-  ledger.isNew(3);
-  assert.equal(ledger.isNew(4), true);
-  ledger.reconnect();
-  assert.equal(ledger.isNew(4), false);
-  assert.equal(ledger.isNew(5), true);
+  ledger.isNew(nth(3, 0));
+  assert.equal(ledger.isNew(nth(4, 0)), true);
+  assert.equal(ledger.isNew(nth(4, 0)), false);
+  assert.equal(ledger.isNew(nth(5, 0)), true);
 });
 
-test("a dropped connection clears the events waiting for their snapshot", () => {
+test("an event after a gap in its hand is not logged, and the gap is told once", () => {
+  const ledger = new EventLedger();
+  ledger.isNew(nth(3, 0));
+  assert.equal(ledger.isNew(nth(3, 2)), false); // event 1 never came
+  assert.equal(ledger.takeGap(), true);
+  assert.equal(ledger.takeGap(), false);
+  // The replay brings them in order.
+  assert.deepEqual([0, 1, 2].map((i) => ledger.isNew(nth(3, i))), [false, true, true]);
+  assert.equal(ledger.takeGap(), false);
+});
+
+test("a dropped connection clears the events waiting for their snapshot, and keeps what was logged", () => {
   const state = new TableState();
   state.event(event(3, { type: "ante", player: 0, amount: 1 }));
-  state.events.isNew(3);
+  state.events.isNew(nth(3, 0));
   state.reconnect();
   assert.deepEqual(state.pending, []);
-  assert.equal(state.events.isNew(3), false);
+  assert.equal(state.events.isNew(nth(3, 0)), false);
 });
 
 test("chat shown before a reconnect is not shown again", () => {

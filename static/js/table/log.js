@@ -19,9 +19,9 @@ export class HandLog {
   }
 
   // One event message into the log, headed with `snap`'s hand number, unless
-  // this page logged it before a reconnect. Whether it was new.
+  // this page logged it before (a replay) or some before it never came. Whether it was new.
   event(message, snap) {
-    if (!this.table.state.events.isNew(message.hand_id)) return false;
+    if (!this.table.state.events.isNew(message)) return false;
     const { heading, text } = this.narration.next(message, snap);
     const list = byId("log");
     if (heading) addLine(list, el("li", "log-hand", heading));

@@ -97,6 +97,8 @@ function takeSnapshot(table, message) {
   const fresh = [];
   early.forEach((m) => table.log.event(m, before) && fresh.push(m));
   late.forEach((m) => table.log.event(m, message) && fresh.push(m));
+  // Lines went missing: the reply replays the hand, and the log takes them in order.
+  if (table.state.events.takeGap()) table.socket.send({ type: "snapshot" });
   if (before) table.log.seats(before, message);
   table.buyIn.seated(table.mySeat());
   const played = playAdvance(table);

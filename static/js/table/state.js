@@ -110,25 +110,32 @@ export function nextLastHand(lastHand, before, after, events, allHands) {
   return lastHand;
 }
 
-// The events this page logged, per hand. A new connection is sent the latest
-// hand's log from its first event: the first n of a hand, where n were logged
-// before, are not logged again.
+// The events this page logged, per hand. Each event message says where it
+// stands in its hand (`index`, from 0), and the server sends a hand again from
+// its first event to a new connection and in reply to a snapshot the page
+// asks for: what was logged before is not logged again. Nor is an event that
+// comes before some of its hand's earlier ones (a message went missing): the
+// page then asks for a snapshot (`takeGap`), whose replay brings them all, in order.
 export class EventLedger {
   constructor() {
-    this.logged = {}; // hand id -> events of it logged
-    this.received = {}; // hand id -> events of it received on this connection
+    this.logged = {}; // hand id -> how many of its events, from its first, were logged
+    this.gap = false; // an event came before some of its hand's earlier ones
   }
 
-  reconnect() {
-    this.received = {};
-  }
-
-  // Whether the next event of hand `id` on this connection is one to log.
-  isNew(id) {
-    this.received[id] = (this.received[id] || 0) + 1;
-    if (this.received[id] <= (this.logged[id] || 0)) return false;
-    this.logged[id] = this.received[id];
+  // Whether `message`, an event message, is the next of its hand to log.
+  isNew(message) {
+    const logged = this.logged[message.hand_id] || 0;
+    if (message.index > logged) this.gap = true;
+    if (message.index !== logged) return false;
+    this.logged[message.hand_id] = logged + 1;
     return true;
+  }
+
+  // Whether events went missing since the last call.
+  takeGap() {
+    const gap = this.gap;
+    this.gap = false;
+    return gap;
   }
 }
 
@@ -160,7 +167,6 @@ export class TableState {
 
   reconnect() {
     this.pending = [];
-    this.events.reconnect();
   }
 
   event(message) {
