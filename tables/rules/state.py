@@ -746,7 +746,7 @@ class HandState:
 
     def _deal_step(self, step: Deal) -> bool:
         """Start a street: burn, then deal. False while a scripted hand waits for cards."""
-        if step.most_players is not None and self.n > step.most_players:
+        if not step.dealt_to(self.n):
             return True  # a street this many players are not dealt (English stud's 7th)
         self.street += 1
         self.phase, self.to_act = DEALING, None
@@ -920,11 +920,8 @@ class HandState:
 
     def _open_round(self, step: Bet) -> bool:
         """Open a betting round; False when fewer than two players can bet."""
-        # Whatever set the hand dealing (its start, a street's deal, a decision's
-        # end) reset the round then; reset it here when nothing has since the last
-        # round (a street not dealt, as English stud's 7th to six players).
-        if self.phase != DEALING:
-            self._reset_round()
+        if not self._street_just_dealt():  # dealing one resets the round
+            self._reset_round()  # after a decision, or a street not dealt
         able = self._able()
         self.phase = BETTING
         self.round_players = len(able)
@@ -943,6 +940,12 @@ class HandState:
         else:
             self.to_act = self.first_actor = None  # a scripted hand names them: open_with()
         return True
+
+    def _street_just_dealt(self) -> bool:
+        """Whether the step before this one dealt a street (it may be one that
+        this many players are not dealt: English stud's 7th)."""
+        before = self.game.script[self.step - 1] if self.step else None
+        return isinstance(before, Deal) and before.dealt_to(self.n)
 
     def open_with(self, player: int) -> None:
         """Scripted mode: ``player`` acts first in a round whose opener depends
@@ -1270,7 +1273,6 @@ class HandState:
     def _end_decision(self) -> None:
         self.deciders, self.choices = [], [None] * self.n
         self.phase, self.to_act = DEALING, None
-        self._reset_round()  # as dealing a street does: a round may follow with no deal
         self.step += 1
         self._run()
 

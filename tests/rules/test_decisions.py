@@ -382,6 +382,24 @@ def test_declaring_in_turn_shows_each_declaration_as_it_is_made():
     assert state.to_act == 1
 
 
+def test_after_the_declarations_the_last_player_to_bet_shows_first():
+    # Seed 002: the last aggressor shows first; the declarations between the
+    # last round and the showdown don't change who that is.
+    state = HandState.new(config(variant="declare", auto_muck=False), [100] * 3, WHEELS)
+    while state.street_name != "7th street":
+        bet_passively(state)
+    opener = state.to_act
+    state.act(opener, "check")
+    bettor = state.to_act
+    bet = next(a for a in state.legal_actions() if a.kind == "bet")
+    state.act(bettor, "bet", bet.min)
+    while state.phase != DECIDING:
+        state.act(state.to_act, "call")
+    decide(state, {p: ("declare_high", None) for p in state.deciding()})
+    shows = [e["player"] for e in state.events if e["type"] == "show"]
+    assert shows[0] == bettor != opener and sorted(shows) == [0, 1, 2]
+
+
 def test_a_timed_out_declaration_is_high_with_a_pair_and_low_without():
     state = declare()
     # Alice and bob hold straights (a pair or better), carol a pair of kings.

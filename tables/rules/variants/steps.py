@@ -25,6 +25,10 @@ class Deal:
     # (English stud's 7th card, seed 003); None: always.
     most_players: int | None = None
 
+    def dealt_to(self, players: int) -> bool:
+        """Whether a hand that began with ``players`` players is dealt this street."""
+        return self.most_players is None or players <= self.most_players
+
 
 @dataclass(frozen=True, slots=True)
 class Bet:
