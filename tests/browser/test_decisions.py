@@ -54,6 +54,14 @@ BY_SEAT = {seat: player for player, seat in SEATS.items()}
 # ------------------------------------------------------------------ helpers
 
 
+def open_both(browser: Any, live_server_url: str, table: Table) -> dict[int, Page]:
+    """Bob's and alice's table pages, by engine player."""
+    return {
+        player: open_table(browser, live_server_url, table, name)
+        for player, name in ((BOB, "bob"), (ALICE, "alice"))
+    }
+
+
 def bet_round(table: Table, pages: dict[int, Page]) -> None:
     """The players bring in, call and check with the C key until the round ends."""
     state = engine_now(table)
@@ -138,10 +146,7 @@ def test_roll_your_own_hides_each_roll_until_both_have_chosen(
     browser: Any, live_server_url: str, roll_hand: Table, screenshots: Path
 ) -> None:
     table = roll_hand
-    pages = {
-        player: open_table(browser, live_server_url, table, name)
-        for player, name in ((BOB, "bob"), (ALICE, "alice"))
-    }
+    pages = open_both(browser, live_server_url, table)
     bob, alice = pages[BOB], pages[ALICE]
 
     # Both are asked at once; each may roll either down card, numbered 1 and 2.
@@ -250,10 +255,7 @@ def test_english_stud_exchanges_a_card_by_click_and_stands_pat(
     browser: Any, live_server_url: str, english_hand: Table, screenshots: Path
 ) -> None:
     table = english_hand
-    pages = {
-        player: open_table(browser, live_server_url, table, name)
-        for player, name in ((BOB, "bob"), (ALICE, "alice"))
-    }
+    pages = open_both(browser, live_server_url, table)
     bob, alice = pages[BOB], pages[ALICE]
     for _ in range(3):
         bet_round(table, pages)
@@ -344,10 +346,7 @@ def test_hi_lo_declare_keeps_each_declaration_secret_until_both_are_made(
     browser: Any, live_server_url: str, declare_hand: Table, screenshots: Path
 ) -> None:
     table = declare_hand
-    pages = {
-        player: open_table(browser, live_server_url, table, name)
-        for player, name in ((BOB, "bob"), (ALICE, "alice"))
-    }
+    pages = open_both(browser, live_server_url, table)
     bob, alice = pages[BOB], pages[ALICE]
     while engine_now(table).phase == "betting":
         bet_round(table, pages)
