@@ -22,4 +22,6 @@ RUN pip install . \
 USER cardroom
 EXPOSE 8000
 # Daphne processes sharing port 8000; WEB_PROCESSES sets how many (default 2).
-CMD ["python", "-m", "cardroom.web", "--host", "0.0.0.0", "--port", "8000"]
+# One socket for IPv4 and one for IPv6 (cardroom.web makes the IPv6 one IPv6
+# only, so the two don't clash); the IPv6 one is left out where there is none.
+CMD ["python", "-m", "cardroom.web", "--host", "0.0.0.0", "--host", "::", "--port", "8000"]

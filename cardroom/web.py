@@ -1,6 +1,6 @@
 """Several Daphne processes behind one port.
 
-    python -m cardroom.web [--host localhost] [--port 8000] [--processes N]
+    python -m cardroom.web [--host localhost ...] [--port 8000] [--processes N]
 
 This opens the listening sockets once, then starts N Daphne processes that all
 serve them. Every process accepts from the same queues in the kernel, so there
@@ -17,6 +17,13 @@ http://localhost:8000/ is answered, not refused. (On a machine without IPv6 it
 is 127.0.0.1 alone.) Any other name is every address the resolver gives for
 it. ``::`` alone takes IPv4 connections too, where the system maps them to
 IPv6 (Linux does by default).
+
+``--host`` may be given more than once, for every address of each. An IPv6
+socket beside an IPv4 one takes IPv6 alone, so ``--host 0.0.0.0 --host ::``
+(the image's) is two sockets on one port, one per family, each seeing its
+clients' own addresses. The IPv6 loopback or wildcard beside an IPv4 address
+is left out on a machine without IPv6, as ``localhost``'s ::1 is, so the image
+still starts on a host whose kernel has IPv6 turned off.
 
 Each Daphne is handed the sockets as systemd's socket activation hands them
 over (:func:`exec_daphne`), and adopts each in its own address family through
@@ -53,6 +60,9 @@ APPLICATION = "cardroom.asgi:application"
 # The loopback addresses ``localhost`` names (RFC 6761); ::1 only where this
 # machine has IPv6.
 LOCALHOST = ("127.0.0.1", "::1")
+# IPv6 addresses left out beside an IPv4 one where this machine has no IPv6:
+# localhost's loopback, and the wildcard asked for beside 0.0.0.0.
+IPV6_IF_ANY = ("::1", "::")
 # Errors binding ::1 that mean this machine has no IPv6 (not, say, a port in use).
 NO_IPV6 = (errno.EAFNOSUPPORT, errno.EADDRNOTAVAIL)
 # The first descriptor that socket activation hands over (sd_listen_fds(3)).
@@ -75,22 +85,23 @@ def addresses(host: str) -> list[Address]:
     return sorted(unique, key=lambda pair: pair[0] != socket.AF_INET)
 
 
-def bind(host: str, port: int) -> list[socket.socket]:
-    """TCP sockets bound on every address ``host`` stands for, at ``port``, that
+def bind(hosts: str | Sequence[str], port: int) -> list[socket.socket]:
+    """TCP sockets bound on every address ``hosts`` stand for, at ``port``, that
     child processes can inherit; not yet listening, so nobody can connect.
 
     With ``port`` 0 the first socket gets a free port and the others the same.
-    An IPv6 socket beside an IPv4 one takes IPv6 only, so the two never clash.
+    An IPv6 socket beside an IPv4 one takes IPv6 only, so the two never clash
+    (``::`` would otherwise take 0.0.0.0's connections too, and its port).
     """
-    wanted, sockets = addresses(host), []
+    wanted, sockets = _wanted([hosts] if isinstance(hosts, str) else hosts), []
     v6_only = any(family == socket.AF_INET for family, _ in wanted)
     try:
         for family, address in wanted:
             try:
                 sock = _bind_one(family, address, port, v6_only=v6_only)
             except OSError as error:
-                if host == "localhost" and address == LOCALHOST[1] and error.errno in NO_IPV6:
-                    continue  # no IPv6 here: 127.0.0.1 is localhost enough
+                if v6_only and address in IPV6_IF_ANY and error.errno in NO_IPV6:
+                    continue  # no IPv6 here: the IPv4 address serves alone
                 raise SystemExit(
                     f"cardroom.web can't listen on {_url_address((address, port))}: "
                     f"{error.strerror}"
@@ -102,6 +113,12 @@ def bind(host: str, port: int) -> list[socket.socket]:
             sock.close()
         raise
     return sockets
+
+
+def _wanted(hosts: Sequence[str]) -> list[Address]:
+    """Every address of ``hosts``, once each, IPv4 first."""
+    unique = {pair: None for host in hosts for pair in addresses(host)}
+    return sorted(unique, key=lambda pair: pair[0] != socket.AF_INET)
 
 
 def _bind_one(
@@ -182,9 +199,9 @@ def process_count(asked: int | None) -> int:
     return count
 
 
-def serve(host: str, port: int, count: int) -> int:
-    """Run ``count`` Daphnes on ``host``:``port`` until stopped; the exit status."""
-    sockets = bind(host, port)
+def serve(hosts: Sequence[str], port: int, count: int) -> int:
+    """Run ``count`` Daphnes on ``hosts`` at ``port`` until stopped; the exit status."""
+    sockets = bind(hosts, port)
     try:
         # Said before the port opens: whoever waits for the port (the runner)
         # then prints after this line.
@@ -212,10 +229,13 @@ def _supervise(sockets: Sequence[socket.socket], count: int) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Serve cardroom from N Daphnes on one port.")
+    # argparse appends to a default list instead of replacing it: localhost is
+    # filled in after parsing, when no --host was given.
     parser.add_argument(
         "--host",
-        default="localhost",
-        help="address or name to listen on; localhost is 127.0.0.1 and ::1 (localhost)",
+        action="append",
+        help="address or name to listen on, repeatable (--host 0.0.0.0 --host ::); "
+        "the default, localhost, is 127.0.0.1 and ::1",
     )
     parser.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
     parser.add_argument(
@@ -228,7 +248,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.daphne_on_fds:
         exec_daphne([int(fd) for fd in args.daphne_on_fds.split(",")])
-    return serve(args.host, args.port, process_count(args.processes))
+    return serve(args.host or ["localhost"], args.port, process_count(args.processes))
 
 
 if __name__ == "__main__":

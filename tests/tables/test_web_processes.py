@@ -2,7 +2,8 @@
 image start them: a table's viewers land on either, every one of them sees each
 change, and when one process is killed its viewers reconnect to what the
 database holds. The port is on IPv4, IPv6 or both: ``localhost``, the default,
-answers on 127.0.0.1 and ::1, and Daphne sees each client's own address.
+answers on 127.0.0.1 and ::1, the image's ``--host 0.0.0.0 --host ::`` on every
+address of both, and Daphne sees each client's own address.
 
 Real servers on the test database and the real Redis; the viewers are real
 websocket clients. Which process holds a connection is read from /proc.
@@ -11,6 +12,7 @@ websocket clients. Which process holds a connection is read from /proc.
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import os
 import re
@@ -31,6 +33,7 @@ import pytest
 from django.conf import settings
 from websockets.asyncio.client import ClientConnection, connect
 
+import cardroom.web
 from accounts.models import User
 from cardroom.runner import client_host, free_port
 from cardroom.web import bind, process_count, where
@@ -167,6 +170,69 @@ def test_an_address_in_use_is_refused_naming_it() -> None:
         port = taken.getsockname()[1]
         with pytest.raises(SystemExit, match=rf"can't listen on \[::1\]:{port}: "):
             bind("localhost", port)
+
+
+def test_ipv4_and_ipv6_wildcards_are_one_socket_each_on_one_port() -> None:
+    sockets = bind(["0.0.0.0", "::"], 0)
+    try:
+        (v4, v6) = sockets
+        port = v4.getsockname()[1]
+        assert (v4.family, v4.getsockname()) == (socket.AF_INET, ("0.0.0.0", port))
+        assert (v6.family, v6.getsockname()[:2]) == (socket.AF_INET6, ("::", port))
+        # Dual-stack, :: would have clashed with 0.0.0.0 on the port.
+        assert v6.getsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY) == 1
+        assert where(sockets) == f"0.0.0.0:{port} and [::]:{port}"
+        for sock in sockets:
+            sock.listen()
+        for server, loopback in ((v4, "127.0.0.1"), (v6, "::1")):
+            with socket.create_connection((loopback, port), timeout=2) as client:
+                accepted, peer = server.accept()  # each family to its own socket
+                accepted.close()
+                assert peer[:2] == client.getsockname()[:2]
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
+def test_the_ipv6_wildcard_beside_ipv4_is_left_out_on_a_machine_without_ipv6(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real_bind_one = cardroom.web._bind_one
+
+    def without_ipv6(family: socket.AddressFamily, *args: Any, **kwargs: Any) -> socket.socket:
+        if family == socket.AF_INET6:  # as socket() fails where the kernel has no IPv6
+            raise OSError(errno.EAFNOSUPPORT, os.strerror(errno.EAFNOSUPPORT))
+        return real_bind_one(family, *args, **kwargs)
+
+    monkeypatch.setattr(cardroom.web, "_bind_one", without_ipv6)
+    (sock,) = bind(["0.0.0.0", "::"], 0)
+    with sock:
+        assert (sock.family, sock.getsockname()[0]) == (socket.AF_INET, "0.0.0.0")
+    # Asked for alone, it is not quietly dropped.
+    with pytest.raises(SystemExit, match=r"can't listen on \[::\]:0: "):
+        bind("::", 0)
+
+
+def test_daphnes_on_the_images_hosts_answer_ipv4_and_ipv6(
+    tmp_path: Path, redis_url: str, table: Table
+) -> None:
+    hosts = _image_host_options()
+    with serving(tmp_path, redis_url, *hosts, processes=1) as web:
+        for address in ("127.0.0.1", "[::1]"):
+            assert asyncio.run(_watch(f"{address}:{web.port}", table.pk))["type"] == "snapshot"
+        log = web.log.read_text()
+        assert f"on 0.0.0.0:{web.port} and [::]:{web.port}" in log
+        assert re.search(r'^127\.0\.0\.1:\d+ - - .*"WSCONNECT /ws/tables/', log, re.M), log
+        assert re.search(r'^::1:\d+ - - .*"WSCONNECT /ws/tables/', log, re.M), log
+
+
+def _image_host_options() -> list[str]:
+    """The ``--host`` options of the image's command, the Dockerfile's CMD."""
+    lines = (PROJECT_ROOT / "Dockerfile").read_text().splitlines()
+    (cmd,) = [line.removeprefix("CMD") for line in lines if line.startswith("CMD ")]
+    command = json.loads(cmd)
+    flags = [index for index, word in enumerate(command) if word == "--host"]
+    return [word for index in flags for word in command[index : index + 2]]
 
 
 def test_daphnes_on_ipv6_alone_serve_it_and_see_each_clients_address(
