@@ -1,42 +1,13 @@
 // A seat's cards on the felt (static/js/shared/felt.js), drawn from the view's
 // one list in dealing order: the down cards together, then the up cards.
-// Node has no DOM, so the few element methods felt.js uses are faked here.
+// Node has no DOM, so the few element methods felt.js uses are faked (fake_dom.mjs).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import { installFakeDocument } from "./fake_dom.mjs";
 import { cardGroups, cardPlace, jokerCard, seatBox, studCards } from "../../static/js/shared/felt.js";
 
-class FakeElement {
-  constructor(tag) {
-    this.tagName = tag.toUpperCase();
-    this.className = "";
-    this.textContent = "";
-    this.children = [];
-    this.attributes = {};
-    this.dataset = {};
-    this.classList = {
-      contains: (name) => this.className.split(" ").includes(name),
-      toggle: (name, on) => {
-        const names = this.className.split(" ").filter((n) => n && n !== name);
-        this.className = (on ? [...names, name] : names).join(" ");
-      },
-    };
-  }
-
-  appendChild(child) {
-    this.children.push(child);
-    return child;
-  }
-
-  setAttribute(name, value) {
-    this.attributes[name] = String(value);
-  }
-}
-
-globalThis.document = {
-  createElement: (tag) => new FakeElement(tag),
-  createTextNode: (text) => ({ textContent: text, children: [] }),
-};
+installFakeDocument();
 
 // A seat's cards as the view sends them: d("As") a down card (d(null) one
 // this viewer can't see), u("2c") an up card.

@@ -2,41 +2,13 @@
 // appends the lines of the events it hadn't shown, by their index in the hand,
 // and never tells a hand again, so what it reads after any run of changes
 // (reconnects, a resync, lost messages, a new hand) is the hand's full narration, once. Node has no DOM: the few
-// element methods log.js uses are faked here.
+// element methods log.js uses are faked (fake_dom.mjs).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-class FakeElement {
-  constructor(tag) {
-    this.tagName = tag.toUpperCase();
-    this.className = "";
-    this.textContent = "";
-    this.children = [];
-    this.scrollTop = 0;
-    this.scrollHeight = 0;
-  }
+import { FakeElement, installFakeDocument } from "./fake_dom.mjs";
 
-  get firstChild() {
-    return this.children[0] || null;
-  }
-
-  appendChild(child) {
-    this.children.push(child);
-    return child;
-  }
-
-  removeChild(child) {
-    this.children.splice(this.children.indexOf(child), 1);
-    return child;
-  }
-}
-
-let page = {}; // id -> element: the page's lists
-globalThis.document = {
-  createElement: (tag) => new FakeElement(tag),
-  createTextNode: (text) => ({ textContent: text, children: [] }),
-  getElementById: (id) => page[id] || null,
-};
+const page = installFakeDocument(); // the page's elements by id
 
 const { HandLog } = await import("../../static/js/table/log.js");
 const { TableState } = await import("../../static/js/table/state.js");
@@ -97,7 +69,7 @@ function narrated(...hands) {
 class Page {
   constructor() {
     this.list = new FakeElement("ol");
-    page = { log: this.list };
+    page.log = this.list;
     this.table = { state: new TableState(), config: { allHands: false }, reviewUrl: () => "" };
     this.log = new HandLog(this.table);
   }
