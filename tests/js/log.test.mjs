@@ -10,7 +10,7 @@ import { FakeElement, installFakeDocument } from "./fake_dom.mjs";
 
 const page = installFakeDocument(); // the page's elements by id
 
-const { HandLog } = await import("../../static/js/table/log.js");
+const { HandLog, logSnapshot } = await import("../../static/js/table/log.js");
 const { TableState } = await import("../../static/js/table/state.js");
 
 const SEATS = [
@@ -70,15 +70,15 @@ class Page {
   constructor() {
     this.list = new FakeElement("ol");
     page.log = this.list;
-    this.table = { state: new TableState(), config: { allHands: false }, reviewUrl: () => "" };
-    this.log = new HandLog(this.table);
+    this.resyncs = 0; // the snapshots the socket was told to ask for
+    const socket = { resync: () => this.resyncs++ };
+    this.table = { state: new TableState(), config: { allHands: false }, reviewUrl: () => "", socket };
+    this.table.log = new HandLog(this.table);
   }
 
   frame(events, snap) {
     events.forEach((m) => this.table.state.event(m));
-    const { before, early, late } = this.table.state.snapshot(snap);
-    early.forEach((m) => this.log.event(m, before));
-    late.forEach((m) => this.log.event(m, snap));
+    logSnapshot(this.table, snap);
   }
 
   // What a new connection is sent: the latest hand's events from its first.
@@ -138,19 +138,22 @@ test("a resync's replay of a hand adds only the lines the page lacks, and the ha
   appendsOnly(p, () => p.resync([FIRST, 11])); // a move whose notice had not come yet
   appendsOnly(p, () => p.frame(FIRST.events.slice(11), FIRST.snap));
   assert.deepEqual(p.lines, narrated(FIRST));
-  assert.equal(p.table.state.events.takeGap(), false);
+  assert.equal(p.resyncs, 0);
 });
 
 test("events after lost ones wait for the resync, which tells them all in order", () => {
   const p = new Page();
   p.frame(FIRST.events.slice(0, 9), FIRST.snap);
   const shown = p.lines;
-  appendsOnly(p, () => p.frame(FIRST.events.slice(11, 14), FIRST.snap)); // 9 and 10 never came
+  appendsOnly(p, () => p.frame(FIRST.events.slice(11, 13), FIRST.snap)); // 9 and 10 never came
   assert.deepEqual(p.lines, shown);
-  assert.equal(p.table.state.events.takeGap(), true); // main.js asks for a snapshot
+  assert.equal(p.resyncs, 1); // the socket asks for a snapshot
+  p.frame(FIRST.events.slice(13, 14), FIRST.snap); // before the reply: the same gap
+  assert.equal(p.resyncs, 1);
   appendsOnly(p, () => p.resync([FIRST, 14]));
   appendsOnly(p, () => p.frame(FIRST.events.slice(14), FIRST.snap));
   assert.deepEqual(p.lines, narrated(FIRST));
+  assert.equal(p.resyncs, 1);
 });
 
 test("a resync after the hand ended and the next began tells the rest of one, then the other", () => {

@@ -42,6 +42,21 @@ export class HandLog {
   }
 }
 
+// Takes snapshot `message` into the page's state and logs the events it ends,
+// each once and in order. When some went missing (a gap in the hand's event
+// indexes) the socket asks for a snapshot, whose reply replays them; it alone
+// asks, once for the frame, however the gap showed. What the page draws next
+// needs the snapshot `before` and the events `fresh` to the log.
+export function logSnapshot(table, message) {
+  const { before, early, late } = table.state.snapshot(message);
+  // The events this page hadn't shown: a reconnect sends some again.
+  const fresh = [];
+  early.forEach((m) => table.log.event(m, before) && fresh.push(m));
+  late.forEach((m) => table.log.event(m, message) && fresh.push(m));
+  if (table.state.events.takeGap()) table.socket.resync();
+  return { before, fresh };
+}
+
 // A chat message, unless shown before this connection.
 export function takeChat(table, message) {
   if (!table.state.chat.isNew(message)) return;

@@ -9,7 +9,7 @@ import { listenForKeys, playAdvance, renderActions, renderAdvance } from "./acti
 import { myTurn } from "./advance.js";
 import { renderChipControls } from "./chip-controls.js";
 import { renderTimer } from "./clock.js";
-import { HandLog, listenForChat, takeChat } from "./log.js";
+import { HandLog, listenForChat, logSnapshot, takeChat } from "./log.js";
 import { animate, movesBetween } from "./motion.js";
 import { renderBalance, renderCentre, renderLastHand, renderSeats } from "./render.js";
 import { BuyIn, renderSeatControls } from "./seat-controls.js";
@@ -92,13 +92,8 @@ function receive(table, message) {
 }
 
 function takeSnapshot(table, message) {
-  const { before, early, late } = table.state.snapshot(message);
-  // The events this page hadn't shown: a reconnect sends some again.
-  const fresh = [];
-  early.forEach((m) => table.log.event(m, before) && fresh.push(m));
-  late.forEach((m) => table.log.event(m, message) && fresh.push(m));
-  // Lines went missing: the reply replays the hand, and the log takes them in order.
-  if (table.state.events.takeGap()) table.socket.send({ type: "snapshot" });
+  // Lines gone missing are asked for by the socket (log.js, socket.js).
+  const { before, fresh } = logSnapshot(table, message);
   if (before) table.log.seats(before, message);
   table.buyIn.seated(table.mySeat());
   const played = playAdvance(table);

@@ -1,6 +1,8 @@
 // The table's websocket: connects, asks for a fresh snapshot when a message
 // is missing, and reconnects with a growing wait. It knows nothing of what
-// the messages mean.
+// the messages mean. It is the one place that asks for a snapshot to make up
+// for a gap: the page tells it of events missing (resync), and it asks once
+// per frame however many signs of the gap the frame shows.
 
 export const FIRST_WAIT_MS = 500;
 export const LONGEST_WAIT_MS = 15000;
@@ -31,6 +33,7 @@ export class TableSocket {
     this.socket = null;
     this.lastSeq = 0;
     this.wait = FIRST_WAIT_MS;
+    this.missing = false; // the frame being taken showed a gap
   }
 
   connect() {
@@ -42,7 +45,7 @@ export class TableSocket {
       this.wait = FIRST_WAIT_MS;
       this.on.open();
     };
-    socket.onmessage = (e) => messagesOf(JSON.parse(e.data)).forEach((m) => this.receive(m));
+    socket.onmessage = (e) => this.frame(e.data);
     socket.onclose = (e) => {
       if (e.code === TABLE_GONE) {
         this.on.gone();
@@ -54,10 +57,27 @@ export class TableSocket {
     };
   }
 
+  // One frame's messages in order, then one request for a snapshot if a
+  // message was skipped (a gap in seq) or the page found events missing: the
+  // same lost frame usually shows both, and its reply makes up for either.
+  frame(data) {
+    this.missing = false;
+    messagesOf(JSON.parse(data)).forEach((m) => this.receive(m));
+    if (this.missing) this.send({ type: "snapshot" });
+    this.missing = false;
+  }
+
   receive(message) {
-    if (missedOne(this.lastSeq, message)) this.send({ type: "snapshot" });
+    if (missedOne(this.lastSeq, message)) this.missing = true;
     this.lastSeq = message.seq;
     this.on.message(message);
+  }
+
+  // Something the page needed never came; called from on.message, while a
+  // frame is taken. The snapshot asked for at the frame's end brings it (its
+  // reply replays the hand's events).
+  resync() {
+    this.missing = true;
   }
 
   get isOpen() {

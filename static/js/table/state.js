@@ -115,23 +115,30 @@ export function nextLastHand(lastHand, before, after, events, allHands) {
 // its first event to a new connection and in reply to a snapshot the page
 // asks for: what was logged before is not logged again. Nor is an event that
 // comes before some of its hand's earlier ones (a message went missing): the
-// page then asks for a snapshot (`takeGap`), whose replay brings them all, in order.
+// page then asks for a snapshot (`takeGap`), whose replay brings them all, in
+// order. Events that come after the same missing one, before the replay does,
+// are not a new gap: it was asked for once.
 export class EventLedger {
   constructor() {
     this.logged = {}; // hand id -> how many of its events, from its first, were logged
     this.gap = false; // an event came before some of its hand's earlier ones
+    this.gapAt = {}; // hand id -> the index of its missing event last found
   }
 
   // Whether `message`, an event message, is the next of its hand to log.
   isNew(message) {
-    const logged = this.logged[message.hand_id] || 0;
-    if (message.index > logged) this.gap = true;
+    const hand = message.hand_id;
+    const logged = this.logged[hand] || 0;
+    if (message.index > logged && this.gapAt[hand] !== logged) {
+      this.gap = true;
+      this.gapAt[hand] = logged;
+    }
     if (message.index !== logged) return false;
-    this.logged[message.hand_id] = logged + 1;
+    this.logged[hand] = logged + 1;
     return true;
   }
 
-  // Whether events went missing since the last call.
+  // Whether events went missing, in a gap not found before, since the last call.
   takeGap() {
     const gap = this.gap;
     this.gap = false;
