@@ -164,7 +164,6 @@ def award_pot(
     hands: Mapping[int, Contender],
     evaluator: Evaluator,
     *,
-    uncontested: bool = False,
     spade_half: bool = False,
     declare: bool = False,
 ) -> PotAward:
@@ -180,16 +179,13 @@ def award_pot(
     """
     net = pot.amount - rake
     contenders = [i for i in pot.eligible if i in hands]
-    if uncontested:  # one hand left, unread: it takes the pot
-        high_winners: tuple[int, ...] = tuple(contenders)
-        low_winners: tuple[int, ...] = ()
-    elif declare:
+    if declare:
         high_winners, low_winners = declared_winners(contenders, hands, evaluator)
     else:
         high_winners = _best_high(contenders, hands, evaluator) if evaluator.high else ()
         low_winners = _best_low(contenders, hands, evaluator) if evaluator.low else ()
     spade = max((hands[i].spade for i in contenders), default=0) if spade_half else 0
-    if spade and not uncontested:
+    if spade:
         [holder] = [i for i in contenders if hands[i].spade == spade]  # one card, one holder
         part = net // 2
         shares = _merge(split_evenly(net - part, high_winners), {holder: part})

@@ -1056,8 +1056,7 @@ class HandState:
         self.bets = [0] * self.n
         self.to_act = None
         if self.folded.count(False) == 1:
-            winner = self.live[0]  # everyone else folded: no cards to read
-            self._award({winner: Contender((), high_key=0, low_key=None)}, uncontested=True)
+            self._award_uncontested(self.folded.index(False))
             return
         self.step += 1
         self._run()
@@ -1543,33 +1542,44 @@ class HandState:
         if words != told:
             self.events.append({"type": "wild", "wild": words, "street": self.street})
 
-    def _award(self, hands: dict[int, Contender], *, uncontested: bool = False) -> None:
+    def _award(self, hands: dict[int, Contender]) -> None:
         """Rake the pots, then award each one between the shown ``hands``."""
         pots = self.pots_of(self.committed, [p in hands for p in range(self.n)])
-        rake = self.config.rake.amount(self.pot_total, reached_fourth_street=self.street >= 1)
+        rake = self._rake()
         rakes = allocate_rake([pot.amount for pot in pots], rake)
         evaluator, spade_half = self.game.evaluator, self.game.spade_half is not None
-        declare = self.game.declares and not uncontested
+        declare = self.game.declares
         awards = [
-            award_pot(
-                pot,
-                r,
-                hands,
-                evaluator,
-                uncontested=uncontested,
-                spade_half=spade_half,
-                declare=declare,
-            )
+            award_pot(pot, r, hands, evaluator, spade_half=spade_half, declare=declare)
             for pot, r in zip(pots, rakes, strict=True)
         ]
         if any(not a.shares for a in awards if a.amount > a.rake):
             raise IllegalAction("a pot has no shown hand to award it to")
+        self._pay_out(awards, rake, hands, uncontested=False)
+
+    def _award_uncontested(self, winner: int) -> None:
+        """Everyone else folded: every chip in makes one pot, and the hand left
+        takes it, less the rake, with no cards read (most hands end so)."""
+        total = self.pot_total
+        rake = self._rake()
+        net = {winner: total - rake}
+        awards = [PotAward(total, rake, (winner,), (winner,), (), net)] if total else []
+        self._pay_out(awards, rake, {}, uncontested=True)
+
+    def _rake(self) -> int:
+        return self.config.rake.amount(self.pot_total, reached_fourth_street=self.street >= 1)
+
+    def _pay_out(
+        self, awards: list[PotAward], rake: int, hands: dict[int, Contender], *, uncontested: bool
+    ) -> None:
+        """Pay each pot's shares into the stacks and end the hand with its result."""
         payouts = [0] * self.n
         for award in awards:
             for player, chips in award.shares.items():
                 payouts[player] += chips
+        stacks = self.stacks
         for player, chips in enumerate(payouts):
-            self.stacks[player] += chips
+            stacks[player] += chips
         self.committed = [0] * self.n
         self.phase, self.to_act = OVER, None
         self.result = self._result(awards, payouts, rake, hands, uncontested)

@@ -35,24 +35,24 @@ class FixedLimit:
     open_pair = True
     one_bet = ("big_bet", "a big bet")
 
-    def _sizes(self, state: HandState) -> tuple[int, ...]:
+    def _least(self, state: HandState) -> int:
+        """The smaller of this round's bet sizes: the big bet on a big round or
+        once a big bet was chosen on an open pair, else the small bet."""
         config = state.config
-        if state.game.big_steps[state.step]:  # round_is_big, asked every move
-            return (config.big_bet,)
-        if state.open_pair and not state.big_made:
-            return (config.small_bet, config.big_bet)
-        return (config.big_bet,) if state.big_made else (config.small_bet,)
+        if state.game.big_steps[state.step] or state.big_made:  # round_is_big, asked every move
+            return config.big_bet
+        return config.small_bet
 
     def targets(self, state: HandState, player: int) -> Targets:
-        sizes, base = self._sizes(state), state.full_level
-        if len(sizes) == 1:
-            total = base + sizes[0]
-            return _targets(Targets, (total, total, (total,)))
-        low, high = base + sizes[0], base + sizes[1]
-        return _targets(Targets, (low, high, (low, high)))
+        least, base = self._least(state), state.full_level
+        if state.open_pair and least != state.config.big_bet:  # either size, by choice
+            low, high = base + least, base + state.config.big_bet
+            return _targets(Targets, (low, high, (low, high)))
+        total = base + least
+        return _targets(Targets, (total, total, (total,)))
 
     def is_full(self, state: HandState, total: int) -> bool:
-        least = self._sizes(state)[0]
+        least = self._least(state)
         increase = total - state.full_level
         return increase >= least or (state.config.short_all_in == "half" and 2 * increase >= least)
 
