@@ -194,6 +194,30 @@ def test_third_street_hands_are_raked_when_the_option_is_off():
     assert state.stacks == [100 - 1 - 2 + 7 - 3, 99, 97]
 
 
+def test_a_hand_everyone_else_folded_is_one_pot_to_the_last_player_less_the_rake():
+    rule = RakeRule("50", cap=5, no_rake_third_street=False)
+    state = HandState.new(config(rake=rule), [100] * 3, RANKED)
+    play(state, (2, "bring_in"), (0, "complete", 5), (1, "fold"), (2, "fold"))
+    # The complete's uncalled 3 went back: antes 3, the bring-in 2 and 2 of the complete.
+    assert state.result == {
+        "uncontested": True,
+        "rake": 3,
+        "payouts": [4, 0, 0],
+        "pots": [
+            {
+                "amount": 7,
+                "rake": 3,
+                "eligible": [0],
+                "high_winners": [0],
+                "low_winners": [],
+                "shares": [[0, 4]],
+            }
+        ],
+        "hands": {},
+    }
+    assert state.events[-1] == {"type": "result", "payouts": [4, 0, 0], "rake": 3}
+
+
 def test_rake_is_shared_between_pots_by_size():
     state = HandState.new(config(rake=RakeRule("50", cap=4)), [3, 200, 200], RANKED)
     run_out(play(state, (2, "bring_in"), (0, "call")))
