@@ -324,6 +324,16 @@ def _check_bare(message: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
+def _check_snapshot(message: dict[str, Any]) -> dict[str, Any]:
+    """``replay`` (default true): false for a client that keeps no hand log, as
+    bots don't, so the reply brings only the events it hasn't been sent."""
+    _only_fields(message, "replay")
+    replay = message.get("replay", True)
+    if type(replay) is not bool:
+        raise BadMessage("'replay' must be true or false")
+    return {"replay": replay}
+
+
 # ------------------------------------------------- sync work, in a DB thread
 
 
@@ -592,7 +602,7 @@ MESSAGES: dict[str, tuple[Checker, SyncAction | None]] = {
     "wait": (_check_bare, do_wait),
     "unwait": (_check_bare, do_unwait),
     "chat": (_check_chat, None),
-    "snapshot": (_check_bare, None),
+    "snapshot": (_check_snapshot, None),
 }
 # Anyone may watch; only these need a logged-in player.
 NEEDS_LOGIN = frozenset(
@@ -717,7 +727,7 @@ class TableConsumer(DirectConsumer):
 
     async def dispatch_message(self, kind: str, fields: dict[str, Any]) -> None:
         if kind == "snapshot":
-            await self.send_snapshot(replay=True)
+            await self.send_snapshot(replay=fields["replay"])
         elif kind == "chat":
             await self.chat(fields["text"])
 

@@ -4,7 +4,9 @@ The page asks after a gap in the messages, or a refused move. The reply
 replays the hand from its first event (and before it the hand the socket was
 following, if a newer one has begun), each event with its ``index`` in its
 hand, so the page logs each line once and misses none: not even those of a
-move whose notice hadn't reached the socket when it asked.
+move whose notice hadn't reached the socket when it asked. A client that keeps
+no log (a bot) asks with ``"replay": false`` and gets only the events it
+hasn't been sent.
 
 Personas: alice (seat 1) and bob (seat 2) play; the observer, anonymous,
 watches, and is the one who asks.
@@ -73,10 +75,10 @@ def without_seq(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{key: value for key, value in frame.items() if key != "seq"} for frame in frames]
 
 
-async def ask(socket: Socket) -> list[dict[str, Any]]:
+async def ask(socket: Socket, **fields: Any) -> list[dict[str, Any]]:
     """Ask for a snapshot; the events of the reply."""
     start = len(socket.frames)
-    await socket.send({"type": "snapshot"})
+    await socket.send({"type": "snapshot", **fields})
     await socket.receive_snapshot()
     return [frame for frame in socket.frames[start:] if frame["type"] == "event"]
 
@@ -142,5 +144,34 @@ def test_after_a_hand_ended_and_another_began_unannounced_the_reply_brings_both(
             assert {frame["hand_id"] for frame in replayed} == {first.pk, second.pk}
             assert observer.last_snapshot["hand_info"]["id"] == second.pk
             assert logged(observer) == await whole_hand(first.pk) + await whole_hand(second.pk)
+
+    run(scenario)
+
+
+def test_a_snapshot_asked_without_replay_brings_only_the_events_not_yet_sent(
+    table: Table, cookies: dict[str, str]
+) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            _, _, observer = await heads_up(join, table, cookies)
+            had = [frame for frame in observer.frames if frame["type"] == "event"]
+            assert await ask(observer, replay=False) == []
+            hand = await running_hand(table)
+            await move_unannounced(hand)
+            new = await ask(observer, replay=False)
+            assert [frame["index"] for frame in new] == [len(had)]
+            assert logged(observer) == await whole_hand(hand.pk)
+
+    run(scenario)
+
+
+def test_replay_must_be_true_or_false(table: Table) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            observer = await join(table.pk)
+            await observer.send({"type": "snapshot", "replay": 0})
+            error = await observer.receive()
+            assert (error["type"], error["code"]) == ("error", "bad_message")
+            assert await observer.idle(0.2)
 
     run(scenario)
