@@ -58,6 +58,14 @@ MAX_SIT_REFUSALS = 8
 # After the server says a bot sends too much, it waits about this long before
 # asking again, so that its asking doesn't keep it over the limit.
 RATE_LIMITED_SECONDS = 1.0
+# The errors after which a bot's view may be behind (a move beaten to it, a
+# seat taken meanwhile) or its message was not acted on: a snapshot helps.
+# After "illegal" the view was current (the move named its turn), so the bot
+# chooses again from it; no snapshot mends a "bad_message" or "login_required".
+RESYNC_ERRORS = frozenset({"stale", "refused", "rate_limited"})
+# A move the rules refuse is chosen again at most this many times in a row,
+# and then left to the turn clock, so a strategy's bug can't loop.
+MAX_RECHOICES = 3
 
 
 # ---------------------------------------------------------------- strategy
@@ -275,7 +283,9 @@ class Bot:
 
     It sits in a free seat with ``buy_in`` chips, acts whenever a snapshot
     says it is its turn, buys in again when it has lost its stack, and sits
-    in again if the table sat it out.
+    in again if the table sat it out. It asks for a snapshot (without the
+    hand's events again) only when one can help: after a gap in ``seq`` or
+    one of the RESYNC_ERRORS.
     """
 
     name: str
@@ -296,6 +306,9 @@ class Bot:
     hooks: BotHooks = field(default_factory=BotHooks)
     # A move waiting out its think time, and the (hand id, turn) it answers.
     pending: tuple[tuple[int, int], asyncio.Task[None]] | None = field(default=None, repr=False)
+    latest: dict[str, Any] | None = field(default=None, repr=False)  # the last snapshot
+    rechoices: int = 0  # moves chosen again since the last snapshot, after "illegal"
+    seq: int = 0  # the last message's seq on this connection
 
     async def run(self) -> None:
         """Play until cancelled or out of chips, reconnecting after a dropped connection."""
@@ -321,9 +334,13 @@ class Bot:
 
     async def play(self, socket: Any) -> None:
         self.hooks.connected(self)
+        self.seq = 0
         try:
             async for text in socket:
-                for message in messages_of(json.loads(text)):
+                frame = messages_of(json.loads(text))
+                if self.missed_snapshot(frame):
+                    await self.send(socket, snapshot_request())
+                for message in frame:
                     self.hooks.received(self, message)
                     self.drop_stale_move(message)
                     reply = self.answer(message)
@@ -361,6 +378,13 @@ class Bot:
         await socket.send(json.dumps(message))
         self.hooks.sent(self, message)
 
+    def missed_snapshot(self, frame: list[dict[str, Any]]) -> bool:
+        """Whether messages were skipped before ``frame`` (a gap in ``seq``) and
+        it brings no snapshot to make up for them; a bot keeps no log of events."""
+        skipped = frame[0]["seq"] != self.seq + 1
+        self.seq = frame[-1]["seq"]
+        return skipped and all(message["type"] != "snapshot" for message in frame)
+
     def drop_stale_move(self, message: dict[str, Any] | None) -> None:
         """Cancel a move still thinking once a snapshot shows its turn has passed."""
         if self.pending is None:
@@ -376,15 +400,34 @@ class Bot:
     def answer(self, message: dict[str, Any]) -> dict[str, Any] | None:
         """The message to send in reply to one server message, if any."""
         if message["type"] == "error":
-            logger.info("%s: %s: %s", self.name, message["code"], message["message"])
-            self.last_move = self.asked = self.last_decision = None
-            if message["code"] == "refused":
-                self.refusals += 1
-                self.done = self.refusals >= MAX_SIT_REFUSALS
-            return {"type": "snapshot"}
+            return self.on_error(message)
         if message["type"] == "snapshot":
+            self.latest, self.rechoices = message, 0
             return self.on_snapshot(message)
         return None
+
+    def on_error(self, error: dict[str, Any]) -> dict[str, Any] | None:
+        """Ask for a snapshot only where one helps (RESYNC_ERRORS)."""
+        code = error["code"]
+        logger.info("%s: %s: %s", self.name, code, error["message"])
+        if code == "illegal":
+            return self.choose_again()
+        if code not in RESYNC_ERRORS:
+            return None
+        self.last_move = self.asked = self.last_decision = None
+        if code == "refused":
+            self.refusals += 1
+            self.done = self.refusals >= MAX_SIT_REFUSALS
+        return snapshot_request()
+
+    def choose_again(self) -> dict[str, Any] | None:
+        """A move chosen anew from the latest snapshot, the rules having refused
+        the last; None once MAX_RECHOICES are refused, leaving the turn to the clock."""
+        if self.latest is None or self.rechoices >= MAX_RECHOICES:
+            return None
+        self.rechoices += 1
+        self.last_move = self.last_decision = None
+        return self.on_snapshot(self.latest)
 
     def on_snapshot(self, snapshot: dict[str, Any]) -> dict[str, Any] | None:
         you = snapshot["you"]
@@ -445,6 +488,11 @@ class Bot:
         self.refusals = 0
         move = choose_action(hand, self.rng)
         return {"type": "act", **move, "turn": hand["turn"], "hand": hand_id}
+
+
+def snapshot_request() -> dict[str, Any]:
+    """A bot keeps no hand log, so it asks for a snapshot without the events' replay."""
+    return {"type": "snapshot", "replay": False}
 
 
 def messages_of(data: Any) -> list[dict[str, Any]]:

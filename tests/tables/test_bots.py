@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 
 from cardroom.runner import free_port
 from tables.bots import (
+    MAX_RECHOICES,
     MAX_RECONNECT_SECONDS,
     MEDIUM,
     RECONNECT_SECONDS,
@@ -367,9 +368,31 @@ def test_a_busted_bot_stands_up_to_buy_in_again() -> None:
     assert bot().answer(snapshot(1, stack=0)) == {"type": "leave"}
 
 
-def test_a_bot_asks_for_a_snapshot_after_an_error() -> None:
-    error = {"type": "error", "code": "stale", "message": "moved on"}
-    assert bot().answer(error) == {"type": "snapshot"}
+@pytest.mark.parametrize("code", ["stale", "refused", "rate_limited"])
+def test_a_bot_asks_for_a_snapshot_without_the_replay_after_an_error_one_can_mend(
+    code: str,
+) -> None:
+    error = {"type": "error", "code": code, "message": "moved on"}
+    assert bot().answer(error) == {"type": "snapshot", "replay": False}
+
+
+@pytest.mark.parametrize("code", ["bad_message", "login_required"])
+def test_a_bot_asks_for_nothing_after_an_error_no_snapshot_can_mend(code: str) -> None:
+    me = bot()
+    me.answer(snapshot(None))
+    assert me.answer({"type": "error", "code": code, "message": "no"}) is None
+
+
+def test_a_bot_chooses_again_from_its_snapshot_when_the_rules_refuse_its_move() -> None:
+    state = HandState.new(GameConfig(ante=1, bring_in=1), [100, 100])
+    me = bot()
+    first = me.answer(snapshot(1, hand=view(state, state.to_act)))
+    illegal = {"type": "error", "code": "illegal", "message": "no such raise"}
+    for _ in range(MAX_RECHOICES):
+        again = me.answer(illegal)
+        assert again is not None and first is not None
+        assert (again["type"], again["turn"], again["hand"]) == ("act", first["turn"], 17)
+    assert me.answer(illegal) is None  # refused too often: left to the turn clock
 
 
 def test_a_bot_asks_for_a_seat_once_until_the_server_answers() -> None:
@@ -389,10 +412,12 @@ def test_a_bot_waits_longer_after_each_failed_reconnect_up_to_a_cap() -> None:
 
 
 class FakeSocket:
-    """Plays the server: hands the bot ``messages``, then stays open for ``linger`` seconds."""
+    """Plays the server: hands the bot ``messages``, one a frame numbered 1, 2, 3…
+    unless it has a ``seq``, then stays open for ``linger`` seconds."""
 
     def __init__(self, messages: list[dict[str, Any]], linger: float = 0.1) -> None:
-        self.messages = [json.dumps(message) for message in messages]
+        numbered = [{"seq": seq, **message} for seq, message in enumerate(messages, start=1)]
+        self.messages = [json.dumps(message) for message in numbered]
         self.linger = linger
         self.sent: list[dict[str, Any]] = []
 
@@ -410,17 +435,25 @@ class Recorder(BotHooks):
     """Thinks for ``delay`` seconds (None: never moves) and keeps what the bot hears and says."""
 
     delay: float | None
-    received_types: list[str] = field(default_factory=list)
-    sent_types: list[str] = field(default_factory=list)
+    heard: list[dict[str, Any]] = field(default_factory=list)
+    said: list[dict[str, Any]] = field(default_factory=list)
 
     def think(self, bot: Bot, snapshot: dict[str, Any]) -> float | None:
         return self.delay
 
     def received(self, bot: Bot, message: dict[str, Any]) -> None:
-        self.received_types.append(message["type"])
+        self.heard.append(message)
 
     def sent(self, bot: Bot, message: dict[str, Any]) -> None:
-        self.sent_types.append(message["type"])
+        self.said.append(message)
+
+    @property
+    def received_types(self) -> list[str]:
+        return [message["type"] for message in self.heard]
+
+    @property
+    def sent_types(self) -> list[str]:
+        return [message["type"] for message in self.said]
 
 
 def turn_snapshot(state: HandState) -> dict[str, Any]:
@@ -457,6 +490,14 @@ def test_a_move_still_being_thought_about_is_dropped_once_its_turn_has_passed() 
     later["hand"]["turn"] = state.turn + 1
     server = play(me, [turn_snapshot(state), later])
     assert server.sent == []
+
+
+def test_a_bot_asks_for_a_snapshot_after_a_gap_in_seq_only_if_the_frame_brings_none() -> None:
+    chat = {"type": "chat", "id": 1, "from": "bob", "text": "hi", "at": "2026-01-01T00:00:00Z"}
+    seated = snapshot(1)
+    me = bot()
+    server = play(me, [seated, {**chat, "seq": 3}, {**seated, "seq": 5}, {**chat, "seq": 6}])
+    assert server.sent == [{"type": "snapshot", "replay": False}]
 
 
 @pytest.mark.django_db
