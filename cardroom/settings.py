@@ -363,6 +363,11 @@ CARDROOM_TURN_LOOKAHEAD_SECONDS = env_int(
 CARDROOM_TURN_GRACE_SECONDS = env_int("CARDROOM_TURN_GRACE_SECONDS", default=1)
 # Extra time, once per hand, for a player who reconnects during their turn.
 CARDROOM_RECONNECT_EXTENSION_SECONDS = env_int("CARDROOM_RECONNECT_EXTENSION_SECONDS", default=20)
+# How long a player who stands up keeps their time bank at that table
+# (tables.services.time_bank_kept_for): two hours, PokerStars' window for a
+# return to be the same playing session. 0: a player who sits down again
+# starts with a whole bank.
+CARDROOM_TIME_BANK_KEPT_SECONDS = env_int("CARDROOM_TIME_BANK_KEPT_SECONDS", default=2 * 60 * 60)
 # The pause between the end of one hand and the deal of the next, so players see
 # the showdown. Sent as a task when CARDROOM_TURN_TASKS is on, with beat's
 # deal-due-hands sweep behind it; otherwise the next hand is dealt at once.

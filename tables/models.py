@@ -450,7 +450,7 @@ class KeptTimeBank(models.Model):
 
     A time bank is the player's at the table, not the seat's: one who stands
     up and sits down again, in any seat, within
-    ``tables.services.TIME_BANK_KEPT_FOR`` gets back the bank and the refill
+    ``tables.services.time_bank_kept_for()`` gets back the bank and the refill
     progress they left with, so leaving is no way to a full bank. Only a bank
     that is not as a new seat's is kept (with the countdown clock, never), and
     sitting down again takes the row, used or too old.

@@ -17,7 +17,7 @@ turn began) and ``turn_expires_at`` adds their extra time. By default
 earlier turns took. With ``Stakes.Clock.TIME_BANK`` it is what is left of the
 seat's time bank: a move made after the deadline spends the time it took out
 of the bank, the bank is refilled as the player is dealt hands, and it is
-kept for a player who stands up and comes back (:data:`TIME_BANK_KEPT_FOR`).
+kept for a player who stands up and comes back (:func:`time_bank_kept_for`).
 Each turn's timeout is a Celery task sent for ``turn_expires_at`` and naming
 the hand and its version; a sweep run by beat (:func:`hands_expire_overdue`)
 catches any task that was lost. Both end in :func:`hand_timeout`, which acts
@@ -263,13 +263,18 @@ def _seat_stand_up(table: Table, seat: Seat) -> int:
     return chips
 
 
-# A time bank is the player's at the table, not the seat's: one who stands up
-# (by choice, or stood up for sitting out) and sits down again within this
-# long has the bank and the refill progress they left with, so that leaving is
-# no way to a full bank. PokerStars counts a return to the same table within
-# two hours as the same playing session (its rule for the chips one comes back
-# with); after that, the player starts afresh with a whole bank.
-TIME_BANK_KEPT_FOR = timedelta(hours=2)
+def time_bank_kept_for() -> timedelta:
+    """How long a player who stands up keeps their time bank at the table:
+    ``CARDROOM_TIME_BANK_KEPT_SECONDS``, read now (two hours by default).
+
+    A time bank is the player's at the table, not the seat's: one who stands
+    up (by choice, or stood up for sitting out) and sits down again within this
+    long has the bank and the refill progress they left with, so that leaving
+    is no way to a full bank. PokerStars counts a return to the same table
+    within two hours as the same playing session (its rule for the chips one
+    comes back with); after that, the player starts afresh with a whole bank.
+    """
+    return timedelta(seconds=settings.CARDROOM_TIME_BANK_KEPT_SECONDS)
 
 
 def _time_bank_keep(table: Table, seat: Seat, now: datetime) -> None:
@@ -277,7 +282,7 @@ def _time_bank_keep(table: Table, seat: Seat, now: datetime) -> None:
     (always so with the countdown clock); forget banks kept past their time."""
     if seat.time_bank_ms is None and seat.hands_since_refill == 0:
         return
-    KeptTimeBank.objects.filter(table=table, left_at__lt=now - TIME_BANK_KEPT_FOR).delete()
+    KeptTimeBank.objects.filter(table=table, left_at__lt=now - time_bank_kept_for()).delete()
     KeptTimeBank.objects.update_or_create(
         table=table,
         player_id=seat.player_id,
@@ -291,7 +296,7 @@ def _time_bank_keep(table: Table, seat: Seat, now: datetime) -> None:
 
 def _time_bank_take_back(table: Table, player_id: int, now: datetime) -> dict[str, Any]:
     """The time bank the player stood up from the table with, as the new seat's
-    fields, if they left within ``TIME_BANK_KEPT_FOR``; none for a whole bank.
+    fields, if they left within :func:`time_bank_kept_for`; none for a whole bank.
 
     The kept row goes either way: it is used once, and an old one is forgotten.
     """
@@ -304,7 +309,7 @@ def _time_bank_take_back(table: Table, player_id: int, now: datetime) -> dict[st
         return {}
     (row,) = kept
     KeptTimeBank.objects.filter(pk=row["pk"]).delete()
-    if row["left_at"] < now - TIME_BANK_KEPT_FOR:
+    if row["left_at"] < now - time_bank_kept_for():
         return {}
     return {"time_bank_ms": row["time_bank_ms"], "hands_since_refill": row["hands_since_refill"]}
 

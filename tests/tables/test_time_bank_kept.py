@@ -5,7 +5,7 @@ whole one by standing up and sitting down again. Whichever way they leave the
 seat (leaving between hands, leaving during a hand, being stood up after
 sitting out too long), the bank and the progress towards its next refill are
 kept, and they are theirs again when they sit down at the same table within
-``services.TIME_BANK_KEPT_FOR`` (two hours), in any seat.
+``CARDROOM_TIME_BANK_KEPT_SECONDS`` (two hours by default), in any seat.
 
 Personas: alice and bob, heads up with 200 chips each (the ``seated``
 table); ``spend`` has one of them take 6 of their 20 bank seconds, and that
@@ -16,6 +16,7 @@ third player. The decks are shuffled, so every assertion holds whoever is to act
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
@@ -32,6 +33,7 @@ from tests.tables.test_turn_clock import check_until_turn_of, extra_time, use_ti
 pytestmark = pytest.mark.django_db
 
 SPENT = seconds(6)  # what ``spend`` takes from the 20-second bank
+TWO_HOURS = timedelta(hours=2)  # how long a bank is kept by default
 
 
 def spend(table: Table, now: datetime = T0) -> int:
@@ -119,8 +121,8 @@ def test_sitting_out_and_back_in_keeps_the_bank_with_the_seat(banked: Table) -> 
 @pytest.mark.parametrize(
     ("away", "bank"),
     [
-        (services.TIME_BANK_KEPT_FOR - timedelta(minutes=1), (14_000, 1)),
-        (services.TIME_BANK_KEPT_FOR + timedelta(seconds=1), (None, 0)),
+        (TWO_HOURS - timedelta(minutes=1), (14_000, 1)),
+        (TWO_HOURS + timedelta(seconds=1), (None, 0)),
     ],
     ids=["just within the window", "past it"],
 )
@@ -132,6 +134,28 @@ def test_a_bank_is_kept_for_two_hours_then_whole_again(
     left_earlier(away)
     assert bank_of(sit_again(banked, spender)) == bank
     assert not KeptTimeBank.objects.exists()  # used, or forgotten
+
+
+@pytest.mark.parametrize(
+    ("kept_for", "away", "bank"),
+    [
+        (timedelta(minutes=10), timedelta(minutes=11), (None, 0)),
+        (timedelta(hours=3), timedelta(hours=2, minutes=30), (14_000, 1)),
+    ],
+    ids=["a shorter window", "a longer window"],
+)
+def test_the_window_is_the_setting_read_when_the_player_returns(
+    banked: Table,
+    settings: Any,
+    kept_for: timedelta,
+    away: timedelta,
+    bank: tuple[int | None, int],
+) -> None:
+    spender = spend(banked)
+    services.seat_leave(table_id=banked.pk, player_id=spender)
+    settings.CARDROOM_TIME_BANK_KEPT_SECONDS = int(kept_for.total_seconds())
+    left_earlier(away)
+    assert bank_of(sit_again(banked, spender)) == bank
 
 
 def test_a_kept_bank_serves_one_return_and_the_next_stand_up_keeps_the_bank_then(
@@ -159,13 +183,26 @@ def test_banks_kept_past_the_window_are_forgotten_when_someone_else_leaves(
 ) -> None:
     spender = spend(banked)
     services.seat_leave(table_id=banked.pk, player_id=spender)
-    left_earlier(services.TIME_BANK_KEPT_FOR + seconds(1))
+    left_earlier(TWO_HOURS + seconds(1))
     services.seat_take(table_id=banked.pk, player_id=carol.pk, seat_number=4, buy_in=200)
     Seat.objects.filter(player=carol).update(time_bank_ms=9_000)
     services.seat_leave(table_id=banked.pk, player_id=carol.pk)
     assert list(KeptTimeBank.objects.values_list("player_id", "time_bank_ms")) == [
         (carol.pk, 9_000)
     ]
+
+
+def test_a_shorter_window_set_forgets_banks_when_someone_else_leaves(
+    banked: Table, carol: User, settings: Any
+) -> None:
+    settings.CARDROOM_TIME_BANK_KEPT_SECONDS = 600
+    spender = spend(banked)
+    services.seat_leave(table_id=banked.pk, player_id=spender)
+    left_earlier(timedelta(minutes=11))
+    services.seat_take(table_id=banked.pk, player_id=carol.pk, seat_number=4, buy_in=200)
+    Seat.objects.filter(player=carol).update(time_bank_ms=9_000)  # a bank worth keeping
+    services.seat_leave(table_id=banked.pk, player_id=carol.pk)
+    assert list(KeptTimeBank.objects.values_list("player_id", flat=True)) == [carol.pk]
 
 
 def test_with_the_countdown_clock_standing_up_keeps_nothing(seated: Table) -> None:
