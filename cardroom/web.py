@@ -73,7 +73,8 @@ Address = tuple[socket.AddressFamily, str]
 
 
 def addresses(host: str) -> list[Address]:
-    """The addresses ``--host`` stands for, each with its family, IPv4 first."""
+    """The addresses ``--host`` stands for, each with its family (as the
+    resolver gives them: :func:`_wanted` drops repeats and puts IPv4 first)."""
     host = host.removeprefix("[").removesuffix("]")
     if host == "localhost":
         return [(socket.AF_INET, LOCALHOST[0]), (socket.AF_INET6, LOCALHOST[1])]
@@ -81,8 +82,7 @@ def addresses(host: str) -> list[Address]:
         found = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as error:
         raise SystemExit(f"cardroom.web can't listen on {host!r}: {error.strerror}") from None
-    unique = {(family, str(address[0])): None for family, _, _, _, address in found}
-    return sorted(unique, key=lambda pair: pair[0] != socket.AF_INET)
+    return [(family, str(address[0])) for family, _, _, _, address in found]
 
 
 def bind(hosts: str | Sequence[str], port: int) -> list[socket.socket]:

@@ -1545,7 +1545,7 @@ class HandState:
     def _award(self, hands: dict[int, Contender]) -> None:
         """Rake the pots, then award each one between the shown ``hands``."""
         pots = self.pots_of(self.committed, [p in hands for p in range(self.n)])
-        rake = self._rake()
+        rake = self._rake(self.pot_total)
         rakes = allocate_rake([pot.amount for pot in pots], rake)
         evaluator, spade_half = self.game.evaluator, self.game.spade_half is not None
         declare = self.game.declares
@@ -1561,13 +1561,13 @@ class HandState:
         """Everyone else folded: every chip in makes one pot, and the hand left
         takes it, less the rake, with no cards read (most hands end so)."""
         total = self.pot_total
-        rake = self._rake()
+        rake = self._rake(total)
         net = {winner: total - rake}
         awards = [PotAward(total, rake, (winner,), (winner,), (), net)] if total else []
         self._pay_out(awards, rake, {}, uncontested=True)
 
-    def _rake(self) -> int:
-        return self.config.rake.amount(self.pot_total, reached_fourth_street=self.street >= 1)
+    def _rake(self, pot: int) -> int:
+        return self.config.rake.amount(pot, reached_fourth_street=self.street >= 1)
 
     def _pay_out(
         self, awards: list[PotAward], rake: int, hands: dict[int, Contender], *, uncontested: bool
