@@ -23,6 +23,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from uuid import uuid4
@@ -165,24 +166,48 @@ def _wait_for_port(port: int, server: subprocess.Popen, log: Path) -> None:
     raise AssertionError(f"the server did not listen within {START_SECONDS}s:\n{log.read_text()}")
 
 
-@pytest.fixture
-def live_server_url(
-    transactional_db: None, redis_url: str, require_services: bool, tmp_path: Path
-) -> Iterator[str]:
-    """``make run``'s web server and a Celery worker on the test database; the site's URL.
+@dataclass
+class SiteServer:
+    """The site's web server and its Celery worker, shared by every browser test of a run."""
 
-    The worker has a queue of its own, so no other worker on this Redis takes
-    its tasks. Everything the test writes is committed (a transactional test),
-    so the server sees it.
+    url: str
+    logs: dict[str, Path]
+
+    def log_sizes(self) -> dict[str, int]:
+        return {name: log.stat().st_size for name, log in self.logs.items()}
+
+    def print_logs_since(self, sizes: dict[str, int]) -> None:
+        """What the processes logged during one test; pytest shows it when the test fails."""
+        for name, log in self.logs.items():
+            with log.open("rb") as output:
+                output.seek(sizes[name])
+                print(f"--- {name} ---", output.read().decode(errors="replace"), sep="\n")
+
+
+@pytest.fixture(scope="session")
+def site_server(
+    django_db_setup: None, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[SiteServer]:
+    """``make run``'s web server and a Celery worker on the test database, started once.
+
+    Starting them takes seconds, so the browser tests share one pair. Each test
+    is transactional and so starts from an empty database; ids are never
+    reused, so a task or page left from an earlier test finds nothing of a
+    later one's. The worker has a queue of its own, so no other worker on this
+    Redis takes its tasks.
     """
+    from django.conf import settings
+
     if connection.vendor == "sqlite":
-        assert not require_services, "REQUIRE_SERVICES=1 but the database is SQLite"
+        assert not settings.REQUIRE_SERVICES, "REQUIRE_SERVICES=1 but the database is SQLite"
         pytest.skip("the server is another process: it needs PostgreSQL (DATABASE_URL)")
+    if not settings.REDIS_URL:
+        pytest.skip("REDIS_URL is not set; the server's worker and channel layer need Redis")
     queue = f"test-browser-{uuid4().hex}"
     env = {
         **os.environ,
         "DATABASE_URL": live_database_url(),
-        "REDIS_URL": redis_url,
+        "REDIS_URL": settings.REDIS_URL,
         "DEBUG": "true",  # runserver serves static files only in DEBUG
         "CARDROOM_TURN_TASKS": "true",
         "CARDROOM_TURN_QUEUE": queue,
@@ -194,21 +219,40 @@ def live_server_url(
     # The server must keep Django's guard against blocking calls in async code.
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     port = free_port()
-    worker_log, web_log = tmp_path / "worker.log", tmp_path / "web.log"
+    folder = tmp_path_factory.mktemp("live-server")
+    logs = {"web server": folder / "web.log", "worker": folder / "worker.log"}
     worker_argv = [sys.executable, "-m", "celery", "-A", "cardroom", "worker", "--pool=solo"]
     worker_argv += ["-Q", queue, "-n", f"{queue}@%h", "--without-mingle", "--without-gossip"]
-    worker = _start(worker_argv, env, worker_log)
+    worker = _start(worker_argv, env, logs["worker"])
     web_argv = [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"]
-    web = _start(web_argv, env, web_log)
+    web = _start(web_argv, env, logs["web server"])
     try:
-        _wait_for_port(port, web, web_log)
-        yield f"http://127.0.0.1:{port}"
+        _wait_for_port(port, web, logs["web server"])
+        yield SiteServer(f"http://127.0.0.1:{port}", logs)
     finally:
         stop_process_group(web)
         stop_process_group(worker)
         # The turn timeouts still waiting in the queue die with it.
         kombu = ("_kombu.binding.", "_kombu.binding_permanent.")
-        redis.Redis.from_url(redis_url).delete(queue, *(prefix + queue for prefix in kombu))
-        # Shown by pytest only when the test fails.
-        print("--- web server ---", web_log.read_text(), sep="\n")
-        print("--- worker ---", worker_log.read_text(), sep="\n")
+        redis.Redis.from_url(settings.REDIS_URL).delete(
+            queue, *(prefix + queue for prefix in kombu)
+        )
+
+
+@pytest.fixture
+def live_server_url(
+    transactional_db: None, site_server: SiteServer, request: pytest.FixtureRequest
+) -> Iterator[str]:
+    """The shared live server's URL, for one test on an empty, committed database.
+
+    Everything the test writes is committed (a transactional test), so the
+    server sees it. The pages the test opened are closed after it, before the
+    database is emptied, so no page of one test is still talking to the server
+    in the next.
+    """
+    sizes = site_server.log_sizes()
+    yield site_server.url
+    if "browser" in request.fixturenames:
+        for context in request.getfixturevalue("browser").contexts:
+            context.close()
+    site_server.print_logs_since(sizes)
