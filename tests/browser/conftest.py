@@ -30,11 +30,12 @@ from uuid import uuid4
 
 import pytest
 import redis
-from django.db import connection
+from django.core.management import call_command
+from django.db import OperationalError, connection
 
 from cardroom.env import env_bool
 from cardroom.runner import free_port
-from tables.models import Stakes, Table
+from tables.models import Stakes, Table, TableConnection
 from tests.conftest import live_database_url, stop_process_group
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -45,6 +46,10 @@ SCREENSHOTS = Path(os.environ.get("BROWSER_SCREENSHOTS", "/tmp/cardroom-browser-
 # Long enough for the test to look at the showdown before the next deal.
 NEXT_HAND_DELAY_SECONDS = 8
 START_SECONDS = 30
+# How long the server gets to finish its work after a test's pages close.
+CLOSE_SECONDS = 10
+# Tries at emptying the database after a test, each of which a deadlock may end.
+FLUSH_ATTEMPTS = 3
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -255,4 +260,42 @@ def live_server_url(
     if "browser" in request.fixturenames:
         for context in request.getfixturevalue("browser").contexts:
             context.close()
+    _quiesce()
     site_server.print_logs_since(sizes)
+
+
+def _quiesce() -> None:
+    """Leave the server nothing to do before pytest-django empties the database.
+
+    The emptying (TRUNCATE) deadlocks with a transaction of the server's that
+    runs at the same moment: a closed page's ``connection_close``, the worker
+    dealing the next hand. So the tables close (no hand is dealt after this),
+    the server gets a while to forget the closed pages' sockets and finish
+    what it was doing, and the database is emptied here, again if a deadlock
+    interrupts it; pytest-django's own emptying then finds nothing to do.
+    """
+    Table.objects.update(is_open=False)
+    deadline = time.monotonic() + CLOSE_SECONDS
+    while _server_busy() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for attempt in range(FLUSH_ATTEMPTS):
+        try:
+            call_command("flush", interactive=False, verbosity=0)
+            return
+        except OperationalError:
+            if attempt == FLUSH_ATTEMPTS - 1:
+                raise
+            time.sleep(0.5)
+
+
+def _server_busy() -> bool:
+    """Whether the server still holds a page's socket or is inside a transaction."""
+    if TableConnection.objects.exists():
+        return True
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            " AND pid <> pg_backend_pid() AND state IN ('active', 'idle in transaction')"
+        )
+        (busy,) = cursor.fetchone()
+    return busy > 0
