@@ -3,6 +3,8 @@
 
 PYTHON ?= python3
 PORT ?= 8000
+# Processes `make test` runs the test suite in (pytest-xdist), one test file each at a time.
+TEST_PROCESSES ?= 2
 # Bot players at the demo bot table, so a newcomer finds a game going (0: none).
 BOTS ?= 3
 
@@ -21,7 +23,7 @@ test: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 	node --test tests/js/
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(TEST_PROCESSES) --dist loadfile
 
 # Migrate, then start Redis (embedded, unless REDIS_URL is set), a Celery worker,
 # Celery beat and Daphne under one supervisor process, after adding the demo data

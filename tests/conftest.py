@@ -7,6 +7,7 @@ import gc
 import os
 import signal
 import subprocess
+import time
 from collections.abc import Iterator
 from urllib.parse import quote
 from uuid import uuid4
@@ -14,7 +15,7 @@ from uuid import uuid4
 import pytest
 from django.conf import settings
 from hypothesis import settings as hypothesis_settings
-from pytest_django import Settings
+from pytest_django import DjangoDbBlocker, Settings
 
 # Property tests run few examples on a laptop and three times as many in CI:
 # .ci/run sets HYPOTHESIS_PROFILE=ci. Tests size their runs from the profile
@@ -45,15 +46,41 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: N
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(django_db_setup: None) -> Iterator[None]:
-    """pytest-django's test database, with a last garbage collection before it is dropped.
+def django_db_setup(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> Iterator[None]:
+    """pytest-django's test database, with every other session gone before it is dropped.
 
     A consumer's database thread can leave its connection in a reference cycle
-    that only the collector frees; until then PostgreSQL counts it as a user
-    of the test database and refuses to drop it.
+    that only the collector frees, and a server a test stopped may leave a
+    session that PostgreSQL has yet to notice is over; until then PostgreSQL
+    counts it as a user of the test database and refuses to drop it.
     """
     yield
     gc.collect()
+    with django_db_blocker.unblock():
+        _end_other_sessions()
+
+
+# How long the sessions of stopped servers get to end on their own at the end of a run.
+OTHER_SESSIONS_SECONDS = 5
+
+
+def _end_other_sessions() -> None:
+    """Wait for other sessions on the PostgreSQL test database to end, then end the rest."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    others = "FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+    deadline = time.monotonic() + OTHER_SESSIONS_SECONDS
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute(f"SELECT count(*) {others}")
+            if cursor.fetchone()[0] == 0:
+                break
+            time.sleep(0.1)
+        else:
+            cursor.execute(f"SELECT pg_terminate_backend(pid) {others}")
+    connection.close()
 
 
 @pytest.fixture

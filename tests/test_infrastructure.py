@@ -523,7 +523,8 @@ def _finished_hands(database: Path, table_name: str) -> int:
 
 def _ping_through(url: str) -> str:
     """Send tables.tasks.ping through the broker at ``url``; the worker's answer."""
-    probe = Celery(broker=url, backend=url)
+    # Not the current app: shared tasks (tables.tasks) would send through it after this.
+    probe = Celery(broker=url, backend=url, set_as_current=False)
     try:
         return probe.send_task("tables.tasks.ping").get(timeout=20)
     finally:
