@@ -20,13 +20,15 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from accounts.forms import ChipAdjustmentForm
+from accounts.forms import ChipAdjustmentForm, PlayerChangeForm, PlayerCreationForm
 from accounts.models import ChipTransfer, User
 from accounts.services import LedgerError, ledger_post
 
 
 @admin.register(User)
 class UserAdmin(DjangoUserAdmin):
+    form = PlayerChangeForm
+    add_form = PlayerCreationForm
     fieldsets = (
         (None, {"fields": ("username", "password")}),
         ("Player", {"fields": ("display_name", "balance", "ledger")}),

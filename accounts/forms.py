@@ -1,4 +1,4 @@
-"""Forms for signing up and for staff adjusting a player's chips."""
+"""Forms for signing up, the profile page, and staff managing players."""
 
 from __future__ import annotations
 
@@ -6,12 +6,38 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import password_validation
-from django.contrib.auth.forms import UsernameField
+from django.contrib.auth.forms import (
+    AdminUserCreationForm,
+    PasswordChangeForm,
+    UserChangeForm,
+    UsernameField,
+)
+from django.core.validators import MaxLengthValidator
 
 from accounts.models import User
 
 # Far beyond any sensible correction; it stops a typo of extra zeros, not a policy.
 MAX_ADJUSTMENT = 1_000_000_000
+
+# A new username fits a seat at the table and a line of the hand log. The
+# column holds Django's 150, so accounts made before the limit keep their
+# longer names, and log in and play with them as before.
+USERNAME_MAX_LENGTH = 24
+USERNAME_HELP = (
+    f"Up to {USERNAME_MAX_LENGTH} letters, digits and @ . + - _. You log in with it, and it is "
+    "your name at the tables, in hand logs and in hand histories."
+)
+# Checked on the server, with no maxlength in the page: a browser cuts a
+# longer name to that length without a word, and the player would never know.
+username_length = MaxLengthValidator(
+    USERNAME_MAX_LENGTH,
+    message="A username has at most %(limit_value)d characters; this one has %(show_value)d.",
+)
+DISPLAY_NAME_HELP = (
+    "How the site greets you: at the top of every page and on your profile. At the tables, "
+    "in hand logs and histories everyone sees your username, so nobody can pass for "
+    "another player. Empty: your username."
+)
 
 
 class CardPreferencesForm(forms.ModelForm):
@@ -29,16 +55,11 @@ class SignupForm(forms.Form):
     """
 
     username = UsernameField(
-        max_length=150,
-        validators=User._meta.get_field("username").validators,
-        help_text="Letters, digits and @ . + - _ only; you log in with it.",
+        validators=[User.username_validator, username_length],
+        help_text=USERNAME_HELP,
         widget=forms.TextInput(attrs={"autofocus": True, "autocomplete": "username"}),
     )
-    display_name = forms.CharField(
-        max_length=40,
-        required=False,
-        help_text="The name other players see at the table. Empty: your username.",
-    )
+    display_name = forms.CharField(max_length=40, required=False, help_text=DISPLAY_NAME_HELP)
     email = forms.EmailField(
         required=False,
         max_length=254,
@@ -86,6 +107,23 @@ class SignupForm(forms.Form):
             self.add_error("password2", error)
 
 
+class DisplayNameForm(forms.Form):
+    """The name the site greets a player by; empty: their username."""
+
+    display_name = forms.CharField(max_length=40, required=False, help_text=DISPLAY_NAME_HELP)
+
+
+class ProfilePasswordForm(PasswordChangeForm):
+    """Django's: the current password, then the new one twice, through every validator.
+
+    Without its autofocus, which would scroll the profile page down to it.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["old_password"].widget.attrs.pop("autofocus", None)
+
+
 class EmailForm(forms.Form):
     """The address password reset links go to; empty removes it."""
 
@@ -116,3 +154,36 @@ class ChipAdjustmentForm(forms.Form):
         if amount == 0:
             raise forms.ValidationError("An adjustment of 0 chips changes nothing.")
         return amount
+
+
+class PlayerCreationForm(AdminUserCreationForm):
+    """The admin's "Add user": a new username keeps to the signup's limit."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _username_checked_here(self.fields["username"]).validators.append(username_length)
+
+
+class PlayerChangeForm(UserChangeForm):
+    """The admin's player page: a changed username keeps to the signup's limit;
+    one made before the limit stays as it is while other fields change."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if "username" in self.fields:
+            _username_checked_here(self.fields["username"])
+
+    def clean_username(self) -> str:
+        username = self.cleaned_data["username"]
+        if "username" in self.changed_data:
+            username_length(username)
+        return username
+
+
+def _username_checked_here(field: forms.Field) -> forms.Field:
+    """Leave the length to ``username_length``: no maxlength for the browser to cut
+    at, and not the column's 150 as a second, different complaint."""
+    field.validators = [v for v in field.validators if not isinstance(v, MaxLengthValidator)]
+    field.widget.attrs.pop("maxlength", None)
+    field.help_text = USERNAME_HELP
+    return field

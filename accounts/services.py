@@ -60,6 +60,25 @@ def user_email_set(*, user_id: int, email: str) -> None:
     User.objects.filter(pk=user_id).update(email=email)
 
 
+def user_display_name_set(*, user_id: int, display_name: str) -> None:
+    """Set the name the site greets a player by ("" for their username)."""
+    User.objects.filter(pk=user_id).update(display_name=display_name)
+
+
+@transaction.atomic
+def user_password_set(*, user_id: int, password: str) -> User:
+    """Give a player a new password, already checked by the caller's form.
+
+    Returns the player, so the caller can keep its own session logged in
+    (``update_session_auth_hash``); every other session of theirs ends, since
+    Django checks each session against the password it was made with.
+    """
+    user = User.objects.select_for_update().get(pk=user_id)
+    user.set_password(password)
+    user.save(update_fields=["password"])
+    return user
+
+
 class SignupLimited(ValueError):
     """Too many signups from one address for now; nothing was created."""
 

@@ -2,27 +2,40 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from axes.helpers import get_client_username
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm
 from django.db import IntegrityError
-from django.http import HttpRequest, HttpResponse
+from django.forms import BaseForm
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.debug import sensitive_post_parameters
 
 from accounts.addresses import client_address
-from accounts.forms import CardPreferencesForm, EmailForm, SignupForm
+from accounts.forms import (
+    CardPreferencesForm,
+    DisplayNameForm,
+    EmailForm,
+    ProfilePasswordForm,
+    SignupForm,
+)
+from accounts.lockout import LoginLimitsHandler
 from accounts.services import (
     MODEL_BACKEND,
     ResetLimited,
     SignupLimited,
     password_reset_quota_claim,
+    user_display_name_set,
     user_email_set,
+    user_password_set,
     user_signup,
 )
 
@@ -79,9 +92,22 @@ def _welcome(name: str) -> str:
     return f"Welcome, {name}! You have been granted {grant:,} play chips."
 
 
-def locked_out(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
-    """The page django-axes shows for a login refused after too many failures."""
-    context = {"minutes": settings.LOGIN_LOCKOUT_MINUTES, "limit": settings.LOGIN_FAILURE_LIMIT}
+def locked_out(
+    request: HttpRequest,
+    original_response: HttpResponse | None = None,
+    credentials: dict[str, Any] | None = None,
+) -> HttpResponse:
+    """The page django-axes shows for a login refused after too many failures:
+    it says whether the account or the address is locked out, or both."""
+    left = LoginLimitsHandler().failures_left(request, credentials)
+    context = {
+        "username": get_client_username(request, credentials),
+        "minutes": settings.LOGIN_LOCKOUT_MINUTES,
+        "limit": settings.LOGIN_FAILURE_LIMIT,
+        "address_limit": settings.LOGIN_ADDRESS_FAILURE_LIMIT,
+        "account_locked": left["username"] <= 0,
+        "address_locked": left["ip_address"] <= 0,
+    }
     return render(request, "accounts/locked_out.html", context, status=429)
 
 
@@ -97,25 +123,51 @@ class LogoutView(auth_views.LogoutView):
 
 
 @login_required
+@sensitive_post_parameters("old_password", "new_password1", "new_password2")
 def profile(request: HttpRequest) -> HttpResponse:
-    """The balance and recent chip movements; the email for password resets, and
-    how cards are drawn. Each form posts on its own (``which`` names it)."""
+    """The balance and recent chip movements, and the player's own settings: how
+    cards are drawn, the name the site greets them by, their password and the
+    email for password resets. Each form posts on its own (``which`` names it)."""
     which = request.POST.get("which") if request.method == "POST" else None
-    form = EmailForm(
-        request.POST if which == "email" else None, initial={"email": request.user.email}
-    )
-    cards = CardPreferencesForm(request.POST if which == "cards" else None, instance=request.user)
-    if which == "email" and form.is_valid():
-        user_email_set(user_id=request.user.pk, email=form.cleaned_data["email"])
-        messages.success(request, "Your email address is saved.")
+    user = request.user
+    profile_forms = {
+        "cards": CardPreferencesForm(_posted(request, which, "cards"), instance=user),
+        "name": DisplayNameForm(
+            _posted(request, which, "name"), initial={"display_name": user.display_name}
+        ),
+        "password": ProfilePasswordForm(user, _posted(request, which, "password")),
+        "email": EmailForm(_posted(request, which, "email"), initial={"email": user.email}),
+    }
+    if which in profile_forms and profile_forms[which].is_valid():
+        messages.success(request, _profile_save(request, which, profile_forms[which]))
         return redirect("accounts:profile")
-    if which == "cards" and cards.is_valid():
-        cards.save()
-        messages.success(request, "Your table preferences are saved.")
-        return redirect("accounts:profile")
-    transfers = request.user.transfers.select_related("table")[:RECENT_TRANSFERS]
-    context = {"transfers": transfers, "form": form, "cards": cards}
+    transfers = user.transfers.select_related("table")[:RECENT_TRANSFERS]
+    context = {"transfers": transfers, **profile_forms}
     return render(request, "accounts/profile.html", context)
+
+
+def _posted(request: HttpRequest, which: str | None, form: str) -> QueryDict | None:
+    """The posted data for the form that was posted; the others are shown unbound."""
+    return request.POST if which == form else None
+
+
+def _profile_save(request: HttpRequest, which: str, form: BaseForm) -> str:
+    """Save one of the profile's forms; what to tell the player."""
+    data, user_id = form.cleaned_data, request.user.pk
+    if which == "cards":
+        form.save()
+        return "Your table preferences are saved."
+    if which == "name":
+        user_display_name_set(user_id=user_id, display_name=data["display_name"])
+        return "Your display name is saved."
+    if which == "password":
+        user = user_password_set(user_id=user_id, password=data["new_password1"])
+        # This session goes on; the player's others end, as Django checks them
+        # against the password they were made with.
+        update_session_auth_hash(request, user)
+        return "Your password is changed. Any other browser you were logged in on is logged out."
+    user_email_set(user_id=user_id, email=data["email"])
+    return "Your email address is saved."
 
 
 class PasswordResetView(auth_views.PasswordResetView):

@@ -7,10 +7,14 @@ import os
 
 from django.core.asgi import get_asgi_application
 
+from cardroom.env import require_secret_key
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardroom.settings")
 
 # Set Django up before importing anything that imports models (the consumers).
 django_asgi_app = get_asgi_application()
+# Commands may run without a signing key; a server never starts without one.
+require_secret_key()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

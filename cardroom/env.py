@@ -10,9 +10,11 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 from urllib.parse import SplitResult, parse_qsl, unquote, urlsplit
 
+from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
 _TRUE = frozenset({"1", "true", "yes", "on"})
@@ -40,6 +42,47 @@ def env_str(name: str, default: str | None = None) -> str:
     if default is None:
         raise ImproperlyConfigured(f"{name} must be set.")
     return default
+
+
+def env_secret_key(name: str, key_file: Path, default: str) -> str:
+    """A secret from the variable, else from ``key_file`` (its text, stripped), else ``default``.
+
+    An empty or missing file counts as unset; one that exists but can't be
+    read is an error, not a quiet fall-back. The messages never show the key.
+    """
+    value = _raw(name)
+    if value is not None:
+        return value
+    try:
+        text = key_file.read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        return default
+    except OSError as error:
+        problem = error.strerror
+    except UnicodeDecodeError:
+        problem = "it is not UTF-8 text"
+    else:
+        return text or default
+    raise ImproperlyConfigured(f"{name} is unset and {key_file} can't be read: {problem}.")
+
+
+def require_secret_key() -> None:
+    """Refuse to serve without Django's signing key.
+
+    The settings leave ``SECRET_KEY`` empty when none is configured, so that
+    commands which sign nothing run on a fresh clone (Django checks the key only
+    when something reads it). A web server signs sessions, so its entry points
+    call this at start-up instead of failing on a player's first login.
+    """
+    try:
+        key = settings.SECRET_KEY
+    except ImproperlyConfigured:  # Django's own refusal of an empty key
+        key = ""
+    if not key:
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set (or .secret_key, which `make run` makes, must hold it) "
+            "to serve the site: sessions and password reset links are signed with it."
+        )
 
 
 def env_bool(name: str, default: bool) -> bool:

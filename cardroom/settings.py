@@ -20,6 +20,7 @@ from cardroom.env import (
     env_int,
     env_list,
     env_redis_url,
+    env_secret_key,
     env_str,
     env_url_path,
 )
@@ -30,10 +31,17 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 # 404 lists every URL. `make run`, which serves this machine only, asks for it.
 DEBUG = env_bool("DEBUG", default=False)
 
-# The fallback key exists so `make run` works out of the box. It is offered only
-# while DEBUG is on, so a server that forgets SECRET_KEY refuses to start.
+# Django's signing key: SECRET_KEY, else the .secret_key file that `make run`
+# makes in the project root, so every manage.py command signs as the site does
+# (bots log in with sessions the server checks). Without either, a fixed key
+# while DEBUG is on; otherwise none. Django reads the key only when something
+# is signed, so commands that sign nothing (games, replay_phh, audit_chips)
+# still run on a fresh clone, while the web servers refuse to start without one
+# (cardroom.env.require_secret_key, in cardroom/asgi.py and cardroom/wsgi.py).
 _DEV_SECRET_KEY = "django-insecure-cardroom-local-development-only"
-SECRET_KEY = env_str("SECRET_KEY", default=_DEV_SECRET_KEY if DEBUG else None)
+SECRET_KEY = env_secret_key(
+    "SECRET_KEY", BASE_DIR / ".secret_key", default=_DEV_SECRET_KEY if DEBUG else ""
+)
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
@@ -173,14 +181,20 @@ LOGGING = {
 TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", default=0)
 
 # Logins, the admin's included: after LOGIN_FAILURE_LIMIT wrong passwords for
-# one account, or from one address, that account or address is refused, even
-# with the right password, until LOGIN_LOCKOUT_MINUTES have passed since its
-# last failed try. A success doesn't clear the count: clearing it for the
+# one account, from anywhere, that account is refused, even with the right
+# password, until LOGIN_LOCKOUT_MINUTES have passed since its last failed try.
+# An address is refused the same way only after LOGIN_ADDRESS_FAILURE_LIMIT
+# wrong passwords for any accounts: friends behind one home router share an
+# address, and one of them forgetting a password must not lock out the rest
+# (accounts.lockout). A success doesn't clear the count: clearing it for the
 # address would let one player's own logins hide guesses at someone else's.
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", default=5, minimum=1)
+LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", default=50, minimum=1)
 LOGIN_LOCKOUT_MINUTES = env_int("LOGIN_LOCKOUT_MINUTES", default=15, minimum=1)
+AXES_HANDLER = "accounts.lockout.LoginLimitsHandler"
 AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
 AXES_COOLOFF_TIME = timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
+# Counted apart, each against its own limit (accounts.lockout.LIMIT_SETTINGS).
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_CLIENT_IP_CALLABLE = "accounts.addresses.client_address"
 AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
@@ -196,6 +210,8 @@ AUTH_PASSWORD_VALIDATORS = [
         "NumericPasswordValidator",
     )
 ]
+# No password built on the site's name or the game's words ("Cardroom1", "p0ker!").
+AUTH_PASSWORD_VALIDATORS.append({"NAME": "accounts.passwords.SiteWordsValidator"})
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -253,8 +269,9 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 CARDROOM_SIGNUP_GRANT = env_int("CARDROOM_SIGNUP_GRANT", default=10_000)
 # At most this many signups from one address (accounts.addresses) in a window
 # of CARDROOM_SIGNUP_WINDOW_HOURS from the first of them, so the grant can't be
-# collected over and over; 0: no limit.
-CARDROOM_SIGNUPS_PER_ADDRESS = env_int("CARDROOM_SIGNUPS_PER_ADDRESS", default=5)
+# collected over and over; 0: no limit. 20 lets a household, or a home game's
+# eight players gathered at the host's, all sign up on one evening.
+CARDROOM_SIGNUPS_PER_ADDRESS = env_int("CARDROOM_SIGNUPS_PER_ADDRESS", default=20)
 CARDROOM_SIGNUP_WINDOW_HOURS = env_int("CARDROOM_SIGNUP_WINDOW_HOURS", default=24, minimum=1)
 # Password reset mails: at most this many asked from one address, and for one
 # email, in a window of CARDROOM_PASSWORD_RESET_WINDOW_MINUTES, so the form

@@ -222,3 +222,64 @@ def test_a_ledger_link_with_an_id_past_the_database_lists_nothing(admin_client: 
 
     assert response.status_code == 200
     assert list(response.context["cl"].result_list) == []
+
+
+# ------------------------------------------------------------- usernames in the admin
+
+USERNAME_TOO_LONG = "A username has at most 24 characters; this one has 30."
+
+
+def change_player(admin_client: Client, player: User, **changes: str) -> object:
+    """Post the admin's change form for ``player`` as shown, with ``changes``."""
+    data = {
+        "username": player.username,
+        "display_name": player.display_name,
+        "first_name": "",
+        "last_name": "",
+        "email": "",
+        "is_active": "on",
+        "date_joined_0": player.date_joined.strftime("%Y-%m-%d"),
+        "date_joined_1": player.date_joined.strftime("%H:%M:%S"),
+        **changes,
+    }
+    return admin_client.post(reverse("admin:accounts_user_change", args=[player.pk]), data)
+
+
+def test_the_admin_adds_no_player_with_a_username_past_the_limit(admin_client: Client) -> None:
+    response = admin_client.post(
+        reverse("admin:accounts_user_add"),
+        {"username": "d" * 30, "usable_password": "false"},
+    )
+
+    assert response.context["adminform"].form.errors["username"] == [USERNAME_TOO_LONG]
+    assert USERNAME_TOO_LONG in response.content.decode()
+    assert not User.objects.filter(username="d" * 30).exists()
+
+
+def test_the_admin_renames_no_player_past_the_limit(admin_client: Client, alice: User) -> None:
+    response = change_player(admin_client, alice, username="d" * 30)
+
+    assert response.context["adminform"].form.errors["username"] == [USERNAME_TOO_LONG]
+    alice.refresh_from_db()
+    assert alice.username == "alice"
+
+
+def test_a_player_named_before_the_limit_can_still_be_edited(admin_client: Client) -> None:
+    old = User.objects.create_user(username="o" * 60, password="older-than-limits-42")
+
+    response = change_player(admin_client, old, display_name="Old Timer")
+
+    assert response.status_code == 302
+    old.refresh_from_db()
+    assert (old.username, old.display_name) == ("o" * 60, "Old Timer")
+
+
+def test_the_admin_forms_leave_the_length_to_the_server(admin_client: Client, alice: User) -> None:
+    for url in (
+        reverse("admin:accounts_user_add"),
+        reverse("admin:accounts_user_change", args=[alice.pk]),
+    ):
+        page = admin_client.get(url).content.decode()
+        username_input = re.search(r'<input [^>]*name="username"[^>]*>', page).group(0)
+        assert "maxlength" not in username_input
+        assert "Up to 24 letters, digits and @ . + - _." in page

@@ -81,6 +81,17 @@ def test_the_header_shows_the_players_name_balance_and_logout(
     page = alice_client.get(HOME).content.decode()
 
     assert "Alice A." in page
-    assert f"{grant:,} chips" in page  # 10,000, as every page writes chips
+    assert f'<span class="balance-count">{grant:,}</span>' in page  # 10,000, as pages write chips
     assert f'action="{LOGOUT}"' in page
     assert f'href="{LOGIN}"' not in page
+
+
+def test_an_account_made_before_the_username_limit_still_logs_in(client: Client, db: None) -> None:
+    """The limit is for new names: a 60-character one from before it keeps working."""
+    long_name = "an-old-account-with-a-name-from-before-the-limit-" + "x" * 11
+    User.objects.create_user(username=long_name, password="older-than-limits-42")
+
+    response = client.post(LOGIN, {"username": long_name, "password": "older-than-limits-42"})
+
+    assert response.status_code == 302
+    assert client.get(reverse("accounts:profile")).status_code == 200

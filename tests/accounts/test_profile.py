@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
+import pytest
 from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
 from accounts.services import ledger_post
 from tables.models import Stakes, Table
+from tests.accounts.conftest import ALICE_PASSWORD
 
 PROFILE = reverse("accounts:profile")
 
@@ -130,3 +134,156 @@ def test_a_post_naming_no_form_changes_nothing(alice_client: Client, alice: User
 
 def test_an_anonymous_visitor_gets_the_usual_cards(client: Client, db: None) -> None:
     assert '<body class="">' in client.get(reverse("lobby")).content.decode()
+
+
+# ------------------------------------------------------------------ the display name
+
+
+def test_a_player_sets_the_name_the_site_greets_them_by(alice_client: Client, alice: User) -> None:
+    response = alice_client.post(
+        PROFILE, {"which": "name", "display_name": "Queen of Razz"}, follow=True
+    )
+
+    assert response.redirect_chain == [(PROFILE, 302)]
+    page = response.content.decode()
+    assert "Your display name is saved." in page
+    assert '<span class="player-name">Queen of Razz</span>' in page
+    assert "you are <strong>alice</strong>, your username." in page
+    alice.refresh_from_db()
+    assert alice.display_name == "Queen of Razz"
+
+
+def test_an_empty_display_name_greets_the_player_by_username(
+    alice_client: Client, alice: User
+) -> None:
+    alice_client.post(PROFILE, {"which": "name", "display_name": "  "})
+
+    alice.refresh_from_db()
+    assert alice.display_name == ""
+    assert '<span class="player-name">alice</span>' in alice_client.get(PROFILE).content.decode()
+
+
+def test_a_display_name_past_40_characters_is_refused(alice_client: Client, alice: User) -> None:
+    response = alice_client.post(PROFILE, {"which": "name", "display_name": "q" * 41})
+
+    assert response.context["name"].errors["display_name"] == [
+        "Ensure this value has at most 40 characters (it has 41)."
+    ]
+    alice.refresh_from_db()
+    assert alice.display_name == "Alice A."
+
+
+# ------------------------------------------------------------------------ the password
+
+NEW_PASSWORD = "a-brand-new-felt-91"
+
+
+def change_password(client: Client, old: str, new: str, again: str | None = None) -> object:
+    return client.post(
+        PROFILE,
+        {
+            "which": "password",
+            "old_password": old,
+            "new_password1": new,
+            "new_password2": new if again is None else again,
+        },
+        follow=True,
+    )
+
+
+def test_a_player_changes_their_password_and_stays_logged_in(
+    alice_client: Client, alice: User
+) -> None:
+    response = change_password(alice_client, ALICE_PASSWORD, NEW_PASSWORD)
+
+    assert response.redirect_chain == [(PROFILE, 302)]
+    assert "Your password is changed." in response.content.decode()
+    alice.refresh_from_db()
+    assert alice.check_password(NEW_PASSWORD)
+    assert alice_client.get(PROFILE).status_code == 200  # this browser is still logged in
+
+
+def test_a_password_change_logs_out_the_players_other_browsers(
+    alice_client: Client, alice: User
+) -> None:
+    elsewhere = Client()
+    elsewhere.force_login(alice)
+    assert elsewhere.get(PROFILE).status_code == 200
+
+    change_password(alice_client, ALICE_PASSWORD, NEW_PASSWORD)
+
+    response = elsewhere.get(PROFILE)
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("accounts:login"))
+
+
+def test_the_new_password_logs_in_and_the_old_one_no_longer_does(
+    alice_client: Client, alice: User
+) -> None:
+    change_password(alice_client, ALICE_PASSWORD, NEW_PASSWORD)
+    login = reverse("accounts:login")
+
+    assert (
+        Client().post(login, {"username": "alice", "password": ALICE_PASSWORD}).status_code == 200
+    )
+    assert Client().post(login, {"username": "alice", "password": NEW_PASSWORD}).status_code == 302
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "again", "field", "error"),
+    [
+        (
+            "not-her-password",
+            NEW_PASSWORD,
+            None,
+            "old_password",
+            "Your old password was entered incorrectly. Please enter it again.",
+        ),
+        (
+            ALICE_PASSWORD,
+            NEW_PASSWORD,
+            NEW_PASSWORD + "x",
+            "new_password2",
+            "The two password fields didn’t match.",
+        ),
+        (
+            ALICE_PASSWORD,
+            "short7",
+            None,
+            "new_password2",
+            "This password is too short. It must contain at least 8 characters.",
+        ),
+    ],
+)
+def test_a_bad_password_change_is_refused_and_changes_nothing(
+    alice_client: Client, alice: User, old: str, new: str, again: str | None, field: str, error: str
+) -> None:
+    response = change_password(alice_client, old, new, again)
+
+    assert response.redirect_chain == []
+    assert error in response.context["password"].errors[field]
+    alice.refresh_from_db()
+    assert alice.check_password(ALICE_PASSWORD)
+
+
+def test_the_password_form_does_not_pull_the_page_down_to_it(alice_client: Client) -> None:
+    page = alice_client.get(PROFILE).content.decode()
+    old_password = re.search(r'<input [^>]*name="old_password"[^>]*>', page).group(0)
+
+    assert "autofocus" not in old_password
+
+
+# ------------------------------------------------------------------------ tick boxes
+
+
+def test_tick_boxes_come_before_their_labels_and_are_never_optional(alice_client: Client) -> None:
+    page = alice_client.get(PROFILE).content.decode()
+    start = page.index('id="card-preferences"')
+    form = page[start : page.index("</form>", start)]
+
+    for name in ("four_colour_deck", "sounds", "animations"):
+        tick_box = rf'<input type="checkbox" name="{name}"[^>]*>'
+        label = rf'<label for="id_{name}">[^<]*</label>'
+        row = rf'<div class="field field-checkbox">\s*{tick_box}\s*{label}'
+        assert re.search(row, form) is not None, name
+    assert "(optional)" not in form

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import re
 from typing import Any
 
 import pytest
@@ -68,7 +69,7 @@ def test_the_lobby_then_shows_the_message_name_and_balance(
     page = response.content.decode()
     assert "You have been granted 2,500 play chips." in page
     assert "Dana the Dealer" in page
-    assert "2,500 chips" in page
+    assert '<span class="balance-count">2,500</span>' in page
 
 
 def assert_nothing_created(client: Client, users_before: int) -> None:
@@ -169,7 +170,7 @@ def sign_up_many(count: int, address: str = "198.51.100.7") -> list[Any]:
         Client().post(
             SIGNUP,
             signup_data(
-                username=f"farmer{n}", password1=f"f-{n}-chips-77", password2=f"f-{n}-chips-77"
+                username=f"farmer{n}", password1=f"f-{n}-hayloft-77", password2=f"f-{n}-hayloft-77"
             ),
             REMOTE_ADDR=address,
         )
@@ -181,14 +182,14 @@ def test_signups_past_the_limit_for_an_address_are_refused_and_grant_nothing(
     client: Client, db: None, settings
 ) -> None:
     limit = settings.CARDROOM_SIGNUPS_PER_ADDRESS
-    assert limit == 5  # the production default
+    assert limit == 20  # the production default: a household, or a home game at the host's
 
     responses = sign_up_many(limit + 1)
 
     assert [r.status_code for r in responses] == [302] * limit + [429]
     refused = responses[-1]
     assert refused.context["form"].non_field_errors() == [
-        "Too many accounts have been made from your address: at most 5 every 24 hours. "
+        "Too many accounts have been made from your address: at most 20 every 24 hours. "
         "Please try again later."
     ]
     assert "Too many accounts have been made from your address" in refused.content.decode()
@@ -242,3 +243,46 @@ def test_the_email_given_at_signup_is_kept_for_password_resets(client: Client, d
     client.post(SIGNUP, signup_data(email="dana@example.com"))
 
     assert User.objects.get(username="dana").email == "dana@example.com"
+
+
+# ------------------------------------------------------------------ long usernames
+
+
+def test_a_200_character_username_is_refused_with_a_clear_error(client: Client, db: None) -> None:
+    response = client.post(SIGNUP, signup_data(username="d" * 200))
+
+    assert response.status_code == 200
+    assert response.context["form"].errors["username"] == [
+        "A username has at most 24 characters; this one has 200."
+    ]
+    assert "A username has at most 24 characters; this one has 200." in response.content.decode()
+    assert_nothing_created(client, users_before=0)
+
+
+def test_a_username_of_24_characters_is_taken_and_25_refused(client: Client, db: None) -> None:
+    refused = client.post(SIGNUP, signup_data(username="d" * 25))
+    assert "username" in refused.context["form"].errors
+
+    response = client.post(SIGNUP, signup_data(username="d" * 24))
+
+    assert response.status_code == 302
+    assert User.objects.filter(username="d" * 24).exists()
+
+
+def test_the_page_leaves_the_length_to_the_server_and_says_the_limit(
+    client: Client, db: None
+) -> None:
+    """A maxlength in the page would let the browser cut a longer name without a word."""
+    page = client.get(SIGNUP).content.decode()
+    username_input = re.search(r'<input [^>]*name="username"[^>]*>', page).group(0)
+
+    assert "maxlength" not in username_input
+    assert "Up to 24 letters, digits and @ . + - _." in page
+
+
+def test_the_help_texts_say_which_name_others_see(client: Client, db: None) -> None:
+    page = client.get(SIGNUP).content.decode()
+
+    assert "The name other players see at the table" not in page
+    assert "it is your name at the tables, in hand logs and in hand histories" in page
+    assert "How the site greets you: at the top of every page and on your profile." in page
