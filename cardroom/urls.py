@@ -23,6 +23,7 @@ urlpatterns = [
     path(f"{ADMIN}rake-report/", report_views.rake_report, name="rake_report"),
     path(f"{ADMIN}activity-report/", report_views.activity_report, name="activity_report"),
     path(f"{ADMIN}hand-search/", report_views.hand_search, name="hand_search"),
+    path(f"{ADMIN}chip-audit/", report_views.chip_audit_page, name="chip_audit"),
     path(ADMIN, admin.site.urls),
     # Browsers ask for it on pages that link no icon, such as the admin's.
     path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),

@@ -2,19 +2,25 @@
 
 Stakes are validated by ``Stakes.clean()``, which the admin's model form runs, so
 the admin refuses exactly what the model refuses. Tables open and close through
-``tables.services``; hands and rake are records of play and are read only.
+``tables.services``, from the list's actions or the table's own page; hands and
+rake are records of play and are read only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from decimal import Decimal
 from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
+from django.core.exceptions import PermissionDenied
 from django.db.models import Count, QuerySet
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
+from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from tables import broadcast
@@ -32,6 +38,7 @@ from tables.models import (
 )
 from tables.rules import UNKNOWN, HandState
 from tables.rules.cards import card_str
+from tables.rules.config import percent_text
 from tables.rules.state import Held
 
 
@@ -48,10 +55,29 @@ class ReadOnlyAdminMixin:
         return False
 
 
+class PercentField(forms.DecimalField):
+    """A stored percent shown as people write it: 10, not 10.00."""
+
+    def prepare_value(self, value: Any) -> Any:
+        return percent_text(value) if isinstance(value, Decimal) else value
+
+
+class RakeRuleForm(forms.ModelForm):
+    class Meta:
+        model = RakeRule
+        fields = "__all__"
+        field_classes = {"percent": PercentField}
+
+
 @admin.register(RakeRule)
 class RakeRuleAdmin(admin.ModelAdmin):
-    list_display = ("name", "percent", "cap", "no_rake_third_street")
+    form = RakeRuleForm
+    list_display = ("name", "percent_shown", "cap", "no_rake_third_street")
     search_fields = ("name",)
+
+    @admin.display(description="Percent", ordering="percent")
+    def percent_shown(self, rule: RakeRule) -> str:
+        return rule.percent_shown()
 
 
 # What the two bet sizes mean in each structure, above the stakes' bets.
@@ -186,8 +212,9 @@ class TableAdmin(admin.ModelAdmin):
         return super().get_queryset(request).annotate(taken=Count("seat_set"))
 
     def get_readonly_fields(self, request: HttpRequest, obj: Table | None = None) -> Sequence[str]:
-        # A table in play opens and closes only through the actions, which let a
-        # hand in progress finish, and keeps the stakes its players bought in at.
+        # A table in play opens and closes only through the services (the list's
+        # actions, the button on its page), which let a hand in progress finish,
+        # and keeps the stakes its players bought in at.
         return ("stakes", "is_open", "created_at") if obj else ("created_at",)
 
     @admin.display(description="Game")
@@ -200,34 +227,52 @@ class TableAdmin(admin.ModelAdmin):
 
     @admin.action(description="Open tables", permissions=["change"])
     def open_tables(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
-        from tables.services import hand_start_if_ready, table_open
-
-        def open_and_deal(pk: int) -> None:
-            table_open(table_id=pk)
-            hand_start_if_ready(table_id=pk)  # players may be waiting in their seats
-
-        done = self._each_table(request, queryset, open_and_deal)
+        done = self._each_table(request, queryset, _open_and_deal)
         self.message_user(request, f"Opened {done} table(s).", messages.SUCCESS)
 
     @admin.action(
         description="Close tables (a hand in progress finishes first)", permissions=["change"]
     )
     def close_tables(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
-        from tables.services import table_close
-
-        done = self._each_table(request, queryset, lambda pk: table_close(table_id=pk))
+        done = self._each_table(request, queryset, _close)
         self.message_user(
             request,
-            f"Closed {done} table(s); a hand in progress plays to its end first.",
+            f"Closed {done} table(s); a hand in progress plays to its end first, then every "
+            "player is stood up, their chips back in their balance.",
             messages.SUCCESS,
         )
 
+    def get_urls(self) -> list[URLPattern]:
+        open_close = self.admin_site.admin_view(require_POST(self.open_close_view))
+        return [
+            path("<path:object_id>/open-close/", open_close, name="tables_table_open_close"),
+            *super().get_urls(),
+        ]
+
+    def open_close_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """The Close table / Reopen table button of a table's page: POST ``to=close``
+        or ``to=open``, then back to that page with a message."""
+        table = self.get_object(request, unquote(object_id))
+        if table is None:
+            raise Http404("No such table.")
+        if not self.has_change_permission(request, table):
+            raise PermissionDenied
+        back = HttpResponseRedirect(reverse("admin:tables_table_change", args=[table.pk]))
+        to = request.POST.get("to")
+        if to not in OPEN_CLOSE:
+            self.message_user(request, "Choose Close table or Reopen table.", messages.ERROR)
+            return back
+        service, said = OPEN_CLOSE[to]
+        if self._each_table(request, [table], service):
+            self.message_user(request, said.format(table=table.name), messages.SUCCESS)
+        return back
+
     def _each_table(
-        self, request: HttpRequest, queryset: QuerySet[Table], service: Callable[[int], object]
+        self, request: HttpRequest, tables: Iterable[Table], service: Callable[[int], object]
     ) -> int:
         """Call ``service`` per table, reporting refusals; returns how many succeeded."""
         done = 0
-        for table in queryset:
+        for table in tables:
             try:
                 service(table.pk)
             except ValueError as error:
@@ -236,6 +281,30 @@ class TableAdmin(admin.ModelAdmin):
                 done += 1
                 broadcast.table_changed(table.pk)  # its page and the lobby show the change
         return done
+
+
+def _open_and_deal(table_id: int) -> None:
+    from tables.services import hand_start_if_ready, table_open
+
+    table_open(table_id=table_id)
+    hand_start_if_ready(table_id=table_id)  # players may be waiting in their seats
+
+
+def _close(table_id: int) -> None:
+    from tables.services import table_close
+
+    table_close(table_id=table_id)
+
+
+# What the button on a table's page asks for: the service, and what is said after.
+OPEN_CLOSE: dict[str, tuple[Callable[[int], object], str]] = {
+    "open": (_open_and_deal, "{table} is open: players can sit down, and hands are dealt."),
+    "close": (
+        _close,
+        "{table} is closed: no new hand will be dealt and nobody new can sit down. A hand "
+        "in play ends first; then every player is stood up, their chips back in their balance.",
+    ),
+}
 
 
 def _cards(cards: Sequence[int]) -> str:

@@ -17,6 +17,7 @@ from django.db import models
 from tables.rules import GameConfig, IllegalAction
 from tables.rules import RakeRule as EngineRake
 from tables.rules.betting import STRUCTURES
+from tables.rules.config import percent_text
 from tables.rules.games import structure_choices, variant_choices
 from tables.rules.variants import VARIANTS
 
@@ -40,11 +41,15 @@ class RakeRule(models.Model):
 
     def __str__(self) -> str:
         cap = f", cap {self.cap}" if self.cap is not None else ""
-        return f"{self.name} ({self.percent.normalize()}%{cap})"
+        return f"{self.name} ({self.percent_shown()}{cap})"
+
+    def percent_shown(self) -> str:
+        """``"10%"``, ``"2.5%"``: the percent as people write it."""
+        return f"{percent_text(self.percent)}%"
 
     def engine_rule(self) -> EngineRake:
         return EngineRake(
-            percent=str(self.percent.normalize()),
+            percent=percent_text(self.percent),
             cap=self.cap,
             no_rake_third_street=self.no_rake_third_street,
         )

@@ -1,4 +1,4 @@
-"""Staff report pages: rake (with its CSV), activity, and hand search.
+"""Staff report pages: rake (with its CSV), activity, hand search and the chip audit.
 
 Each view checks staff and a model permission, reads its filter form, and hands
 the figures from ``tables.reports`` to a template. Bad filter input shows the
@@ -26,6 +26,7 @@ from tables import reports
 from tables.forms import DateRangeForm
 from tables.models import Stakes, Table
 from tables.report_chart import bar_chart
+from tables.selectors.audit import chip_audit
 
 CHOICE_ERRORS = {"invalid_choice": "That %(what)s no longer exists; choose another."}
 HANDS_PER_PAGE = 50
@@ -183,3 +184,9 @@ def hand_search(request: HttpRequest) -> HttpResponse:
         rows=rows,
         player=form.cleaned_data.get("player") if form.is_valid() else None,
     )
+
+
+@staff_report("accounts.view_chiptransfer")
+def chip_audit_page(request: HttpRequest) -> HttpResponse:
+    """The chip audit, the very one ``manage.py audit_chips`` runs."""
+    return _page(request, "admin/chip_audit.html", "Chip audit", audit=chip_audit())

@@ -220,11 +220,12 @@ def _rake_chart(by_day: list[Line], scope: Scope) -> Chart | None:
 
 
 def chart_span(
-    scope: Scope, days: list[datetime.date]
+    scope: Scope, days: list[datetime.date], *, now: datetime.datetime | None = None
 ) -> tuple[datetime.date, datetime.date] | None:
     """The days a chart runs over: the range asked, or from the first day with
-    data to today when it is open; never into the future, unless data is there."""
-    today = timezone.localdate()
+    data to today (``now``'s day) when it is open; never into the future, unless
+    data is there."""
+    today = timezone.localdate(now)
     first = scope.start or min(days, default=None)
     if first is None:
         return None
@@ -299,7 +300,12 @@ def spreadsheet_safe(text: str) -> str:
 
 @dataclass(frozen=True)
 class Activity:
-    """Hands ended and players dealt in over ``hours`` of clock time."""
+    """Hands ended and players dealt in over ``hours``.
+
+    For a day, week, stakes, table or the whole range, ``hours`` are the clock
+    hours in which one of its hands ended (an hour with no play doesn't thin
+    out the figure); for an hour of the day, the times that hour came.
+    """
 
     key: Any
     label: str
@@ -309,8 +315,9 @@ class Activity:
     note: str = ""  # shown beside the label, such as a week's dates
 
     @property
-    def per_hour(self) -> float | None:
-        return self.hands / self.hours if self.hours else None
+    def per_hour(self) -> float:
+        # No hours means no hands either: an hour of the day still to come.
+        return self.hands / self.hours if self.hours else 0.0
 
 
 @dataclass(frozen=True)
@@ -330,39 +337,41 @@ class ActivityReport:
     span: tuple[datetime.date, datetime.date] | None = None
 
 
-def activity_report(scope: Scope) -> ActivityReport:
+def activity_report(scope: Scope, *, now: datetime.datetime | None = None) -> ActivityReport:
     """Hands per hour and players active, per day, week, hour of day, stakes and table.
 
     With no start it covers every hand: the players come from the summary, and
     the hands from the index of when hands ended, so a long range costs an
-    index entry per hand but no hand's results.
+    index entry per hand but no hand's results. ``now`` (default: the clock's)
+    is where today's hours stop.
     """
+    now = now or timezone.now()
     per_table_hour = _hands_per_table_hour(_finished(Hand.objects.all(), scope))
-    span = chart_span(scope, [row["day"] for row in per_table_hour])
+    span = chart_span(scope, [row["day"] for row in per_table_hour], now=now)
     if span is None:
         return ActivityReport([], [], [], [], [], [], Activity(None, "Total", 0, 0, 0.0), None, 0)
-    hours = _hours_in(*span)
     players = _players_active(_player_days(scope))
     names = _table_and_stakes_names({row["table_id"] for row in per_table_hour})
-    per_table_day = _per_table_day(per_table_hour, names.stakes_of)
-    by_hour = _activity_by_hour(per_table_hour, span)
-    total = Activity(
-        None,
-        "Total",
-        sum(row["hands"] for row in per_table_day),
-        players.total,
-        sum(hours.values()),
-    )
+    for row in per_table_hour:
+        row["stakes_id"] = names.stakes_of[row["table_id"]]
+    by_hour = _activity_by_hour(per_table_hour, span, now)
+    played = _hours_played(per_table_hour, _get("day"))
     return ActivityReport(
-        by_day=_activity_by_day(per_table_day, players.day, hours),
-        by_week=_activity_by_week(per_table_day, players.week, hours),
+        by_day=_activity_by_day(per_table_hour, players.day, played),
+        by_week=_activity_by_week(per_table_hour, players.week),
         by_hour=by_hour,
         busiest=sorted((a for a in by_hour if a.hands), key=lambda a: -a.hands)[:3],
-        by_stakes=_activity_by(per_table_day, players, names, Stakes, total.hours),
-        by_table=_activity_by(per_table_day, players, names, Table, total.hours),
-        total=total,
+        by_stakes=_activity_by(per_table_hour, players, names, Stakes),
+        by_table=_activity_by(per_table_hour, players, names, Table),
+        total=Activity(
+            None,
+            "Total",
+            sum(row["hands"] for row in per_table_hour),
+            players.total,
+            _hours_played(per_table_hour, lambda row: None).get(None, 0),
+        ),
         chart=_hour_chart(by_hour, span),
-        days=len(hours),
+        days=(span[1] - span[0]).days + 1,
         span=span,
     )
 
@@ -382,18 +391,28 @@ def _hands_per_table_hour(hands: QuerySet[Hand]) -> list[dict[str, Any]]:
     )
 
 
-def _per_table_day(
-    per_table_hour: list[dict[str, Any]], stakes_of: dict[int, int]
-) -> list[dict[str, Any]]:
-    """The hours rolled up into days: hands per day and table, with the table's stakes."""
-    hands: dict[tuple[datetime.date, int], int] = {}
+def _hands_by(
+    per_table_hour: list[dict[str, Any]], key: Callable[[dict[str, Any]], Hashable]
+) -> dict[Any, int]:
+    """The hands of the rows that share a key, added up."""
+    hands: dict[Any, int] = {}
     for row in per_table_hour:
-        key = (row["day"], row["table_id"])
-        hands[key] = hands.get(key, 0) + row["hands"]
-    return [
-        {"day": day, "table_id": table, "stakes_id": stakes_of[table], "hands": count}
-        for (day, table), count in hands.items()
-    ]
+        hands[key(row)] = hands.get(key(row), 0) + row["hands"]
+    return hands
+
+
+def _hours_played(
+    per_table_hour: list[dict[str, Any]], key: Callable[[dict[str, Any]], Hashable]
+) -> dict[Any, int]:
+    """How many clock hours had play (a hand ended) among the rows sharing a key.
+
+    Two tables playing in the same hour make one hour of play, not two. On
+    the night clocks go back, the hour that comes twice counts once.
+    """
+    hours: dict[Any, set[tuple[datetime.date, int]]] = {}
+    for row in per_table_hour:
+        hours.setdefault(key(row), set()).add((row["day"], row["hour"]))
+    return {k: len(seen) for k, seen in hours.items()}
 
 
 def _finished(hands: QuerySet[Hand], scope: Scope) -> QuerySet[Hand]:
@@ -404,17 +423,6 @@ def _finished(hands: QuerySet[Hand], scope: Scope) -> QuerySet[Hand]:
     if scope.table:
         hands = hands.filter(table=scope.table)
     return hands
-
-
-def _hours_in(first: datetime.date, last: datetime.date) -> dict[datetime.date, float]:
-    """Each day's clock hours: 23 or 25 on the days clocks change, today's so far."""
-    now, hours, day = timezone.now().timestamp(), {}, first
-    while day <= last:
-        # Timestamps, because aware datetimes in one zone subtract as wall clocks.
-        end = min(day_start(day + ONE_DAY).timestamp(), now)
-        hours[day] = max(0.0, (end - day_start(day).timestamp()) / 3600)
-        day += ONE_DAY
-    return hours
 
 
 def _player_days(scope: Scope) -> QuerySet[PlayerDay]:
@@ -467,41 +475,34 @@ def _players_active(rows: QuerySet[PlayerDay]) -> PlayersActive:
 
 
 def _activity_by_day(
-    per_table_day: list[dict[str, Any]],
+    per_table_hour: list[dict[str, Any]],
     players: dict[datetime.date, int],
-    hours: dict[datetime.date, float],
+    played: dict[datetime.date, int],
 ) -> list[Activity]:
-    hands: dict[datetime.date, int] = {}
-    for row in per_table_day:
-        hands[row["day"]] = hands.get(row["day"], 0) + row["hands"]
+    hands = _hands_by(per_table_hour, _get("day"))
     return [
-        Activity(day, day.isoformat(), hands[day], players.get(day, 0), hours[day])
+        Activity(day, day.isoformat(), hands[day], players.get(day, 0), played[day])
         for day in sorted(hands)
     ]
 
 
 def _activity_by_week(
-    per_table_day: list[dict[str, Any]],
-    players: dict[datetime.date, int],
-    hours: dict[datetime.date, float],
+    per_table_hour: list[dict[str, Any]], players: dict[datetime.date, int]
 ) -> list[Activity]:
-    hands: dict[datetime.date, int] = {}
-    for row in per_table_day:
-        monday = week_of(row["day"])
-        hands[monday] = hands.get(monday, 0) + row["hands"]
-    week_hours: dict[datetime.date, float] = {}
-    for day, day_hours in hours.items():
-        week_hours[week_of(day)] = week_hours.get(week_of(day), 0.0) + day_hours
+    def monday(row: dict[str, Any]) -> datetime.date:
+        return week_of(row["day"])
+
+    hands, played = _hands_by(per_table_hour, monday), _hours_played(per_table_hour, monday)
     return [
         Activity(
-            monday,
-            week_label(monday),
-            hands[monday],
-            players.get(monday, 0),
-            week_hours[monday],
-            note=week_dates(monday),
+            week,
+            week_label(week),
+            hands[week],
+            players.get(week, 0),
+            played[week],
+            note=week_dates(week),
         )
-        for monday in sorted(hands)
+        for week in sorted(hands)
     ]
 
 
@@ -525,44 +526,45 @@ def _table_and_stakes_names(tables: set[int]) -> TableNames:
 
 
 def _activity_by(
-    per_table_day: list[dict[str, Any]],
+    per_table_hour: list[dict[str, Any]],
     players: PlayersActive,
     names: TableNames,
     model: type[Stakes | Table],
-    hours: float,
 ) -> list[Activity]:
-    """Per table or per stakes, over the whole span's ``hours``."""
+    """Per table or per stakes, each over its own hours of play."""
     if model is Table:
         key, active, names_of = "table_id", players.table, names.table
     else:
         key, active, names_of = "stakes_id", players.stakes, names.stakes
-    hands: dict[int, int] = {}
-    for row in per_table_day:
-        hands[row[key]] = hands.get(row[key], 0) + row["hands"]
-    lines = [Activity(k, names_of[k], hands[k], active.get(k, 0), hours) for k in hands]
+    hands, played = _hands_by(per_table_hour, _get(key)), _hours_played(per_table_hour, _get(key))
+    lines = [Activity(k, names_of[k], hands[k], active.get(k, 0), played[k]) for k in hands]
     return sorted(lines, key=lambda line: line.label)
 
 
 def _activity_by_hour(
-    per_table_hour: list[dict[str, Any]], span: tuple[datetime.date, datetime.date]
+    per_table_hour: list[dict[str, Any]],
+    span: tuple[datetime.date, datetime.date],
+    now: datetime.datetime,
 ) -> list[Activity]:
     """Hands ended in each hour of the day, over the times that hour came in the span."""
     counts = [0] * 24
     for row in per_table_hour:
         counts[row["hour"]] += row["hands"]
-    came = _hours_of_day_seen(*span)
+    came = _hours_of_day_seen(*span, now)
     return [
         Activity(hour, f"{hour:02}:00", counts[hour], None, float(came[hour])) for hour in range(24)
     ]
 
 
-def _hours_of_day_seen(first: datetime.date, last: datetime.date) -> list[int]:
-    """How many times each hour of the day began from ``first`` to ``last``, up to now.
+def _hours_of_day_seen(
+    first: datetime.date, last: datetime.date, now: datetime.datetime
+) -> list[int]:
+    """How many times each hour of the day began from ``first`` to ``last``, up to ``now``.
 
     Once a day, except today's hours still to come (and, on the days clocks
     change, the hour skipped or repeated, which is close enough for an average).
     """
-    now, came, day = timezone.now(), [0] * 24, first
+    came, day = [0] * 24, first
     while day <= last:
         midnight = day_start(day)
         for hour in range(24):

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import functools
 from dataclasses import asdict, dataclass, field, fields
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any, TypeGuard
 
 from tables.rules.betting import STRUCTURES as BETTING_STRUCTURES
 from tables.rules.betting import Structure
 from tables.rules.errors import IllegalAction
-from tables.rules.variants import Variant, get_variant
+from tables.rules.variants import Bet, Variant, get_variant
 
 TIE_BREAKS = ("position", "suit")
 # Who acts first when the hand the cards pick (the low door card, or the best
@@ -81,6 +82,20 @@ class RakeRule:
 def _rate(percent: str) -> Fraction:
     """A rake percent read once (a table's few rates are asked every hand)."""
     return Fraction(percent)
+
+
+def percent_text(percent: Decimal | str | int) -> str:
+    """A percentage as people write it: a plain decimal, without the ``%``.
+
+    Every page, list and file that shows a rake percent goes through here, since
+    ``Decimal.normalize()`` alone writes 10.00 as ``1E+1``.
+
+    >>> percent_text(Decimal("10.00")), percent_text("2.50"), percent_text("1E+1")
+    ('10', '2.5', '10')
+    >>> percent_text(Decimal("0.00")), percent_text(100), percent_text("0.25")
+    ('0', '100', '0.25')
+    """
+    return f"{Decimal(str(percent)).normalize():f}"
 
 
 NO_RAKE = RakeRule()
@@ -196,6 +211,23 @@ class GameConfig:
         if self.bring_in:
             parts.append(f"bring-in {self.bring_in}")
         return ", ".join(parts)
+
+    @property
+    def payment_unit(self) -> int:
+        """One ante of a payment for a card dealt face up (Man with the Axe),
+        in chips: the ante, or a chip at a table with none."""
+        return self.ante or 1
+
+    def exchange_cost(self, step: int) -> int:
+        """What an exchange at ``step`` of the game's script costs (seed 003's
+        option: "the minimum bet at that point"), or 0: the bet size of the
+        round just played in fixed limit, the small bet (the minimum bet) in
+        the other structures."""
+        if not self.exchange_price:
+            return 0
+        played = [s for s in self.game.script[:step] if isinstance(s, Bet)]
+        big = played and played[-1].size == "big" and self.structure == "fixed"
+        return self.big_bet if big else self.small_bet
 
     @property
     def open_pair(self) -> bool:

@@ -405,6 +405,31 @@ def test_house_rules_travel_in_a_user_defined_field():
     assert replay(history).stacks == state.stacks
 
 
+@pytest.mark.parametrize(
+    ("stored", "written"),
+    [("1E+1", "10"), ("10", "10"), ("2.50", "2.5"), ("2.5", "2.5"), ("1E+2", "100")],
+)
+def test_the_rake_percent_is_written_as_a_plain_decimal(stored, written):
+    """Hands stored before the fix hold the percent as the database's Decimal
+    normalized it ("1E+1" for 10): their files say "10" all the same."""
+    state = HandState.new(
+        GameConfig(ante=1, bring_in=2, small_bet=5, big_bet=10, rake=RakeRule(stored, cap=2)),
+        [50, 50],
+        list(FULL_DECK),
+    )
+    while not state.finished:
+        kinds = {option.kind: option for option in state.legal_actions()}
+        kind = next(k for k in ("complete", "bet", "call") if k in kinds)
+        state.act(state.to_act, kind, kinds[kind].min if kind != "call" else None)
+
+    text = write_phh(state, everything=True)
+
+    assert f'percent = "{written}"' in text
+    history = read_phh(text)
+    assert history.config.rake == RakeRule(written, cap=2)
+    assert replay(history).stacks == state.stacks
+
+
 # ------------------------------------------- games PHH's stud codes don't name
 
 STUD_POT = fixture("stud_pot.phh")

@@ -4,7 +4,9 @@ services, hands read only with every card, and the rake report."""
 from __future__ import annotations
 
 import datetime
+import re
 from dataclasses import replace
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -19,7 +21,7 @@ from django.utils.html import escape
 from accounts.models import User
 from cardroom.asgi import application
 from tables import services
-from tables.models import ChatLine, Hand, HandAction, RakeEntry, Stakes, Table
+from tables.models import ChatLine, Hand, HandAction, RakeEntry, RakeRule, Stakes, Table
 from tables.reports import RakeReport
 from tables.rules import HandState
 from tables.rules.cards import FULL_DECK, card_str, parse_cards
@@ -728,3 +730,159 @@ def test_an_operator_sets_up_each_home_games_options_in_the_admin(
     for name in options:
         assert getattr(config, name) is True
     assert stakes.describe().startswith(words)
+
+
+# ------------------------------------------------------- rake percentages in the admin
+
+
+@pytest.fixture
+def ten_percent(stud: Stakes) -> RakeRule:
+    """Stud 5/10 raked at 10%, the rule the database hands back as Decimal("10.00"),
+    which ``normalize()`` alone writes "1E+1"; and a 2.5% rule beside it."""
+    rule = RakeRule.objects.create(name="Ten", percent=Decimal("10"))
+    RakeRule.objects.create(name="Half five", percent=Decimal("2.5"), cap=4)
+    stud.rake = rule
+    stud.save(update_fields=["rake"])
+    return RakeRule.objects.get(pk=rule.pk)
+
+
+def test_a_rake_rule_names_its_percent_as_people_write_it(ten_percent: RakeRule) -> None:
+    assert ten_percent.percent == Decimal("10.00")
+    assert str(ten_percent) == "Ten (10%)"
+    assert str(RakeRule.objects.get(name="Half five")) == "Half five (2.5%, cap 4)"
+    assert ten_percent.engine_rule().percent == "10"
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        (
+            reverse("admin:tables_rakerule_changelist"),
+            ['percent_shown">10%</td>', 'percent_shown">2.5%</td>'],
+        ),
+        (reverse("admin:tables_stakes_changelist"), ["Ten (10%)"]),
+        (reverse("admin:tables_stakes_add"), [">Ten (10%)</option>", ">Half five (2.5%, cap 4)<"]),
+    ],
+)
+def test_the_admin_shows_rake_percentages_as_people_write_them(
+    admin_client: Client, ten_percent: RakeRule, url: str, shown: list[str]
+) -> None:
+    page = admin_client.get(url).content.decode()
+
+    for text in shown:
+        assert text in page
+    assert "E+" not in page and "10.00" not in page
+
+
+def test_a_rake_rules_form_shows_its_percent_as_typed_and_keeps_it(
+    admin_client: Client, ten_percent: RakeRule
+) -> None:
+    url = reverse("admin:tables_rakerule_change", args=[ten_percent.pk])
+    page = admin_client.get(url).content.decode()
+    assert re.search(r'name="percent" value="10"', page)
+
+    data = {"name": "Ten", "percent": "10", "cap": "", "no_rake_third_street": "on"}
+    assert admin_client.post(url, data).status_code == 302
+    assert RakeRule.objects.get(pk=ten_percent.pk).percent == Decimal("10")
+
+
+# -------------------------------------------- closing and reopening from a table's page
+
+
+def open_close_url(table: Table) -> str:
+    return reverse("admin:tables_table_open_close", args=[table.pk])
+
+
+def change_url(table: Table) -> str:
+    return reverse("admin:tables_table_change", args=[table.pk])
+
+
+def test_a_tables_page_has_a_close_button_that_closes_it(
+    admin_client: Client, stud: Stakes
+) -> None:
+    table = Table.objects.create(name="Alpha", stakes=stud)
+    page = admin_client.get(change_url(table)).content.decode()
+    assert f'action="{open_close_url(table)}"' in page
+    assert "Close table</button>" in page and "A hand in play ends first" in page
+
+    response = admin_client.post(open_close_url(table), {"to": "close"}, follow=True)
+
+    assert response.redirect_chain == [(change_url(table), 302)]
+    assert not Table.objects.get(pk=table.pk).is_open
+    page = response.content.decode()
+    assert "Alpha is closed: no new hand will be dealt" in page
+    assert "This table is closed" in page and "Reopen table</button>" in page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_reopening_from_the_tables_page_deals_to_the_players_waiting(
+    admin_client: Client, stud: Stakes, players: list[User], settings
+) -> None:
+    settings.CARDROOM_TURN_TASKS = False  # no worker in this test
+    table = Table.objects.create(name="Alpha", stakes=stud, is_open=False)
+    for number, player in enumerate(players, start=1):
+        table.seat_set.create(number=number, player=player, stack=100)
+
+    response = admin_client.post(open_close_url(table), {"to": "open"}, follow=True)
+
+    assert Table.objects.get(pk=table.pk).is_open
+    assert Hand.objects.filter(table=table, ended_at__isnull=True).count() == 1
+    assert "Alpha is open: players can sit down" in response.content.decode()
+
+
+def test_the_open_close_button_takes_only_a_post(admin_client: Client, stud: Stakes) -> None:
+    table = Table.objects.create(name="Alpha", stakes=stud)
+
+    assert admin_client.get(open_close_url(table), {"to": "close"}).status_code == 405
+    assert Table.objects.get(pk=table.pk).is_open
+
+
+def test_the_open_close_button_refuses_a_post_without_the_csrf_token(
+    stud: Stakes, admin_user: User
+) -> None:
+    table = Table.objects.create(name="Alpha", stakes=stud)
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(admin_user)
+
+    assert client.post(open_close_url(table), {"to": "close"}).status_code == 403
+    assert Table.objects.get(pk=table.pk).is_open
+
+
+def test_an_unknown_choice_changes_nothing_and_says_so(admin_client: Client, stud: Stakes) -> None:
+    table = Table.objects.create(name="Alpha", stakes=stud)
+
+    response = admin_client.post(open_close_url(table), {"to": "explode"}, follow=True)
+
+    assert "Choose Close table or Reopen table." in response.content.decode()
+    assert Table.objects.get(pk=table.pk).is_open
+
+
+def test_staff_who_may_only_view_tables_get_no_button_and_a_403(
+    client: Client, stud: Stakes
+) -> None:
+    table = Table.objects.create(name="Alpha", stakes=stud)
+    viewer = User.objects.create_user(username="viewer", password="pw", is_staff=True)
+    viewer.user_permissions.add(Permission.objects.get(codename="view_table"))
+    client.force_login(viewer)
+
+    page = client.get(change_url(table)).content.decode()
+    assert "Alpha" in page and "Close table" not in page
+    assert client.post(open_close_url(table), {"to": "close"}).status_code == 403
+    assert Table.objects.get(pk=table.pk).is_open
+
+
+def test_a_player_cannot_close_a_table(client: Client, stud: Stakes, players: list[User]) -> None:
+    table = Table.objects.create(name="Alpha", stakes=stud)
+    client.force_login(players[0])
+
+    response = client.post(open_close_url(table), {"to": "close"})
+
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("admin:login"))
+    assert Table.objects.get(pk=table.pk).is_open
+
+
+def test_a_table_that_does_not_exist_is_a_404(admin_client: Client, db: None) -> None:
+    url = reverse("admin:tables_table_open_close", args=[999_999])
+
+    assert admin_client.post(url, {"to": "close"}).status_code == 404

@@ -17,6 +17,7 @@ import io
 import json
 import re
 from collections.abc import Callable
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -30,7 +31,7 @@ from django.urls import reverse
 from accounts.models import User
 from accounts.services import user_signup
 from tables import exports, services
-from tables.models import Hand, HandResult, Stakes, Table
+from tables.models import Hand, HandResult, RakeRule, Stakes, Table
 from tables.rules import HandState
 from tables.rules.cards import card_str, fisher_yates
 from tables.rules.formats.phh import read_phh, read_phhs
@@ -293,6 +294,25 @@ def test_one_hand_exported_as_phh_replays_to_the_databases_stacks(
     path = tmp_path / "hand.phh"
     path.write_bytes(get(client, alice, one(folded_hand, "phh")).content)
     assert replayed(path) == [{"path": str(path), "finishing_stacks": final_stacks(folded_hand)}]
+
+
+def test_a_ten_percent_rake_is_exported_as_10_and_replays_to_the_databases_stacks(
+    client, table, alice, bob, carol, deck, tmp_path
+):
+    """The stakes' rule comes from the database as Decimal("10.00"), which once
+    reached the file as ``percent = "1E+1"``."""
+    RakeRule.objects.filter(pk=table.stakes.rake_id).update(percent=Decimal("10"), cap=None)
+    sit(table, (alice, 1, 200), (bob, 2, 200), (carol, 4, 200))
+    hand = play(table)
+    assert hand.rake_entry.amount > 0
+
+    body = get(client, alice, one(hand, "phh")).content.decode()
+
+    assert 'percent = "10"' in body and "E+" not in body
+    assert read_phh(body).config.rake.percent == "10"
+    path = tmp_path / "raked.phh"
+    path.write_text(body)
+    assert replayed(path) == [{"path": str(path), "finishing_stacks": final_stacks(hand)}]
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ import csv
 import datetime
 import doctest
 import io
+import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Iterable
@@ -45,12 +46,14 @@ def utc(day: int, hour: int, minute: int = 0, month: int = 3) -> datetime.dateti
     return datetime.datetime(2025, month, day, hour, minute, tzinfo=UTC)
 
 
-def move(hand: Hand, ended: datetime.datetime) -> None:
+def move(hand: Hand, ended: datetime.datetime, *, summary: bool = True) -> None:
     """Say ``hand`` ended, and was raked, at ``ended``: both are set on insert,
-    and so is the activity summary's day of its players."""
+    and so is the activity summary's day of its players (written again unless
+    ``summary`` is off)."""
     Hand.objects.filter(pk=hand.pk).update(ended_at=ended)
     RakeEntry.objects.filter(hand=hand).update(created_at=ended)
-    player_days_redo()
+    if summary:
+        player_days_redo()
 
 
 def day(text: str) -> datetime.date:
@@ -393,9 +396,11 @@ def finished_hand(
     *,
     rake: int = 0,
     pots: tuple[int, ...] = (10,),
+    summary: bool = True,
 ) -> Hand:
     """A finished hand stored as the services store one, with the rows the reports read
-    (the activity summary's through :func:`move`)."""
+    (the activity summary's through :func:`move`, unless ``summary`` is off: then the
+    caller writes it once for all its hands)."""
     number = (table.hands.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     seats = [{"seat": seat, "player": p.pk} for seat, p in enumerate(players, start=1)]
     hand = Hand.objects.create(
@@ -412,7 +417,7 @@ def finished_hand(
         for i, p in enumerate(players, start=1)
     )
     RakeEntry.objects.create(hand=hand, table=table, stakes=table.stakes, amount=rake)
-    move(hand, ended)
+    move(hand, ended, summary=summary)
     return hand
 
 
@@ -441,22 +446,23 @@ def march(start: str, end: str) -> reports.Scope:
     return reports.Scope(start=day(f"2025-03-{start}"), end=day(f"2025-03-{end}"))
 
 
-def test_activity_per_day_counts_hands_players_and_hours(known: dict[str, Any]) -> None:
+def test_activity_per_day_counts_hands_players_and_hours_of_play(known: dict[str, Any]) -> None:
     report = reports.activity_report(march("01", "02"))
 
+    # 1 March had play from 10:00 to 11:00 and from 22:00 to 23:00, Paris time.
     assert [(a.label, a.hands, a.players, a.hours) for a in report.by_day] == [
-        ("2025-03-01", 3, 3, 24.0),
-        ("2025-03-02", 1, 2, 24.0),
+        ("2025-03-01", 3, 3, 2),
+        ("2025-03-02", 1, 2, 1),
     ]
-    assert report.by_day[0].per_hour == 3 / 24
-    assert (report.total.hands, report.total.players, report.total.hours) == (4, 3, 48.0)
+    assert report.by_day[0].per_hour == 3 / 2
+    assert (report.total.hands, report.total.players, report.total.hours) == (4, 3, 3)
 
 
-def test_activity_per_week_counts_the_weeks_days_in_the_range(known: dict[str, Any]) -> None:
+def test_activity_per_week_counts_the_weeks_hours_of_play(known: dict[str, Any]) -> None:
     report = reports.activity_report(march("01", "02"))
 
     assert [(a.label, a.note, a.hands, a.players, a.hours) for a in report.by_week] == [
-        ("2025-W09", "24 Feb to 2 Mar 2025", 4, 3, 48.0),  # only Saturday and Sunday asked
+        ("2025-W09", "24 Feb to 2 Mar 2025", 4, 3, 3),  # only Saturday and Sunday asked
     ]
 
 
@@ -473,13 +479,13 @@ def test_activity_per_hour_of_the_day_and_the_busiest_hours(known: dict[str, Any
 def test_activity_per_stakes_and_table(known: dict[str, Any]) -> None:
     report = reports.activity_report(march("01", "02"))
 
-    assert [(a.label, a.hands, a.players) for a in report.by_table] == [
-        ("Razz table", 1, 2),
-        ("Table 1", 3, 3),
+    assert [(a.label, a.hands, a.players, a.hours) for a in report.by_table] == [
+        ("Razz table", 1, 2, 1),
+        ("Table 1", 3, 3, 2),
     ]
-    assert [(a.label, a.hands, a.players) for a in report.by_stakes] == [
-        ("Razz 2/4", 1, 2),
-        ("Stud 5/10", 3, 3),
+    assert [(a.label, a.hands, a.players, a.hours) for a in report.by_stakes] == [
+        ("Razz 2/4", 1, 2, 1),
+        ("Stud 5/10", 3, 3, 2),
     ]
 
 
@@ -492,12 +498,70 @@ def test_activity_filtered_to_one_table(known: dict[str, Any]) -> None:
     assert [a.label for a in report.by_table] == ["Table 1"]
 
 
-def test_the_day_clocks_go_forward_has_23_hours(table: Table, alice: User, bob: User) -> None:
-    finished_hand(table, [alice, bob], utc(30, 12))
+def hands_between(
+    table: Table, players: list[User], first: datetime.datetime, last: datetime.datetime, count: int
+) -> None:
+    """``count`` finished hands at ``table``, ending evenly from ``first`` to ``last``."""
+    step = (last - first) / (count - 1)
+    for i in range(count):
+        finished_hand(table, players, first + i * step, summary=False)
+    player_days_redo()
 
-    report = reports.activity_report(march("30", "30"))
 
-    assert [(a.hands, a.hours) for a in report.by_day] == [(1, 23.0)]
+def test_hands_per_hour_divide_by_the_hours_that_had_play_not_the_day(
+    table: Table, alice: User, bob: User
+) -> None:
+    """The issue's evening: 92 hands in 35 minutes, the report read at 17:10 (Paris)."""
+    hands_between(table, [alice, bob], utc(5, 13, 5), utc(5, 13, 40), 92)
+
+    report = reports.activity_report(march("05", "05"), now=utc(5, 16, 10))
+
+    assert (report.total.hands, report.total.hours, report.total.per_hour) == (92, 1, 92.0)
+    assert [(a.hands, a.per_hour) for a in report.by_day] == [(92, 92.0)]
+    assert [(a.hands, a.per_hour) for a in report.by_table] == [(92, 92.0)]
+
+
+def test_play_across_two_clock_hours_counts_both(table: Table, alice: User, bob: User) -> None:
+    hands_between(table, [alice, bob], utc(5, 13, 40), utc(5, 14, 15), 10)
+
+    report = reports.activity_report(march("05", "05"), now=utc(5, 16, 10))
+
+    assert (report.total.hours, report.total.per_hour) == (2, 5.0)
+
+
+def test_each_table_and_stakes_divide_by_their_own_hours_of_play(
+    table: Table, razz: Stakes, alice: User, bob: User
+) -> None:
+    razz_table = Table.objects.create(name="Razz table", stakes=razz)
+    hands_between(table, [alice, bob], utc(5, 9, 10), utc(5, 11, 50), 9)  # 10:10 to 12:50
+    hands_between(razz_table, [alice, bob], utc(5, 9, 20), utc(5, 9, 40), 4)
+
+    report = reports.activity_report(march("05", "06"), now=utc(7, 12))
+
+    assert [(a.label, a.hands, a.hours) for a in report.by_table] == [
+        ("Razz table", 4, 1),
+        ("Table 1", 9, 3),
+    ]
+    assert [(a.label, a.per_hour) for a in report.by_stakes] == [
+        ("Razz 2/4", 4.0),
+        ("Stud 5/10", 3.0),
+    ]
+    # The two tables shared the hour from 10:00: the room played for three hours.
+    assert (report.total.hands, report.total.hours) == (13, 3)
+    assert [(a.label, a.hours) for a in report.by_day] == [("2025-03-05", 3)]
+
+
+def test_every_hour_of_the_day_has_an_average_even_those_still_to_come(
+    table: Table, alice: User, bob: User
+) -> None:
+    hands_between(table, [alice, bob], utc(5, 13, 5), utc(5, 13, 40), 4)
+
+    report = reports.activity_report(march("05", "05"), now=utc(5, 16, 10))
+
+    averages = [a.per_hour for a in report.by_hour]
+    assert averages[14] == 4.0  # 14:00 Paris, on the one day it has come
+    assert averages[18:] == [0.0] * 6  # today's evening: no hands, and none on average
+    assert all(isinstance(average, float) for average in averages)
 
 
 def test_activity_with_no_dates_covers_every_hand_up_to_today(known: dict[str, Any]) -> None:
@@ -506,6 +570,22 @@ def test_activity_with_no_dates_covers_every_hand_up_to_today(known: dict[str, A
     assert (report.total.hands, report.total.players) == (4, 3)
     assert report.span == (day("2025-03-01"), timezone.localdate())
     assert report.days == (timezone.localdate() - day("2025-03-01")).days + 1
+
+
+def test_the_activity_page_fills_the_average_of_every_hour_of_the_day(
+    admin_client: Client, table: Table, alice: User, bob: User
+) -> None:
+    finished_hand(table, [alice, bob], timezone.now() - datetime.timedelta(minutes=5))
+
+    today = timezone.localdate().isoformat()
+    page = admin_client.get(ACTIVITY, {"start": today, "end": today}).content.decode()
+
+    hour_table = page[page.index('id="activity-by-hour"') : page.index('id="activity-by-stakes"')]
+    averages = re.findall(
+        r'<tr><td>\d\d:00</td><td class="num">\d+</td><td class="num">([^<]*)</td>', hour_table
+    )
+    assert len(averages) == 24
+    assert all(re.fullmatch(r"\d+\.\d", average) for average in averages), averages
 
 
 def test_the_activity_page_with_no_dates_says_it_starts_at_the_first_hand(
@@ -524,6 +604,7 @@ def test_the_activity_page_shows_the_figures(admin_client: Client, known: dict[s
 
     page = response.content.decode()
     assert "<strong>4</strong> hands ended in 2 days" in page
+    assert "in 3 hours of play:\n        <strong>1.3</strong> an hour" in page
     assert "<strong>3</strong> players active" in page
     assert "Busiest hours (Europe/Paris): 10:00 (3 hands), 22:00 (1 hand)." in page
     bars = embedded_svg(page, "hours-chart").findall(f".//{SVG}rect[@class='bar']")

@@ -110,7 +110,7 @@ from typing import Any
 
 from tables.rules.betting import STRUCTURES
 from tables.rules.cards import FULL_DECK, card_str, cards_str, parse_card
-from tables.rules.config import GameConfig
+from tables.rules.config import GameConfig, percent_text
 from tables.rules.errors import IllegalAction
 from tables.rules.formats import fasttoml
 from tables.rules.narration import Narrator
@@ -939,11 +939,15 @@ def _event_line(event: dict[str, Any], sight: _Sight) -> list[str]:
 def _house_rules(config: GameConfig) -> dict[str, Any]:
     """The table's options that PHH has no field for and that differ from the defaults."""
     default = GameConfig().to_dict()
-    return {
+    rules = {
         name: value
         for name, value in config.to_dict().items()
         if name not in OWN_FIELDS and value != default[name]
     }
+    if "rake" in rules:
+        # A plain decimal ("10", "2.5"), even for a hand stored with "1E+1".
+        rules["rake"] = {**rules["rake"], "percent": percent_text(config.rake.percent)}
+    return rules
 
 
 # -------------------------------------------------------------- TOML output

@@ -1,0 +1,114 @@
+"""The operators' admin pages in a real browser: the stakes form keeps its long
+choices in their column, a table's page closes and reopens it, and the pages
+changed for them run under the Content-Security-Policy.
+
+The boss is a superuser, signed in at the admin's own login page.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from accounts.models import User
+from tables.models import Table
+from tests.browser.test_csp import refusals
+from tests.browser.test_table_play import DESKTOP, PASSWORD, PHONE
+
+try:
+    from playwright.sync_api import expect
+except ImportError:  # the browser fixture skips the tests, or fails them under REQUIRE_BROWSER=1
+    expect = None
+else:
+    expect.set_options(timeout=10_000)
+
+pytestmark = pytest.mark.browser
+
+
+def admin_page(browser: Any, base: str, size: dict[str, Any]) -> Any:
+    User.objects.create_superuser(username="boss", password=PASSWORD)
+    page = browser.new_context(**size).new_page()
+    page.goto(base + "/admin/login/")
+    page.fill("#id_username", "boss")
+    page.fill("#id_password", PASSWORD)
+    page.locator("input[type=submit]").click()
+    expect(page.locator("#user-tools")).to_contain_text("boss")
+    return page
+
+
+def misplaced_selects(page: Any) -> list[str]:
+    """The ids of the form's selects that pass the right edge of their fieldset,
+    or crowd out their label (squeezed to nothing, or overlapped)."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('fieldset .flex-container > select')]
+            .filter(select => {
+                const box = select.getBoundingClientRect();
+                const column = select.closest('fieldset').getBoundingClientRect();
+                const label = select.parentElement.querySelector('label').getBoundingClientRect();
+                const apart = label.right <= box.left + 1 || label.bottom <= box.top + 1;
+                const inside = label.left >= column.left - 0.5 && box.right <= column.right + 0.5;
+                return !inside || label.width < 40 || !apart;
+            })
+            .map(select => select.id)"""
+    )
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_stakes_form_keeps_every_choice_in_its_column(
+    browser: Any, live_server_url: str, table: Table, screenshots: Path, size: dict[str, Any]
+) -> None:
+    page = admin_page(browser, live_server_url, size)
+    page.goto(f"{live_server_url}/admin/tables/stakes/{table.stakes_id}/change/")
+    page.locator("#id_timeout_policy").select_option("all_in")  # the longest: a sentence
+
+    # Before any scrolling, which may slide a box that overflows back into view.
+    misplaced = misplaced_selects(page)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    page.locator("fieldset", has=page.locator("#id_timeout_policy")).screenshot(
+        path=screenshots / "stakes-clock.png"
+    )
+    assert misplaced == []
+    assert width <= size["viewport"]["width"]
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_an_operator_closes_and_reopens_a_table_from_its_page(
+    browser: Any, live_server_url: str, table: Table, screenshots: Path, size: dict[str, Any]
+) -> None:
+    page = admin_page(browser, live_server_url, size)
+    page.goto(f"{live_server_url}/admin/tables/table/{table.pk}/change/")
+    expect(page.locator("#open-close h2")).to_have_text("This table is open")
+
+    page.get_by_role("button", name="Close table").click()
+
+    expect(page.locator(".messagelist")).to_contain_text("Browser table is closed")
+    expect(page.locator("#open-close h2")).to_have_text("This table is closed")
+    page.screenshot(path=screenshots / "closed.png")
+    assert not Table.objects.get(pk=table.pk).is_open
+
+    page.get_by_role("button", name="Reopen table").click()
+
+    expect(page.locator(".messagelist")).to_contain_text("Browser table is open")
+    page.screenshot(path=screenshots / "reopened.png")
+    assert Table.objects.get(pk=table.pk).is_open
+
+
+def test_the_operators_pages_run_under_the_policy(
+    browser: Any, live_server_url: str, table: Table
+) -> None:
+    page = admin_page(browser, live_server_url, DESKTOP)
+    refused = refusals(page)
+
+    for path in (
+        "/admin/",
+        "/admin/chip-audit/",
+        f"/admin/tables/table/{table.pk}/change/",
+        f"/admin/tables/stakes/{table.stakes_id}/change/",
+        "/admin/tables/rakerule/",
+    ):
+        page.goto(live_server_url + path)
+        expect(page.locator("#content")).to_be_visible()
+
+    assert refused == []
