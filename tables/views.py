@@ -6,7 +6,9 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 
 from tables.lobby import STATS_WINDOW, LobbyFilter, lobby_rows
-from tables.models import Table
+from tables.models import Stakes, Table
+from tables.rules import IllegalAction
+from tables.rules.games import how_it_plays
 
 # --------------------------------------------------------------------- the lobby
 
@@ -38,6 +40,18 @@ def _ignored_filters(form: LobbyFilter) -> list[str]:
 
 
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
-    """The table's frame; everything about the game arrives over the websocket."""
-    table = get_object_or_404(Table.objects.select_related("stakes"), pk=table_id)
-    return render(request, "tables/table.html", {"table": table, "stakes": table.stakes})
+    """The table's frame, and how its game plays; everything about the hands
+    arrives over the websocket."""
+    tables = Table.objects.select_related("stakes", "stakes__rake")
+    table = get_object_or_404(tables, pk=table_id)
+    context = {"table": table, "stakes": table.stakes, "how_it_plays": _how_it_plays(table.stakes)}
+    return render(request, "tables/table.html", context)
+
+
+def _how_it_plays(stakes: Stakes) -> tuple[str, ...]:
+    """The panel's words for the stakes' game, or none for stakes saved
+    without ``clean()`` that the engine refuses (the page still opens)."""
+    try:
+        return how_it_plays(stakes.game_config())
+    except IllegalAction:
+        return ()

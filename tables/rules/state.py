@@ -1104,14 +1104,8 @@ class HandState:
         return [LegalAction(kind) for kind in DECLARATIONS]
 
     def _exchange_price(self) -> int:
-        """What an exchange costs (seed 003's option: "the minimum bet at that
-        point"), or 0: the bet size of the round just played in fixed limit,
-        the small bet (the minimum bet) in the other structures."""
-        if not self.config.exchange_price:
-            return 0
-        played = [s for s in self.game.script[: self.step] if isinstance(s, Bet)]
-        big = played and played[-1].size == "big" and self.config.structure == "fixed"
-        return self.config.big_bet if big else self.config.small_bet
+        """What an exchange now costs (GameConfig.exchange_cost), or 0."""
+        return self.config.exchange_cost(self.step)
 
     def default_decision(self, player: int) -> tuple[str, list[int] | None]:
         """The decision the turn clock makes for a player whose time ran out
@@ -1440,10 +1434,17 @@ class HandState:
         """Chicago: the player's spade in the hole that plays for the spade
         half, higher being better (0: none). Aces are high, so the ace of
         spades is the high spade and the deuce the low one."""
-        spades = [rank(c) for c in self.downcards(player) if c >= 0 and suit(c) == SPADES]
-        if not spades:
+        card = self._hole_spade_card(player)
+        if card is None:
             return 0
-        return max(spades) if self.game.spade_half == "high" else 15 - min(spades)
+        return rank(card) if self.game.spade_half == "high" else 15 - rank(card)
+
+    def _hole_spade_card(self, player: int) -> int | None:
+        """Chicago: the player's spade in the hole that plays for the spade half."""
+        spades = [c for c in self.downcards(player) if c >= 0 and suit(c) == SPADES]
+        if not spades:
+            return None
+        return (max if self.game.spade_half == "high" else min)(spades, key=rank)
 
     def wild_for(self, player: int, *, low: bool = False) -> int:
         """The cards wild in this player's hand as it stands, as a mask (0:
@@ -1509,7 +1510,7 @@ class HandState:
         up, in dealing order: antes, or chips with no ante at the table. A
         player short of a payment pays what they have and is all in, as with
         a short ante; a protected player (timed out) pays nothing more."""
-        unit = self.config.ante or 1
+        unit = self.config.payment_unit
         street = self.street
         for event in [e for e in self.events if e["type"] == "deal" and e["street"] == street]:
             if not event["up"] or event["card"] < 0:
@@ -1595,6 +1596,12 @@ class HandState:
     ) -> dict[str, Any]:
         shown = {str(p): self._hand_words(hand) for p, hand in hands.items() if self.shown[p]}
         chicago = self.game.spade_half
+        if chicago:
+            # The spade that won a spade half, in its shown hand, for pages to mark.
+            for player in {p for a in awards for p in a.spade_winners}:
+                card = self._hole_spade_card(player)
+                if card is not None and str(player) in shown:
+                    shown[str(player)]["spade"] = CARD_NAMES[card]
         return {
             "uncontested": uncontested,
             "rake": rake,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tables.rules import HandState
 from tables.rules.narration import Narrator
-from tables.rules.views import events_for
+from tables.rules.views import events_for, view
 from tests.rules.stacking import config, stack_deck
 from tests.rules.test_variants import call_down
 
@@ -85,3 +85,62 @@ def test_the_log_names_each_half():
     state = chicago("high_chicago", SPADES_DOWN)
     told = Narrator(["Alice", "Bob", "Carol"], state).tell(events_for(state))
     assert told[-1].text == "Pot of 9: Alice wins 4 (high spade), Bob wins 5 (best hand)"
+
+
+# The card that won a spade half is named in its hand's words in the result,
+# for pages to mark at the showdown; only shown hands are in the result.
+
+
+def spades_named(state: HandState) -> dict[str, str]:
+    return {p: words["spade"] for p, words in state.result["hands"].items() if "spade" in words}
+
+
+def test_the_result_names_the_high_spade_that_won_in_its_hand():
+    state = chicago("high_chicago", SPADES_DOWN)
+    # Bob's 4♠ in the hole lost the spade half: not named; carol's 2♠ is up.
+    assert spades_named(state) == {"0": "Ks"}
+
+
+def test_the_result_names_the_low_spade_that_won_not_a_lower_one_face_up():
+    state = chicago("low_chicago", SPADES_DOWN)
+    assert spades_named(state) == {"1": "4s"}
+
+
+def test_with_no_spade_in_the_hole_no_card_is_named():
+    deck = stack_deck(
+        {0: "KhJd7c", 1: "9c4c9d"},
+        {0: "Jh", 1: "9h"},
+        {0: "5d", 1: "Qc"},
+        {0: "3c", 1: "As"},  # a spade, but face up
+        {0: "8h", 1: "6c"},
+    )
+    state = chicago("high_chicago", deck, [100, 100])
+    assert state.result["pots"][0]["spade_winners"] == []
+    assert spades_named(state) == {}
+
+
+def test_each_pots_spade_winner_has_its_spade_named():
+    deck = stack_deck(
+        {0: "KsJd7c", 1: "9c4h9d", 2: "As6h3h"},
+        {0: "Jh", 1: "9h", 2: "Tc"},
+        {0: "5d", 1: "Qc", 2: "8d"},
+        {0: "3c", 1: "Ah", 2: "Kd"},
+        {0: "8h", 1: "6c", 2: "Qh"},
+    )
+    state = HandState.new(config(variant="high_chicago", auto_muck=False), [100, 100, 3], deck)
+    while not state.finished:
+        options = {a.kind: a for a in state.legal_actions()}
+        move = next(k for k in ("bring_in", "bet", "call", "show") if k in options)
+        state.act(state.to_act, move, options[move].min if move == "bet" else None)
+    # Carol's A♠ took the main pot's spade half, alice's K♠ the side pot's.
+    assert spades_named(state) == {"2": "As", "0": "Ks"}
+
+
+def test_every_viewer_sees_the_named_spade_face_up_in_its_winners_cards():
+    # With auto-muck, alice's losing pair of jacks is shown for her K♠.
+    state = call_down(HandState.new(config(variant="high_chicago"), [100] * 3, SPADES_DOWN))
+    assert spades_named(state) == {"0": "Ks"}
+    for viewer in (None, 0, 1, 2):
+        seen = view(state, viewer)
+        assert seen["result"]["hands"]["0"]["spade"] == "Ks"
+        assert "Ks" in [held["card"] for held in seen["players"][0]["cards"]]

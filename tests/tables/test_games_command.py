@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import io
 import json
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.core.management import call_command
 
-from tables.management.commands.games import short_config
+from tables.management.commands.games import MARKDOWN_END, MARKDOWN_START, short_config
 from tables.rules.config import GameConfig
-from tables.rules.games import games
+from tables.rules.games import games, how_it_plays
+from tables.rules.variants import VARIANTS as REGISTRY
+
+RULES_MD = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 
 VARIANTS = (
     "stud",
@@ -75,7 +80,8 @@ def test_each_json_example_config_round_trips_through_from_dict(
 
 
 def test_the_plain_table_has_a_row_per_game_with_a_config_from_dict_accepts() -> None:
-    lines = run_games().splitlines()
+    table, _ = run_games().split("\n\n", 1)
+    lines = table.splitlines()
     assert lines[0].split() == ["Game", "Seed", "Structures", "Players", "Example", "config"]
     assert len(lines) == 1 + len(games())
     for game, line in zip(games(), lines[1:], strict=True):
@@ -97,3 +103,47 @@ def test_the_short_config_keeps_options_that_differ_from_the_defaults() -> None:
         "max_raises": 4,
     }
     assert GameConfig.from_dict(short) == config
+
+
+def one_line(text: str) -> str:
+    """``text`` with every run of white space one space, as wrapped text reads."""
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def test_the_plain_text_says_how_each_variant_plays_in_its_words() -> None:
+    _, about = run_games().split("\n\n", 1)
+    assert about.startswith("How each game plays")
+    for variant in REGISTRY.values():
+        entry = f"{variant.name} ({variant.code})"
+        assert entry in about
+        after = about.split(entry, 1)[1]
+        assert one_line(after).startswith(variant.about)
+
+
+def test_each_json_game_says_how_its_example_plays(listed: list[dict[str, Any]]) -> None:
+    for game in listed:
+        assert game["about"] == REGISTRY[game["variant"]].about
+        words = how_it_plays(GameConfig.from_dict(game["config"]))
+        assert game["how_it_plays"] == list(words)
+        assert game["how_it_plays"][0] == game["about"]
+    mississippi = next(
+        g for g in listed if (g["variant"], g["structure"]) == ("mississippi", "fixed")
+    )
+    assert "Fixed limit: every bet and raise is 2 on 3rd and 5th street" in " ".join(
+        mississippi["how_it_plays"]
+    )
+
+
+def test_docs_rules_md_holds_each_games_words_as_the_engine_has_them() -> None:
+    docs = RULES_MD.read_text()
+    for variant in REGISTRY.values():
+        assert f"- **{variant.name}** (`{variant.code}`): {variant.about}\n" in docs
+
+
+def test_docs_rules_md_has_the_section_the_command_prints() -> None:
+    docs = RULES_MD.read_text()
+    start, end = docs.index(MARKDOWN_START), docs.index(MARKDOWN_END) + len(MARKDOWN_END)
+    assert docs[start:end] + "\n" == run_games("--markdown"), (
+        "docs/rules.md's section on how each game plays is out of date: replace it, "
+        "markers and all, with the output of python manage.py games --markdown"
+    )

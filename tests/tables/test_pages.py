@@ -14,11 +14,14 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import escape
 
 from accounts.models import User
 from tables import services
 from tables.lobby import rake_words
 from tables.models import Hand, HandResult, RakeRule, Stakes, Table
+from tables.rules.games import HIGH_LOW_DECLARE, how_it_plays
+from tables.rules.variants import VARIANTS
 
 LOBBY = reverse("lobby")
 LOBBY_JSON = reverse("lobby_json")
@@ -211,3 +214,61 @@ def test_table_page_holds_no_card_data(client: Client, seated: Table, alice: Use
     html = client.get(reverse("table", args=[seated.pk])).content.decode()
 
     assert not CARD.findall(html.split("<main", 1)[1])
+
+
+# ------------------------------------------------------------ how this game plays
+
+
+def panel_of(client: Client, table: Table) -> str:
+    html = client.get(reverse("table", args=[table.pk])).content.decode()
+    match = re.search(r'<details id="how-it-plays".*?</details>', html, re.S)
+    assert match, "the table page has no 'How this game plays' panel"
+    return match.group(0)
+
+
+@pytest.mark.parametrize("variant", ["stud", "roll_your_own", "high_chicago", "man_with_the_axe"])
+def test_the_table_page_says_how_its_game_plays(client: Client, table: Table, variant) -> None:
+    table.stakes.variant = variant
+    table.stakes.save(update_fields=["variant"])
+
+    panel = panel_of(client, table)
+
+    assert "How this game plays" in panel
+    for words in how_it_plays(table.stakes.game_config()):
+        assert f"<p>{escape(words)}</p>" in panel
+    assert escape(VARIANTS[variant].about) in panel
+
+
+def test_the_panel_says_what_the_stakes_options_change(client: Client, table: Table) -> None:
+    stakes = table.stakes
+    stakes.variant, stakes.high_low_declare, stakes.declare_in_turn = "deuces", True, True
+    stakes.structure, stakes.small_bet, stakes.big_bet = "spread", 5, 20
+    stakes.save()
+
+    panel = panel_of(client, table)
+
+    assert escape(HIGH_LOW_DECLARE) in panel
+    assert "Players declare in turn from the dealer" in panel
+    assert "Spread limit: every bet and raise is from 5 to 20" in panel
+    assert "Everyone antes 1. The lowest card showing" in panel  # the stakes' ante and bring-in
+
+
+def test_the_man_with_the_axes_payments_are_in_the_stakes_antes(
+    client: Client, table: Table
+) -> None:
+    table.stakes.variant, table.stakes.ante = "man_with_the_axe", 2
+    table.stakes.save()
+
+    assert "2 chips for a wild card and 10 chips for a seven" in panel_of(client, table)
+
+
+def test_the_table_page_opens_without_a_panel_for_stakes_the_engine_refuses(
+    client: Client, table: Table
+) -> None:
+    # Saved without clean(): a bring-in as big as the small bet.
+    Stakes.objects.filter(pk=table.stakes_id).update(bring_in=5)
+
+    response = client.get(reverse("table", args=[table.pk]))
+
+    assert response.status_code == 200
+    assert "how-it-plays" not in response.content.decode()

@@ -19,14 +19,16 @@ export function el(tag, className, text) {
 
 // One card; null is a card this viewer can't see, drawn as its back. A down
 // card the viewer can see is marked as a hole card, and a wild card as wild.
-export function card(code, down = false, wild = false) {
+// `spade` ("high" or "low"): Chicago's spade in the hole that won half the pot.
+export function card(code, down = false, wild = false, spade = "") {
   const face = cardFace(code);
   if (!face) return el("span", "card card-back", "");
   const look = (face.red ? "card-red" : "card-black") + (down ? " card-hole" : "") + (wild ? " card-wild" : "");
-  const node = el("span", "card " + look);
+  const node = el("span", "card " + look + (spade ? " card-spade" : ""));
   node.appendChild(el("span", "card-rank", face.rank));
   node.appendChild(el("span", "card-suit", face.suit));
-  node.setAttribute("aria-label", face.label + (wild ? ", wild" : ""));
+  node.setAttribute("aria-label", face.label + (wild ? ", wild" : "") + (spade ? ", " + spade + " spade" : ""));
+  if (spade) node.title = "The " + spade + " spade in the hole: it wins half the pot";
   node.dataset.card = code;
   return node;
 }
@@ -54,15 +56,17 @@ export function cardPlace(cards, position) {
 // A seat's hand as the felt shows it: the down cards together (faces, tinted
 // as hole cards, where this viewer may see them; backs where not), then the
 // up cards everyone sees, each group fanned so every card's corner shows.
-// A card the view marks wild ({card, up, wild: true}) is drawn as wild.
-export function studCards(player) {
+// A card the view marks wild ({card, up, wild: true}) is drawn as wild, and
+// Chicago's winning spade (format.js's winningSpade, {card, half}) as that.
+export function studCards(player, spade = null) {
   const row = el("div", "cards seat-cards");
   const down = el("span", "hand-down");
   const up = el("span", "hand-up");
   // In dealing order, each into its group, as cardGroups splits them.
   player.cards.forEach((held) => {
-    if (held.up) up.appendChild(card(held.card, false, Boolean(held.wild)));
-    else down.appendChild(card(held.card, true, Boolean(held.wild)));
+    const half = spade && held.card === spade.card ? spade.half : "";
+    if (held.up) up.appendChild(card(held.card, false, Boolean(held.wild), half));
+    else down.appendChild(card(held.card, true, Boolean(held.wild), half));
   });
   if (down.children.length) row.appendChild(down);
   if (up.children.length) row.appendChild(up);
@@ -76,10 +80,14 @@ export function showWilds(node, view) {
   node.hidden = !text;
 }
 
-// A row of cards in the order given, all face up; those in `wild` drawn wild.
-export function cardRow(codes, className, wild = []) {
+// A row of cards in the order given, all face up; those in `wild` drawn wild,
+// and Chicago's winning spade ({card, half}) as that.
+export function cardRow(codes, className, wild = [], spade = null) {
   const row = el("span", className);
-  codes.forEach((c) => row.appendChild(card(c, false, wild.includes(c))));
+  codes.forEach((c) => {
+    const half = spade && c === spade.card ? spade.half : "";
+    row.appendChild(card(c, false, wild.includes(c), half));
+  });
   return row;
 }
 
@@ -97,7 +105,8 @@ export function jokerCard() {
 
 // A seat around the felt; the caller says what it shows. seat: {number, name,
 // stack, mine, turn, deciding, folded, winner, tags: [..], badges, player:
-// the view's player ({cards, bet, ...}) or null when not dealt in, words}.
+// the view's player ({cards, bet, ...}) or null when not dealt in, words,
+// spade: Chicago's winning spade in its cards, {card, half}, or none}.
 // `deciding`: still to make a choice everyone makes at once; `badges`:
 // format.js's decisionBadges. Its cards sit above its name plate; its bet is
 // drawn on the felt by drawSeats.
@@ -108,10 +117,12 @@ export function seatBox(seat) {
   box.classList.toggle("seat-deciding", Boolean(seat.deciding));
   box.classList.toggle("seat-folded", Boolean(seat.folded));
   box.classList.toggle("seat-winner", Boolean(seat.winner));
-  if (seat.player && seat.player.cards.length) box.appendChild(studCards(seat.player));
+  if (seat.player && seat.player.cards.length) box.appendChild(studCards(seat.player, seat.spade));
   const plate = el("div", "seat-plate");
   const head = el("div", "seat-head");
-  head.appendChild(el("span", "seat-name", seat.name));
+  const name = el("span", "seat-name", seat.name);
+  name.title = seat.name; // whole, where a long one is cut short
+  head.appendChild(name);
   head.appendChild(el("span", "seat-no", "#" + seat.number));
   plate.appendChild(head);
   plate.appendChild(el("div", "seat-stack", chips(seat.stack) + " chips"));

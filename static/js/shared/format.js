@@ -71,6 +71,13 @@ export function halfWon(result, pot, player) {
   return high ? "high" : low ? "low" : "";
 }
 
+// Chicago: the spade in the hole that won `player` half a pot, as {card: "Ks",
+// half: "high"}, or null. The result names it only in a hand that was shown.
+export function winningSpade(result, player) {
+  const hand = result && result.hands[String(player)];
+  return hand && hand.spade ? { card: hand.spade, half: result.spade } : null;
+}
+
 // One {player, text} per share of a pot: "wins 12 (side pot 1, low)". Which
 // pot is named when there are several; which half, in a split game.
 export function winnings(result) {

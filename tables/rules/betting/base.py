@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple, Protocol
+
+from tables.rules.variants.steps import Bet, Deal, Step
 
 if TYPE_CHECKING:
     from tables.rules.config import GameConfig
@@ -48,6 +51,11 @@ class Structure(Protocol):
         """The bet sizes in words: "2/4", "spread 5-20", "pot limit, minimum bet 5"."""
         ...
 
+    def plays(self, config: GameConfig) -> str:
+        """How betting goes at a table with ``config``, in a sentence or two for
+        a player new to it (the table page's "How this game plays")."""
+        ...
+
     def problems(self, small_bet: int, big_bet: int) -> list[str]:
         """What is wrong with the two sizes for this structure (empty: nothing)."""
         ...
@@ -87,3 +95,33 @@ def faces_full_raise(state: HandState, player: int, least: int) -> bool:
     count together. A bring-in is forced, not chosen: it leaves the option."""
     matched = state.acted_bet[player]
     return matched < 0 or state.current_bet - matched >= least
+
+
+def bet_rounds(script: Sequence[Step]) -> list[tuple[str, Bet]]:
+    """Each betting round of a variant's script, with the street it follows.
+
+    >>> from tables.rules.variants.steps import MISSISSIPPI_STUD
+    >>> [(street, bet.size) for street, bet in bet_rounds(MISSISSIPPI_STUD)][:2]
+    [('3rd street', 'small'), ('5th street', 'small')]
+    """
+    rounds, street = [], ""
+    for step in script:
+        if isinstance(step, Deal):
+            street = step.street
+        elif isinstance(step, Bet):
+            rounds.append((street, step))
+    return rounds
+
+
+def at_streets(streets: Sequence[str]) -> str:
+    """Where some streets' rounds are, for a sentence.
+
+    >>> at_streets(["3rd street", "4th street"]), at_streets(["3rd round", "4th round"])
+    ('on 3rd and 4th street', 'in the 3rd and 4th round')
+    >>> at_streets(["5th street", "6th street", "7th street"])
+    'on 5th, 6th and 7th street'
+    """
+    *firsts, last = (street.rpartition(" ")[0] for street in streets)
+    kind = streets[0].rpartition(" ")[2]
+    named = f"{', '.join(firsts)} and {last}" if firsts else last
+    return f"{'on' if kind == 'street' else 'in the'} {named} {kind}"

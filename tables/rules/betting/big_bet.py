@@ -48,6 +48,12 @@ class PotLimit:
     def describe(self, config: GameConfig) -> str:
         return f"pot limit, minimum bet {config.small_bet}"
 
+    def plays(self, config: GameConfig) -> str:
+        return (
+            f"Pot limit: a bet is at least {config.small_bet} and at most the pot; a raise "
+            "is at least the last bet or raise and at most the pot once the bet is called."
+        )
+
     def problems(self, small_bet: int, big_bet: int) -> list[str]:
         return []  # the big bet is unused
 
@@ -65,3 +71,9 @@ class NoLimit(PotLimit):
 
     def describe(self, config: GameConfig) -> str:
         return f"no limit, minimum bet {config.small_bet}"
+
+    def plays(self, config: GameConfig) -> str:
+        return (
+            f"No limit: a bet is at least {config.small_bet} and a raise at least the last "
+            "bet or raise, up to all the chips a player has on the table."
+        )

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING
 
 from tables.rules.betting.base import (
     Targets,
+    at_streets,
+    bet_rounds,
     faces_full_raise,
     least_raise,
     limit_capped,
@@ -16,6 +18,14 @@ from tables.rules.betting.base import (
 if TYPE_CHECKING:
     from tables.rules.config import GameConfig
     from tables.rules.state import HandState
+
+
+def _cap(config: GameConfig) -> str:
+    """The limit games' cap on a round's wagers, in a sentence."""
+    raises = "raise" if config.max_raises == 1 else "raises"
+    cap = f"At most a bet and {config.max_raises} {raises} a round"
+    uncapped = ", with no cap on a round two players start" if config.heads_up_uncapped else ""
+    return f"{cap}{uncapped}."
 
 
 # Targets(...) without NamedTuple's Python-level __new__: asked every move.
@@ -66,6 +76,21 @@ class FixedLimit:
     def describe(self, config: GameConfig) -> str:
         return f"{config.small_bet}/{config.big_bet}"
 
+    def plays(self, config: GameConfig) -> str:
+        """ "Fixed limit: every bet and raise is 2 on 3rd and 4th street and 4
+        on 5th, 6th and 7th street. ..." """
+        small, big = config.small_bet, config.big_bet
+        rounds = bet_rounds(config.game.script)
+        sizes = f"every bet and raise is {small}"
+        if small != big:
+            smalls = [street for street, bet in rounds if bet.size == "small"]
+            bigs = [street for street, bet in rounds if bet.size == "big"]
+            sizes += f" {at_streets(smalls)} and {big} {at_streets(bigs)}"
+        if config.open_pair:
+            [pair] = [street for street, bet in rounds if bet.open_pair]
+            sizes += f"; with a pair showing {at_streets([pair])}, anyone may bet or raise {big}"
+        return f"Fixed limit: {sizes}. {_cap(config)}"
+
     def problems(self, small_bet: int, big_bet: int) -> list[str]:
         if big_bet < small_bet:
             return [f"the big bet ({big_bet}) can't be below the small bet ({small_bet})"]
@@ -104,6 +129,12 @@ class SpreadLimit:
 
     def describe(self, config: GameConfig) -> str:
         return f"spread {config.small_bet}-{config.big_bet}"
+
+    def plays(self, config: GameConfig) -> str:
+        sizes = f"every bet and raise is from {config.small_bet} to {config.big_bet}"
+        if config.raise_at_least_last:
+            sizes += ", and a raise at least the last bet or raise"
+        return f"Spread limit: {sizes}. {_cap(config)}"
 
     def problems(self, small_bet: int, big_bet: int) -> list[str]:
         if big_bet <= small_bet:

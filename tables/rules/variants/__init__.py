@@ -56,6 +56,23 @@ __all__ = [
 
 ALL_STRUCTURES = ("fixed", "spread", "pot", "no")
 
+# Words several games' ``about`` share, so each is said one way.
+STUD_DEAL = (
+    "Each player is dealt two cards face down and one face up, then three more face up "
+    "and a last one face down, a street at a time, with a betting round after each street."
+)
+BEST_FIVE = "Each hand plays its best five cards, and the best poker hand wins."
+WILD_CARDS = (
+    "A wild card stands for any card its holder likes, so five of a kind can be made, "
+    "and beats a straight flush."
+)
+DECLARE = (
+    "After the last betting round each player declares high, low or both. The best high "
+    "hand among those who declared high shares the pot with the best low among those who "
+    "declared low; if only one way has a winner, it takes the whole pot. Declaring both, "
+    "a hand must win both ways outright, or it wins nothing."
+)
+
 
 @dataclass(frozen=True, slots=True)
 class Variant:
@@ -65,6 +82,11 @@ class Variant:
     phh: str | None  # the PHH standard's variant code, if it has one
     evaluator: Evaluator
     opening: Opening
+    # How it plays, in a few plain sentences for a player new to it: what is
+    # dealt, what is wild, what wins and what is special. The one source of
+    # these words: the table page's panel, ``manage.py games`` and
+    # docs/rules.md all read them (tables.rules.games.how_it_plays).
+    about: str
     script: tuple[Step, ...] = SEVEN_CARD_STUD
     structures: tuple[str, ...] = ALL_STRUCTURES  # the betting structures it suits
     open_pair_default: bool = False  # fixed limit: an open pair on 4th allows the big bet
@@ -159,6 +181,7 @@ STUD = Variant(
     phh="F7S",
     evaluator=Evaluator(high=True),
     opening=HIGH_OPENING,
+    about=f"{STUD_DEAL} {BEST_FIVE}",
     open_pair_default=True,
     open_pair_allowed=True,
 )
@@ -169,6 +192,10 @@ RAZZ = Variant(
     phh="FR",
     evaluator=Evaluator(high=False, low=ACE_TO_FIVE),
     opening=LOW_OPENING,
+    about=(
+        f"{STUD_DEAL} The lowest hand wins: aces are low, straights and flushes don't "
+        "count, and pairs count against a hand, so 5-4-3-2-A is the best hand."
+    ),
 )
 STUD8 = Variant(
     code="stud8",
@@ -177,6 +204,12 @@ STUD8 = Variant(
     phh="F7S/8",
     evaluator=Evaluator(high=True, low=ACE_TO_FIVE, qualifier=8),
     opening=HIGH_OPENING,
+    about=(
+        f"{STUD_DEAL} The best high hand and the best low hand split the pot. A low is "
+        "five different ranks of eight or lower, aces low, straights and flushes not "
+        "counting against it; with no such low the best high hand takes the whole pot. "
+        "One hand may win both halves."
+    ),
     open_pair_allowed=True,
 )
 LONDON = Variant(
@@ -186,6 +219,11 @@ LONDON = Variant(
     phh=None,
     evaluator=Evaluator(high=False, low=ACE_TO_SIX),
     opening=LOW_OPENING,
+    about=(
+        f"{STUD_DEAL} The lowest hand wins: aces are low, and pairs, straights and "
+        "flushes all count against a hand, so 6-4-3-2-A is the best hand and 5-4-3-2-A "
+        "is a straight."
+    ),
 )
 
 
@@ -200,45 +238,129 @@ def _high_low_declare(game: Variant) -> Variant:
     )
 
 
-def _home_stud(code: str, name: str, seed: str, **rules: Any) -> Variant:
+def _home_stud(code: str, name: str, seed: str, about: str, **rules: Any) -> Variant:
     """A home game of seeds 000 and 003: stud high, with no PHH code of its
     own, and the ``rules`` that make it itself."""
     rules.setdefault("evaluator", Evaluator(high=True))
-    return Variant(code=code, name=name, seed=seed, phh=None, opening=HIGH_OPENING, **rules)
+    return Variant(
+        code=code, name=name, seed=seed, phh=None, opening=HIGH_OPENING, about=about, **rules
+    )
 
 
 def _fixed(cards: str, called: str) -> FixedWilds:
     return FixedWilds(frozenset(parse_cards(cards)), called)
 
 
-MISSISSIPPI = _home_stud("mississippi", "Mississippi", "000", script=MISSISSIPPI_STUD)
-DEUCES_WILD = _home_stud("deuces", "Deuces wild", "003", wilds=_fixed("2c2d2h2s", "deuces"))
+def _wild_stud(wild: str) -> str:
+    """The words of stud with wild cards: which are wild (``wild``), what that means."""
+    return f"{STUD_DEAL} {wild} {WILD_CARDS} {BEST_FIVE}"
+
+
+def _chicago(spade: str) -> str:
+    """The words of Chicago whose ``spade`` ("the highest spade in the hole
+    (the A♠ is highest)") takes half the pot."""
+    return (
+        f"{STUD_DEAL} At the showdown half the pot goes to the best hand and half to "
+        f"{spade}. In the hole means face down: a spade face up doesn't count. With no "
+        "spade in the hole the best hand takes it all; one hand may win both halves."
+    )
+
+
+MISSISSIPPI = _home_stud(
+    "mississippi",
+    "Mississippi",
+    "000",
+    "Seven-card stud with four betting rounds: two cards down and one up, a round; "
+    "4th and 5th street dealt face up together, a round; 6th street up, a round; and "
+    f"7th street down, a last round. {BEST_FIVE}",
+    script=MISSISSIPPI_STUD,
+)
+DEUCES_WILD = _home_stud(
+    "deuces",
+    "Deuces wild",
+    "003",
+    _wild_stud("The four deuces are wild."),
+    wilds=_fixed("2c2d2h2s", "deuces"),
+)
 ACEY_DUCEY = _home_stud(
-    "acey_ducey", "Acey Ducey", "000", wilds=_fixed("2c2d2h2sAcAdAhAs", "aces and deuces")
+    "acey_ducey",
+    "Acey Ducey",
+    "000",
+    _wild_stud("Every ace and every deuce is wild."),
+    wilds=_fixed("2c2d2h2sAcAdAhAs", "aces and deuces"),
 )
 ONE_EYED_JACKS = _home_stud(
-    "one_eyed_jacks", "One-eyed jacks", "000", wilds=_fixed("JsJh", "one-eyed jacks")
+    "one_eyed_jacks",
+    "One-eyed jacks",
+    "000",
+    _wild_stud("The one-eyed jacks, J♠ and J♥, are wild."),
+    wilds=_fixed("JsJh", "one-eyed jacks"),
 )
 SUICIDE_KING = _home_stud(
-    "suicide_king", "Suicide king", "000", wilds=_fixed("Kh", "the suicide king")
+    "suicide_king",
+    "Suicide king",
+    "000",
+    _wild_stud("The suicide king, K♥, is wild."),
+    wilds=_fixed("Kh", "the suicide king"),
 )
-QUEENS = _home_stud("queens", "Queens and after", "000", wilds=QueensAndAfter())
-LOW_HOLE = _home_stud("low_hole", "Low Hole", "003", wilds=LowHole())
-HIGH_CHICAGO = _home_stud("high_chicago", "High Chicago", "000", spade_half="high")
-LOW_CHICAGO = _home_stud("low_chicago", "Low Chicago", "000", spade_half="low")
+QUEENS = _home_stud(
+    "queens",
+    "Queens and after",
+    "000",
+    _wild_stud(
+        "Queens are wild, and so is the rank of the next card dealt face up after a "
+        "queen, whoever gets it. A later queen face up moves that rank to the card after "
+        "it, and a queen that is the last card up leaves only queens wild; the line under "
+        "the street says what is wild now."
+    ),
+    wilds=QueensAndAfter(),
+)
+LOW_HOLE = _home_stud(
+    "low_hole",
+    "Low Hole",
+    "003",
+    _wild_stud(
+        "Each player's lowest card face down is wild for them alone, with every card of "
+        "its rank they hold, up or down; nobody else knows which it is until they show. "
+        "Aces are high, so a deuce is the lowest, and the last card can move it."
+    ),
+    wilds=LowHole(),
+)
+HIGH_CHICAGO = _home_stud(
+    "high_chicago",
+    "High Chicago",
+    "000",
+    _chicago("the highest spade in the hole (the A♠ is highest)"),
+    spade_half="high",
+)
+LOW_CHICAGO = _home_stud(
+    "low_chicago",
+    "Low Chicago",
+    "000",
+    _chicago("the lowest spade in the hole (the 2♠ is lowest)"),
+    spade_half="low",
+)
 _AXE_WILDS = _fixed("2c2d2h2sJcJdJhJsKd", "deuces, jacks and the man with the axe")
 MAN_WITH_THE_AXE = _home_stud(
     "man_with_the_axe",
     "Deuces and Jacks and the Man with the Axe",
     "003",
+    f"{STUD_DEAL} Every deuce, every jack and the man with the axe (K♦) are wild. "
+    f"{WILD_CARDS} A natural pair of sevens beats every other hand, five aces included. "
+    "Each wild card and each seven dealt face up costs its owner a payment into the pot "
+    "at once: it is not a bet, and nobody matches it.",
     evaluator=Evaluator(high=True, sevens_rule=True),
     wilds=_AXE_WILDS,
-    payments=Payments(((_AXE_WILDS.mask, 1), (rank_mask(7), 5))),
+    payments=Payments(((_AXE_WILDS.mask, 1), (rank_mask(7), 5)), ("wild card", "seven")),
 )
 BASEBALL = _home_stud(
     "baseball",
     "Baseball",
     "000",
+    _wild_stud(
+        "Threes and nines are wild, and a four dealt face up earns its owner an extra "
+        "card face down at once, so a hand may hold eight cards or more."
+    ),
     wilds=_fixed("3c3d3h3s9c9d9h9s", "threes and nines"),
     extra_card=4,
     # Eight players and four extra cards can empty the deck before 7th street.
@@ -248,13 +370,37 @@ BASEBALL = _home_stud(
 # Four rounds of two cards and 8 cards each: six players and four burns
 # use the whole deck.
 ROLL_YOUR_OWN_STUD = _home_stud(
-    "roll_your_own", "Roll your own", "000", script=ROLL_YOUR_OWN, max_players=6
+    "roll_your_own",
+    "Roll your own",
+    "000",
+    "Each player is dealt eight cards, in four rounds of two face down. After each "
+    "round everyone turns one of their down cards face up, all at once and unseen "
+    "until all have chosen, then a betting round. Every player ends with four cards up "
+    f"and four down. {BEST_FIVE}",
+    script=ROLL_YOUR_OWN,
+    max_players=6,
 )
-ENGLISH = _home_stud("english", "English stud", "003", script=ENGLISH_STUD, max_players=6)
+ENGLISH = _home_stud(
+    "english",
+    "English stud",
+    "003",
+    "Each player is dealt two cards face down and one face up, then two more face up, "
+    "a street at a time, with a betting round after each street. After the 5th street's "
+    "round and again after the 6th, each player in turn may exchange one card for the "
+    "next from the deck (face up for an up card, face down for a down card) or stand "
+    "pat. The 7th card, face down, is dealt only when five players or fewer began the "
+    f"hand. {BEST_FIVE}",
+    script=ENGLISH_STUD,
+    max_players=6,
+)
 ACES_STRAIGHTS_FLUSHES = _home_stud(
     "aces_straights_flushes",
     "Aces, Straights and Flushes",
     "003",
+    "Each player is dealt six cards: two face down and one face up, two more face up, "
+    "and a last one face down, a street at a time, with a betting round after each "
+    "street. A joker in the middle, the bug, is everyone's seventh card: it counts as "
+    f"an ace, or as any card that completes a straight or a flush. {BEST_FIVE}",
     script=SIX_CARD_STUD,
     evaluator=Evaluator(high=True, bug=True),
 )
@@ -262,6 +408,8 @@ STUD_DECLARE = _home_stud(
     "declare",
     "Seven-card stud hi-lo declare",
     "003",
+    f"{STUD_DEAL} {DECLARE} A low is ace-to-five: aces low, straights and flushes not "
+    "counting against it, and any five cards make one.",
     script=DECLARE_STUD,
     evaluator=Evaluator(high=True, low=ACE_TO_FIVE),
 )
@@ -269,6 +417,8 @@ STUD8_DECLARE = _home_stud(
     "declare8",
     "Seven-card stud hi-lo declare, eight or better",
     "003",
+    f"{STUD_DEAL} {DECLARE} A low is five different ranks of eight or lower, aces low, "
+    "straights and flushes not counting against it.",
     script=DECLARE_STUD,
     evaluator=Evaluator(high=True, low=ACE_TO_FIVE, qualifier=8),
     open_pair_allowed=True,

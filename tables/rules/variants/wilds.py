@@ -141,6 +141,7 @@ class Payments:
     nobody matches it."""
 
     rates: tuple[tuple[int, int], ...]  # (card mask, antes per card of it)
+    called: tuple[str, ...]  # how players name one card of each rate: "seven"
 
     def antes_for(self, card: int) -> int:
         """How many antes a card dealt face up costs its owner (0: none)."""
