@@ -442,3 +442,14 @@ CELERY_BEAT_SCHEDULE["expire-stale-connections"] = {
     "schedule": 10.0,
     "options": {"expires": 10, "ignore_result": True, "queue": CARDROOM_TURN_QUEUE},
 }
+# A player disconnected or sitting out at a table where no hand is dealt keeps
+# their seat this long (counted from when they went away, or from the table's
+# last hand if it ended later), then is stood up with their chips back in their
+# balance (tables.services.seats_stand_up_idle). Beat's sweep looks every 10
+# seconds. At least a minute, so the pause between two hands never counts.
+CARDROOM_IDLE_SEAT_SECONDS = env_int("CARDROOM_IDLE_SEAT_SECONDS", default=5 * 60, minimum=60)
+CELERY_BEAT_SCHEDULE["stand-up-idle-seats"] = {
+    "task": "tables.tasks.stand_up_idle_seats",
+    "schedule": 10.0,
+    "options": {"expires": 10, "ignore_result": True, "queue": CARDROOM_TURN_QUEUE},
+}

@@ -425,6 +425,20 @@ class Seat(models.Model):
     leaving = models.BooleanField(
         default=False, help_text="The player leaves, cashing out, when the hand in play ends."
     )
+    # Asked during a hand the player is dealt into: the seat plays that hand out
+    # and sits out when it ends. Until then only its player is told
+    # (``tables.selectors.snapshots``); the others see a seat in the hand.
+    sitting_out_next = models.BooleanField(
+        default=False, help_text="The player sits out when the hand in play ends."
+    )
+    # Since when a seat disconnected or sitting out has been so. At a table
+    # where no hand has been dealt for ``CARDROOM_IDLE_SEAT_SECONDS`` since
+    # then, the seat is stood up (``tables.services.seats_stand_up_idle``).
+    away_since = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the player disconnected or sat out. Empty while they play.",
+    )
     # Hands dealt at the table without this seat since it last played one; at
     # the stakes' ``sit_out_hands`` the player is stood up.
     hands_missed = models.PositiveSmallIntegerField(default=0)
@@ -546,7 +560,11 @@ class Hand(models.Model):
     deck_commitment = models.CharField(
         max_length=64, help_text="SHA-256 of the salt and deck, published when the hand starts."
     )
-    seating = models.JSONField(help_text="Engine player order: seat numbers and player ids.")
+    # The players' names as the table showed them at the deal, so the hand
+    # keeps them whatever happens to the seats (older hands have none).
+    seating = models.JSONField(
+        help_text="Engine player order: seat numbers, player ids and usernames."
+    )
     state = models.JSONField()
     version = models.PositiveIntegerField(default=0)
     # The turn clock. The turn being timed is always ``version``; the player to

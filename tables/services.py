@@ -25,8 +25,11 @@ only on the turn it was sent for, so a late, early or repeated task changes
 nothing.
 
 ``Hand.seating`` is ``{"dealer": seat number, "players": [{"seat": n, "player":
-id}, ...]}`` with the players in engine order: engine player ``i`` is
-``players[i]``, starting from the first seat clockwise from the dealer.
+id, "name": username}, ...]}`` with the players in engine order: engine player
+``i`` is ``players[i]``, starting from the first seat clockwise from the
+dealer. ``name`` is the username the table showed at the deal, so the hand
+names its players after they leave; hands dealt before it was kept have none
+(``tables.selectors.snapshots.hand_names``).
 """
 
 from __future__ import annotations
@@ -39,7 +42,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.models import ChipTransfer, User
@@ -108,8 +112,17 @@ def table_open(*, table_id: int) -> Table:
 
 @transaction.atomic
 def table_close(*, table_id: int) -> Table:
-    """Start no new hands and seat nobody new; a hand in progress plays to the end."""
-    return _table_set_open(table_id, is_open=False)
+    """Start no new hands and seat nobody new; a hand in progress plays to the end.
+
+    Every seat is stood up, its chips back in its player's balance: at once
+    when no hand is running, else as soon as that hand ends
+    (:func:`_hand_end_write`). The waiting list is emptied.
+    """
+    table = _table_set_open(table_id, is_open=False)
+    WaitingPlayer.objects.filter(table=table).delete()
+    if _unfinished_hand(table) is None:
+        _seats_stand_up_all(table)
+    return table
 
 
 def _table_set_open(table_id: int, *, is_open: bool) -> Table:
@@ -229,17 +242,36 @@ def seat_stay(*, table_id: int, player_id: int) -> Seat:
 
 
 def _seats_after_hand(hand: Hand) -> None:
-    """Stand up the ended hand's players who asked to leave during it, then top up
-    those staying whose auto-rebuy amount is above their stack: one read for both."""
+    """Stand up the ended hand's players who asked to leave during it, sit out
+    those who asked to, then top up those staying whose auto-rebuy amount is
+    above their stack: one read for all three."""
     numbers = [entry["seat"] for entry in hand.seating["players"]]
-    wanted = Q(leaving=True) | Q(auto_rebuy_to__isnull=False, stack__lt=F("auto_rebuy_to"))
+    wanted = (
+        Q(leaving=True)
+        | Q(sitting_out_next=True)
+        | Q(auto_rebuy_to__isnull=False, stack__lt=F("auto_rebuy_to"))
+    )
     seats = list(Seat.objects.filter(table=hand.table, number__in=numbers).filter(wanted))
     for seat in seats:
         if seat.leaving:
             _seat_stand_up(hand.table, seat)
+        elif seat.sitting_out_next and seat.state == Seat.State.SITTING_OUT:
+            # Sat out for its timeouts during the hand: that reason stays to be read.
+            seat.sitting_out_next = False
+            seat.save(update_fields=["sitting_out_next"])
+        elif seat.sitting_out_next:
+            _seat_sit_out_now(seat, hand.ended_at or timezone.now())
     for seat in seats:
         if not seat.leaving:
             _seat_auto_rebuy(hand.table, seat)
+
+
+def _seats_stand_up_all(table: Table) -> int:
+    """Stand up every seat at the table (no hand is running); how many."""
+    seats = list(Seat.objects.filter(table=table))
+    for seat in seats:
+        _seat_stand_up(table, seat)
+    return len(seats)
 
 
 def _seat_stand_up(table: Table, seat: Seat) -> int:
@@ -315,22 +347,52 @@ def _time_bank_take_back(table: Table, player_id: int, now: datetime) -> dict[st
 
 
 @transaction.atomic
-def seat_sit_out(*, table_id: int, player_id: int) -> Seat:
-    """Deal the player out of hands from the next one on; a hand they are in plays on."""
-    seat = _seat_for_update(table_id, player_id)
-    if seat.state != Seat.State.SITTING_OUT or seat.sat_out_for:
-        seat.state, seat.sat_out_for = Seat.State.SITTING_OUT, Seat.SatOutFor.CHOICE
-        seat.save(update_fields=["state", "sat_out_for"])
+def seat_sit_out(*, table_id: int, player_id: int, now: datetime | None = None) -> Seat:
+    """Deal the player out of hands from the next one on; a hand they are in plays on.
+
+    During a hand they are dealt into, the seat plays on as before and is only
+    marked ``sitting_out_next``: it sits out when the hand ends
+    (:func:`_seats_after_hand`), so nobody else sees it sitting out before then.
+    """
+    table = _lock_table(table_id)
+    seat = _seat_at(table, player_id)
+    if seat.state == Seat.State.SITTING_OUT and not seat.sat_out_for:
+        return seat
+    if seat.state != Seat.State.SITTING_OUT and _is_dealt_in(table, player_id):
+        if not seat.sitting_out_next:
+            seat.sitting_out_next = True
+            seat.save(update_fields=["sitting_out_next"])
+        return seat
+    _seat_sit_out_now(seat, now or timezone.now())
     return seat
+
+
+def _seat_sit_out_now(seat: Seat, now: datetime) -> None:
+    """Sit the seat out by its player's choice; one already away stays away since then."""
+    if seat.state == Seat.State.PLAYING or seat.away_since is None:
+        seat.away_since = now
+    seat.state, seat.sat_out_for = Seat.State.SITTING_OUT, Seat.SatOutFor.CHOICE
+    seat.sitting_out_next = False
+    seat.save(update_fields=["state", "sat_out_for", "sitting_out_next", "away_since"])
 
 
 @transaction.atomic
 def seat_sit_in(*, table_id: int, player_id: int) -> Seat:
-    """Deal the player in again from the next hand, their timeouts forgiven."""
+    """Deal the player in again from the next hand, their timeouts forgiven; a
+    sit-out waiting for the hand's end is taken back."""
     seat = _seat_for_update(table_id, player_id)
     seat.state, seat.timeouts_in_a_row, seat.hands_missed = Seat.State.PLAYING, 0, 0
-    seat.sat_out_for = Seat.SatOutFor.CHOICE
-    seat.save(update_fields=["state", "timeouts_in_a_row", "hands_missed", "sat_out_for"])
+    seat.sat_out_for, seat.sitting_out_next, seat.away_since = Seat.SatOutFor.CHOICE, False, None
+    seat.save(
+        update_fields=[
+            "state",
+            "timeouts_in_a_row",
+            "hands_missed",
+            "sat_out_for",
+            "sitting_out_next",
+            "away_since",
+        ]
+    )
     return seat
 
 
@@ -385,6 +447,7 @@ def seat_auto_rebuy_set(*, table_id: int, player_id: int, amount: int | None) ->
     """
     table = _lock_table(table_id)
     seat = _seat_at(table, player_id)
+    _check_open_for_chips(table, "set auto-rebuy")
     stakes = table.stakes
     if amount is not None and (
         type(amount) is not int or not stakes.min_buy_in <= amount <= stakes.max_buy_in
@@ -419,11 +482,22 @@ def _seat_auto_rebuy(table: Table, seat: Seat) -> None:
 
 
 def _seat_between_hands(table: Table, player_id: int, what: str) -> Seat:
-    """The player's seat, refused while they are dealt into the hand being played."""
+    """The player's seat, refused while they are dealt into the hand being played
+    and at a closed table."""
     seat = _seat_at(table, player_id)
+    _check_open_for_chips(table, what)
     if _is_dealt_in(table, player_id):
         raise ServiceError(f"you can {what} only between hands, not during a hand you are in")
     return seat
+
+
+def _check_open_for_chips(table: Table, what: str) -> None:
+    """No chips go onto a closed table: its seats are stood up when its last hand ends."""
+    if not table.is_open:
+        raise ServiceError(
+            f"{table.name} is closed, so you can't {what}: every seat is cashed out "
+            "when its last hand ends"
+        )
 
 
 def _is_dealt_in(table: Table, player_id: int) -> bool:
@@ -529,6 +603,8 @@ def _seats_offer(table: Table, now: datetime) -> None:
     Called whenever a seat may have freed or an offer ended; with nobody
     waiting (as at most tables) it costs one query and changes nothing.
     """
+    if not table.is_open:  # nobody new sits at a closed table
+        return
     waiting = WaitingPlayer.objects.filter(table=table, offered_seat__isnull=True)
     waiting = list(waiting.order_by("joined_at", "pk")[: table.stakes.seats])
     if not waiting:
@@ -573,7 +649,7 @@ def connection_open(
         channel_name=channel_name, table=table, player_id=player_id, seen_at=now
     )
     seats = Seat.objects.filter(table=table, player_id=player_id, state=Seat.State.DISCONNECTED)
-    if not seats.update(state=Seat.State.PLAYING):
+    if not seats.update(state=Seat.State.PLAYING, away_since=None):
         return False
     hand = _unfinished_hand(table)
     if hand is not None:
@@ -603,7 +679,7 @@ def _seat_disconnect_if_gone(table: Table, player_id: int, now: datetime) -> boo
     if TableConnection.objects.filter(table=table, player_id=player_id, seen_at__gte=live).exists():
         return False
     seats = Seat.objects.filter(table=table, player_id=player_id, state=Seat.State.PLAYING)
-    return seats.update(state=Seat.State.DISCONNECTED) > 0
+    return seats.update(state=Seat.State.DISCONNECTED, away_since=now) > 0
 
 
 @transaction.atomic
@@ -668,6 +744,88 @@ def _seat_at(table: Table, player_id: int) -> Seat:
     if seat is None:
         raise ServiceError(f"you have no seat at {table.name}")
     return seat
+
+
+# --------------------------------------------------------------- idle seats
+
+# A seat whose player has gone: disconnected, or sitting out.
+AWAY_STATES = (Seat.State.DISCONNECTED, Seat.State.SITTING_OUT)
+
+
+def idle_seat_time() -> timedelta:
+    """How long a player away from a table that deals no hand keeps their seat:
+    ``CARDROOM_IDLE_SEAT_SECONDS``, read now (five minutes by default)."""
+    return timedelta(seconds=settings.CARDROOM_IDLE_SEAT_SECONDS)
+
+
+def seats_stand_up_idle(
+    *, now: datetime | None = None, on_changed: Callable[[int], object] | None = None
+) -> int:
+    """Stand up the seats held by nobody at tables where no hand is dealt; how many.
+
+    Run by beat's sweep. A player away (disconnected or sitting out) is stood
+    up, chips back in their balance, once :func:`idle_seat_time` has passed
+    both since they went away and since the table's last hand ended, with no
+    hand running: so a table that can't deal (one player left with chips, or
+    nobody there) holds no seat for good, while a short break between hands
+    costs nobody theirs. Where hands are dealt the stakes' ``sit_out_hands``
+    stands up a seat sitting out instead, and a disconnected player is dealt
+    in and sat out by the clock. At a closed table with no hand running every
+    seat is stood up, as :func:`table_close` and the end of its last hand do.
+    Each table is its own transaction, and ``on_changed`` is called with the
+    table's id after it.
+    """
+    now = now or timezone.now()
+    stood = 0
+    for table_id in list(_tables_with_idle_seats(now)[:SWEEP_BATCH]):
+        count = _seats_stand_up_idle_at(table_id, now)
+        if count:
+            stood += count
+            if on_changed is not None:
+                on_changed(table_id)
+    return stood
+
+
+def _tables_with_idle_seats(now: datetime) -> QuerySet[Seat, int]:
+    """The tables with a seat for :func:`seats_stand_up_idle` to stand up, by id.
+
+    Each table's latest hand, the one that may be running, is found through
+    its unique (table, number) index.
+    """
+    cutoff = now - idle_seat_time()
+    latest = Hand.objects.filter(table=OuterRef("table_id")).order_by("-number")
+    seats = Seat.objects.annotate(
+        dealt=Exists(latest),
+        last_ended=Subquery(latest.values("ended_at")[:1]),
+        away_from=Coalesce("away_since", "joined_at"),  # no time kept: since it sat down
+    )
+    idle = Q(dealt=False) | Q(last_ended__lte=cutoff)
+    no_hand_running = Q(dealt=False) | Q(last_ended__isnull=False)
+    away = Q(state__in=AWAY_STATES, away_from__lte=cutoff) & idle
+    closed = Q(table__is_open=False) & no_hand_running
+    wanted = seats.filter(away | closed).order_by("table_id")
+    return wanted.values_list("table_id", flat=True).distinct()
+
+
+@transaction.atomic
+def _seats_stand_up_idle_at(table_id: int, now: datetime) -> int:
+    """Stand up the table's idle seats, checked again under its lock; how many."""
+    table = _lock_table(table_id)
+    last = table.hands.order_by("-number").only("ended_at").first()
+    if last is not None and last.ended_at is None:
+        return 0  # a hand was dealt meanwhile
+    if not table.is_open:
+        return _seats_stand_up_all(table)
+    cutoff = now - idle_seat_time()
+    if last is not None and last.ended_at is not None and last.ended_at > cutoff:
+        return 0
+    away = Seat.objects.filter(table=table, state__in=AWAY_STATES)
+    seats = list(
+        away.annotate(away_from=Coalesce("away_since", "joined_at")).filter(away_from__lte=cutoff)
+    )
+    for seat in seats:
+        _seat_stand_up(table, seat)
+    return len(seats)
 
 
 # --------------------------------------------------------------------- chat
@@ -784,7 +942,7 @@ def _why_no_deal(table: Table, now: datetime | None = None) -> str | None:
 
 def _hand_deal(table: Table, now: datetime) -> Hand:
     """Deal at a locked table that :func:`_why_no_deal` has cleared."""
-    seats = list(_dealt_in_seats(table).order_by("number"))
+    seats = list(_dealt_in_seats(table).select_related("player").order_by("number"))
     previous = table.hands.order_by("-number").first()
     dealer = _next_dealer(seats, previous.seating["dealer"] if previous else 0)
     hand = _hand_create(table, _engine_order(seats, dealer), dealer, previous, now)
@@ -871,7 +1029,10 @@ def _hand_create(
         deck_commitment=deck_commitment(salt, deck),
         seating={
             "dealer": dealer,
-            "players": [{"seat": seat.number, "player": seat.player_id} for seat in order],
+            "players": [
+                {"seat": seat.number, "player": seat.player_id, "name": seat.player.username}
+                for seat in order
+            ],
         },
         state=state.to_dict(),
         version=0,
@@ -1067,9 +1228,13 @@ def _hand_store(
 
 def _hand_end_write(hand: Hand, state: HandState) -> None:
     """What follows the end of a hand: its results, the seats that asked to leave
-    stood up, and the auto-rebuys of those that stay."""
+    stood up, and the auto-rebuys of those that stay; at a table closed during
+    the hand, every seat stood up."""
     _hand_results_write(hand, state)
-    _seats_after_hand(hand)
+    if hand.table.is_open:
+        _seats_after_hand(hand)
+    else:
+        _seats_stand_up_all(hand.table)
 
 
 def _hand_clock_or_end(hand: Hand, state: HandState, seats: HandSeats, now: datetime) -> None:
@@ -1195,7 +1360,7 @@ def hand_timeout(*, hand_id: int, turn: int, now: datetime | None = None) -> Han
         for player in state.deciding():
             kind, cards = state.default_decision(player)
             _hand_apply(hand, state, seats, player, kind, None, cards, timed_out=True)
-            _seat_timed_out(seats, player, hand.table.stakes)
+            _seat_timed_out(seats, player, hand.table.stakes, now)
         _hand_store(hand, state, seats, now)
         return hand
     player = state.to_act
@@ -1204,7 +1369,7 @@ def hand_timeout(*, hand_id: int, turn: int, now: datetime | None = None) -> Han
     else:
         kind, cards = _timeout_move(state, hand.table.stakes.timeout_policy), None
     _hand_apply(hand, state, seats, player, kind, None, cards, timed_out=True)
-    _seat_timed_out(seats, player, hand.table.stakes)
+    _seat_timed_out(seats, player, hand.table.stakes, now)
     _hand_store(hand, state, seats, now)
     return hand
 
@@ -1222,7 +1387,7 @@ def _timeout_move(state: HandState, policy: str) -> str:
     return next(kind for kind in TIMEOUT_MOVES if kind in allowed)
 
 
-def _seat_timed_out(seats: HandSeats, player: int, stakes: Stakes) -> None:
+def _seat_timed_out(seats: HandSeats, player: int, stakes: Stakes, now: datetime) -> None:
     """A second timeout in a row sits the player out; a time bank is used up.
 
     The countdown of the per-turn clock is stored nowhere, so a timeout takes
@@ -1233,6 +1398,8 @@ def _seat_timed_out(seats: HandSeats, player: int, stakes: Stakes) -> None:
     if stakes.clock == Stakes.Clock.TIME_BANK:
         seats.set(player, time_bank_ms=0)
     if timeouts >= TIMEOUTS_TO_SIT_OUT:
+        if seats[player].state == Seat.State.PLAYING:
+            seats.set(player, away_since=now)
         seats.set(player, state=Seat.State.SITTING_OUT, sat_out_for=Seat.SatOutFor.TIMEOUTS)
 
 

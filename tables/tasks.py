@@ -85,6 +85,13 @@ def expire_stale_connections() -> int:
 
 
 @shared_task(ignore_result=True)
+def stand_up_idle_seats() -> int:
+    """Stand up players long away from tables that deal no hand, and every seat
+    at a closed table with no hand running; how many."""
+    return services.seats_stand_up_idle(on_changed=broadcast.table_changed)
+
+
+@shared_task(ignore_result=True)
 def start_next_hand(table_id: int) -> bool:
     """Deal the table's next hand if it is ready for one; whether a hand was dealt."""
     hand = services.hand_start_if_ready(table_id=table_id)

@@ -1624,6 +1624,11 @@ class HandState:
             **({"spade": chicago} if chicago else {}),
         }
 
+    def hand_words(self, player: int) -> dict[str, Any]:
+        """What ``player``'s hand is, shown or not, in the shape of a shown hand
+        in ``result["hands"]``: for the player's own eyes only (``views``)."""
+        return self._hand_words(self._contender(player))
+
     def _hand_words(self, hand: Contender) -> dict[str, Any]:
         words: dict[str, Any] = {"cards": list(map(CARD_NAMES.__getitem__, hand.cards))}
         evaluator, cards, wild = self.game.evaluator, hand.cards, hand.wild

@@ -2,7 +2,8 @@
 
 This is the only door from a :class:`HandState` to a client. A down card
 leaves through it only to its owner, or to everyone once its owner has shown
-it at the showdown; burns, the deck and mucked hands never leave.
+it at the showdown; burns, the deck and mucked hands never leave, but to the
+player whose hand was mucked, who is told what it was.
 
 The one exception is ``everything=True``: staff reviewing a finished hand
 (the hand history) see every down card and every burn. Nothing a player or
@@ -14,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from tables.rules.cards import card_str
+from tables.rules.errors import IllegalAction
 from tables.rules.state import DECLARATIONS, OVER, UNKNOWN, HandState
 
 OBSERVER = None
@@ -66,6 +68,9 @@ def view(
         "legal_actions": [a.to_dict() for a in state.legal_actions(player)] if yours else [],
         # The result names only shown hands, so it is the same for every viewer.
         "result": state.result if state.phase == OVER else None,
+        # The viewer's own hand, mucked unshown at the showdown, in the words
+        # of a shown hand in the result; None otherwise.
+        "your_hand": _your_hand(state, player),
     }
 
 
@@ -81,6 +86,8 @@ def _seat(state: HandState, seat: int, viewer: int | None, everything: bool) -> 
         "all_in": state.is_all_in(seat),
         "protected": state.protected[seat],
         "shown": state.shown[seat],
+        # Reached the showdown and mucked unshown (as everyone hears).
+        "mucked": state.mucked[seat],
         # Hi-lo declare: "high", "low" or "both" once the declarations are revealed.
         "declared": state.declared[seat],
         # All the seat's cards in dealing order, each face up or down; a down
@@ -119,6 +126,15 @@ def _your_choice(state: HandState, player: int | None) -> dict[str, Any] | None:
     if isinstance(made, int):
         return {"kind": "roll", "card": _card(made)}
     return None
+
+
+def _your_hand(state: HandState, player: int | None) -> dict[str, Any] | None:
+    if player is None or not state.mucked[player]:
+        return None
+    try:
+        return state.hand_words(player)
+    except IllegalAction:  # a hand history that never knew the cards
+        return None
 
 
 def _card(card: int) -> str | None:

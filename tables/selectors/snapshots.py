@@ -15,9 +15,11 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
+from accounts.models import User
 from tables import services
 from tables.compiled import CompiledRead
 from tables.models import Hand, Seat, Table, WaitingPlayer
+from tables.names import name_in_words
 from tables.rules import HandState
 from tables.rules.narration import LiveNarrator
 from tables.rules.views import events_for, view
@@ -170,6 +172,8 @@ def build_snapshot(
             "seat": mine and mine.number,
             "balance": mine.player.balance if mine else balance,
             "auto_rebuy_to": mine and mine.auto_rebuy_to,
+            # Only the player hears of it: the others see a seat in the hand.
+            "sitting_out_next": bool(mine and mine.sitting_out_next),
             **_your_place(rows.waiting, player_id),
         }
     if hand is not None and rows.state is not None:
@@ -179,12 +183,12 @@ def build_snapshot(
         if "hand_info" not in shared:
             state = rows.state
             clocked = [state.to_act] if state.to_act is not None else state.deciding()
-            shared["hand_info"] = _hand_info(hand, clocked)
+            shared["hand_info"] = _hand_info(hand, clocked, _hand_names(rows, hand))
         payload["hand"], payload["hand_info"] = shared["view", viewer], shared["hand_info"]
         if with_events:
             seen = cursor.seen if cursor is not None and cursor.hand_id == hand.pk else 0
             if "names" not in shared:
-                shared["names"] = _live_names(hand, seats)
+                shared["names"] = _live_names(hand, _hand_names(rows, hand))
             told = LIVE_LINES.between(hand, rows.state, shared["names"], seen)
             visible = events_for(rows.state, viewer, since=seen)
             events += _event_messages(hand, visible, told, seen)
@@ -247,13 +251,14 @@ def _waiting(table: Table, seats: list[Seat], hand: Hand | None) -> str | None:
     return "players" if len(ready) < 2 else None
 
 
-def _hand_info(hand: Hand, clocked: list[int]) -> dict[str, Any]:
+def _hand_info(hand: Hand, clocked: list[int], names: list[str]) -> dict[str, Any]:
     """Public facts about the hand the view does not carry: who engine player ``i`` is."""
     return {
         "id": hand.pk,
         "number": hand.number,
         "dealer": hand.seating["dealer"],
         "seats": [entry["seat"] for entry in hand.seating["players"]],
+        "names": names,
         "deck_commitment": hand.deck_commitment,
         "finished": hand.is_finished,
         "timer": _timer(hand, clocked),
@@ -286,7 +291,7 @@ def events_since(cursor: Cursor, player_id: int | None) -> list[dict[str, Any]]:
     if hand is None:
         return []
     state = HandState.from_dict(hand.state, adopt=True)
-    names = _live_names(hand, list(hand.table.seat_set.select_related("player")))
+    names = _live_names(hand, hand_names(hand))
     visible = events_for(state, _engine_player(hand, player_id), since=cursor.seen)
     told = LIVE_LINES.between(hand, state, names, cursor.seen)
     return _event_messages(hand, visible, told, cursor.seen)
@@ -326,9 +331,9 @@ class LiveLines:
     events are told once, as they come (:class:`LiveNarrator`), and the lines
     kept for the newest ``KEEP`` hands: a change at a table costs the telling
     of its new events, not of the whole hand again. The lines are those a
-    telling of the whole hand so far gives. A new telling begins when a
-    player's name changes (they left the table) or the hand's result comes,
-    as every line then reads the new name or the result.
+    telling of the whole hand so far gives. A new telling begins when the
+    hand's result comes, as every line then reads the result (or, were a
+    player's name to change, the new name).
     """
 
     KEEP = 256
@@ -364,14 +369,36 @@ class LiveLines:
 LIVE_LINES = LiveLines()
 
 
-def _live_names(hand: Hand, seats: list[Seat]) -> list[str]:
-    """The hand's players as the live log names them: "Seat 3 (alice)", or
-    "Seat 3" once they have left it."""
-    sitting = {seat.number: seat for seat in seats}
-    names = []
-    for entry in hand.seating["players"]:
-        seat, name = sitting.get(entry["seat"]), f"Seat {entry['seat']}"
-        if seat is not None and seat.player_id == entry["player"]:
-            name += f" ({seat.player.username})"
-        names.append(name)
-    return names
+def _live_names(hand: Hand, names: list[str]) -> list[str]:
+    """The hand's players as the live log names them: "Seat 3 (alice)"."""
+    return [
+        f"Seat {entry['seat']} ({name_in_words(name)})"
+        for entry, name in zip(hand.seating["players"], names, strict=True)
+    ]
+
+
+def _hand_names(rows: TableRows, hand: Hand) -> list[str]:
+    """:func:`hand_names` of the rows' hand, worked out once for all their viewers."""
+    if "hand_names" not in rows.shared:
+        rows.shared["hand_names"] = hand_names(hand, rows.seats)
+    return rows.shared["hand_names"]
+
+
+def hand_names(hand: Hand, seats: list[Seat] | None = None) -> list[str]:
+    """The usernames of the hand's players in engine order, as the table
+    showed them when it was dealt, whoever sits in those seats now.
+
+    A hand keeps them in its seating; one dealt before it did names each
+    player as their seat does, if they still sit there (among ``seats``), else
+    as their account does now: one query, for old hands only.
+    """
+    players = hand.seating["players"]
+    missing = {entry["player"] for entry in players if "name" not in entry}
+    found: dict[int, str] = {}
+    for seat in seats or []:
+        if seat.player_id in missing:
+            found[seat.player_id] = seat.player.username
+    if missing - set(found):
+        users = User.objects.filter(pk__in=missing - set(found))
+        found.update(users.values_list("pk", "username"))
+    return [entry.get("name") or found[entry["player"]] for entry in players]

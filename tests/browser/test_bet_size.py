@@ -85,6 +85,8 @@ def test_a_pot_limit_hand_is_played_to_the_showdown_with_the_bet_size_control(
     control = page.locator("#actions .bet-size")
     expect(control.locator(".bet-slider")).to_have_attribute("min", str(option.min))
     expect(control.locator(".bet-slider")).to_have_attribute("max", str(option.max))
+    # Pot limit's presets, and no "All in" while the pot is short of the stack.
+    expect(control.locator(".bet-preset")).to_have_text(["½ pot", "Pot"])
     control.locator('.bet-preset[data-preset="pot"]').click()
     expect(control.locator(".bet-amount")).to_have_value(str(option.max))
     expect(control.locator(".bet-wager")).to_contain_text(f"Complete to {option.max}")

@@ -19,10 +19,11 @@ from typing import Any
 import pytest
 
 from accounts.services import user_signup
-from tables import services
+from tables import broadcast, services
 from tables.models import HandAction, Seat, Stakes, Table
 from tables.rules import HandState
 from tables.rules.cards import FULL_DECK
+from tests.browser.test_table_layout import off_the_loop
 from tests.browser.test_table_play import (
     DESKTOP,
     PASSWORD,
@@ -37,6 +38,7 @@ from tests.browser.test_table_play import (
     wait_until,
 )
 from tests.tables.conftest import bet_and_call, play_out
+from tests.tables.test_history_access import MUCK_DECK
 
 try:
     from playwright.sync_api import Page, expect
@@ -101,7 +103,8 @@ def test_a_reload_keeps_the_log_and_chat_and_leaving_waits_for_the_hand(
     alice.reload()
     expect(alice.locator("#log")).to_contain_text("brings in 2")
     assert lines(alice, "#log") == before  # the whole hand so far, nothing twice
-    assert lines(alice, "#chat") == ["alice: good luck, bob"]
+    expect(alice.locator("#chat li")).to_have_count(1)  # nothing twice
+    expect(alice.locator("#chat li")).to_contain_text("alice: good luck, bob")
     shot(alice, screenshots, "alice-1-reloaded")
 
     # Leaving mid-hand is taken as "after this hand", and can be taken back.
@@ -216,8 +219,10 @@ def test_a_hi_lo_split_says_who_took_which_half_and_calls_say_how_much(
         )
     deck = split_pot_deck(stakes, [300, 300])
     monkeypatch.setattr(services, "shuffled_deck", lambda: list(deck))
+    # Nothing deals over the hand to look at: moves made here schedule no next
+    # hand, and the test server runs no beat. (Closing the table would stand
+    # the players up, taking the winners' seats off the felt.)
     hand = play_out(services.hand_start(table_id=table.pk), bet_and_call)
-    services.table_close(table_id=table.pk)  # nothing deals over the hand to look at
     result = HandState.from_dict(hand.state).result
     pot = result["pots"][0]
     seats = seat_numbers(hand)
@@ -251,3 +256,69 @@ def test_a_hi_lo_split_says_who_took_which_half_and_calls_say_how_much(
     assert texts == [f"Seat {seat} ({names[seat]}) calls {chips}" for seat, chips in calls]
     assert "Main pot" not in page.locator("#room").inner_text()
     shot(page, screenshots, "alice-split-pot")
+
+
+def test_sitting_out_waits_for_the_hand_and_a_mucked_hand_is_named_to_its_player(
+    browser: Any,
+    live_server_url: str,
+    table: Table,
+    server_channel_layer: None,
+    screenshots: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """MUCK_DECK: bob (seat 2) makes aces full; alice (seat 1) ticks "Sit out
+    next hand" during the hand, plays it out, and her hand, which can't win,
+    is mucked for her at the showdown (auto-muck). Only she is told, in each
+    case: bob sees a seat in the hand, then that she mucked."""
+    table.stakes.auto_muck = True
+    table.stakes.save(update_fields=["auto_muck"])
+    users = {}
+    for seat, name in ((1, "alice"), (2, "bob")):
+        users[name] = user_signup(username=name, password=PASSWORD)
+        services.seat_take(
+            table_id=table.pk, player_id=users[name].pk, seat_number=seat, buy_in=300
+        )
+    monkeypatch.setattr(services, "shuffled_deck", lambda: list(MUCK_DECK))
+    hand = services.hand_start(table_id=table.pk)
+    pages = {}
+    for seat, name, viewport in ((1, "alice", DESKTOP), (2, "bob", PHONE)):
+        pages[seat] = browser.new_context(**viewport).new_page()
+        log_in(pages[seat], live_server_url, name)
+        pages[seat].goto(f"{live_server_url}/tables/{table.pk}/")
+    alice, bob = pages[1], pages[2]
+
+    sit_out = alice.locator("#seat-controls").get_by_role("checkbox", name="Sit out next hand")
+    sit_out.check()
+    expect(seat_box(alice, 1).locator(".seat-tags")).to_contain_text("sitting out next hand")
+    expect(alice.locator("#seat-controls")).to_contain_text("You’ll sit out when this hand ends")
+    expect(sit_out).to_be_checked()  # as the server has it, after the redraw
+    wait_until(lambda: Seat.objects.get(player=users["alice"]).sitting_out_next, "the sit-out")
+    bob.reload()  # a fresh snapshot: still nothing to tell bob
+    expect(seat_box(bob, 1).locator(".seat-name")).to_have_text("alice")
+    expect(seat_box(bob, 1)).not_to_contain_text("sitting out")
+    shot(alice, screenshots, "alice-1-sitting-out-next-hand")
+    shot(bob, screenshots, "bob-1-sees-a-seat-in-the-hand")
+
+    hand = play_out(hand, bet_and_call)
+    off_the_loop(lambda: broadcast.table_changed(table.pk))  # the moves were made here
+    state = HandState.from_dict(hand.state)
+    her = seat_numbers(hand).index(1)
+    assert state.mucked[her] and not state.shown[her]
+    words = state.hand_words(her)["high"]
+    expect(seat_box(alice, 1).locator(".seat-hand")).to_have_text(words)
+    mine = alice.locator(".last-row").filter(has_text="alice")
+    expect(mine.locator(".last-words")).to_have_text(words)
+    expect(mine.locator(".last-mucked")).to_have_text("mucked")
+    expect(mine.locator(".card")).to_have_count(len(state.hand_words(her)["cards"]))
+    theirs = bob.locator(".last-row").filter(has_text="alice")
+    expect(theirs.locator(".last-mucked")).to_have_text("mucked")
+    expect(theirs.locator(".last-words")).to_have_count(0)
+    expect(theirs.locator(".card")).to_have_count(0)
+    expect(seat_box(bob, 1).locator(".seat-hand")).to_have_count(0)
+    assert words not in bob.locator("body").inner_text()
+    # The hand over, everyone sees her sitting out.
+    for page in (alice, bob):
+        expect(seat_box(page, 1).locator(".seat-tags")).to_contain_text("sitting out")
+        expect(seat_box(page, 1).locator(".seat-tags")).not_to_contain_text("next hand")
+    shot(alice, screenshots, "alice-2-her-mucked-hand")
+    shot(bob, screenshots, "bob-2-alice-mucked")

@@ -25,6 +25,7 @@ from tables.rules import HandState
 from tables.rules.cards import card_str
 from tables.rules.state import OVER
 from tests.browser.conftest import NEXT_HAND_DELAY_SECONDS
+from tests.rules.stacking import stack_deck
 
 try:
     from playwright.sync_api import Page, expect
@@ -170,6 +171,11 @@ def shot(page: Page, folder: Path, name: str) -> None:
     page.screenshot(path=folder / f"{name}.png", full_page=True)
 
 
+def stakes_line(page: Page) -> str:
+    """The stakes line as the page shows it (what CSS hides is left out)."""
+    return " ".join(page.locator(".room-stakes").inner_text().split())
+
+
 def fits_width(page: Page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
@@ -199,6 +205,10 @@ def test_two_players_sign_up_sit_and_play_to_showdown_while_a_visitor_watches(
         lobby_row(page, table).get_by_role("link", name="Join").click()
         expect(page).to_have_url(f"{base}/tables/{table.pk}/")
         expect(page.locator("#street")).to_have_text("Waiting for players")
+    # The stakes line links back to the lobby on a desktop; a phone's header
+    # does that, and its stakes line ends with the buy-in, not a stray dot.
+    assert stakes_line(alice).endswith("buy-in 100–1,000 · Lobby"), stakes_line(alice)
+    assert stakes_line(bob).endswith("buy-in 100–1,000"), stakes_line(bob)
 
     # Bob reaches for seat 1 but alice takes it first: the server's refusal shows
     # in bob's buy-in dialog, and bob picks seat 2.
@@ -390,3 +400,108 @@ def test_the_turn_clock_runs_down_the_action_time_then_the_extra_time(
     assert 0 < widths[1] < widths[0] <= 100, widths
     shot(bob, screenshots, "bob-extra-time")
     shot(alice, screenshots, "alice-extra-time")
+
+
+# Bob (engine player 0, seat 2) brings in with the 2♣; alice's A♠ K♦ lead on
+# 4th street, and bob's pair of deuces on 5th. The down cards are any.
+KEYS_DECK = stack_deck(
+    {0: "????2c", 1: "????As"},
+    {0: "3h", 1: "Kd"},
+    {0: "2d", 1: "4c"},
+)
+
+# Installed in a page: a list of what each animation frame showed, one entry
+# per change, in window.cardroomFrames. `flying`: a card is in the air;
+# `buttons`: a move button can be seen; `turn`: whose turn the centre says;
+# `cards`: the cards at the viewer's own seat.
+WATCH_FRAMES = """() => {
+  const frames = (window.cardroomFrames = []);
+  const seen = (node) => node.checkVisibility({ visibilityProperty: true });
+  const look = () => {
+    const turn = document.getElementById("turn");
+    const frame = {
+      flying: document.getAnimations().some((run) => run.playState === "running"
+        && run.effect && run.effect.target && run.effect.target.closest(".card") !== null),
+      buttons: [...document.querySelectorAll("#actions button")].some(seen),
+      turn: seen(turn) ? turn.textContent : "",
+      cards: document.querySelectorAll("#felt .seat-mine .card").length,
+    };
+    const last = frames[frames.length - 1];
+    if (!last || JSON.stringify(last) !== JSON.stringify(frame)) frames.push(frame);
+    requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+}"""
+
+
+def made(table: Table) -> list[tuple[int, str]]:
+    """The moves of the latest hand, as (seat, kind)."""
+    return list(latest_hand(table).actions.values_list("seat_number", "kind"))
+
+
+def test_keys_make_moves_after_chatting_and_the_turn_waits_for_the_cards_to_land(
+    browser: Any,
+    live_server_url: str,
+    table: Table,
+    server_channel_layer: None,
+    monkeypatch: pytest.MonkeyPatch,
+    screenshots: Path,
+) -> None:
+    """Bob chats, presses Enter, and brings in with C; alice starts a line,
+    leaves the box with Escape, and calls with C. Alice's cards fly in, and her
+    turn waits for them; bob asked his device for reduced motion, so nothing
+    flies for him and his turn shows with his cards."""
+    # That module imports this one: imported here, once both are loaded.
+    from tests.browser.test_wild_cards import deal_stacked
+
+    deal_stacked(table, "stud", KEYS_DECK, monkeypatch)
+    alice = browser.new_context(**DESKTOP).new_page()
+    bob = browser.new_context(**DESKTOP, reduced_motion="reduce").new_page()
+    for page, name in ((alice, "alice"), (bob, "bob")):
+        log_in(page, live_server_url, name)
+        page.goto(f"{live_server_url}/tables/{table.pk}/")
+    expect(bob.locator("#actions .action-bring_in")).to_be_visible()
+
+    # A chat line sent with Enter gives the keys back: C brings in.
+    bob.locator("#chat-text").click()
+    bob.keyboard.type("good luck")
+    bob.keyboard.press("Enter")
+    expect(alice.locator("#chat")).to_contain_text("bob: good luck")
+    bob.keyboard.press("c")
+    wait_until(lambda: made(table) == [(2, "bring_in")], "bob's bring-in by key")
+    expect(bob.locator("#chat-text")).to_have_value("")
+
+    # Escape leaves a line half typed, and the keys are the table's: C calls.
+    for page in (alice, bob):
+        page.evaluate(WATCH_FRAMES)
+    expect(alice.locator("#actions .action-call")).to_be_visible()
+    alice.locator("#chat-text").click()
+    alice.keyboard.type("nice")
+    alice.keyboard.press("Escape")
+    alice.keyboard.press("c")
+    wait_until(lambda: made(table)[-1:] == [(1, "call")], "alice's call by key")
+    expect(alice.locator("#chat-text")).to_have_value("nice")
+
+    # 4th street: alice's A-K leads. Her buttons and "Your turn" come once
+    # her cards have landed, never while one is in the air.
+    expect(alice.locator("#actions .action-check")).to_be_visible()
+    expect(alice.locator("#turn")).to_have_text("Your turn")
+    shot(alice, screenshots, "alice-4th-street")
+    frames = alice.evaluate("window.cardroomFrames")
+    assert any(frame["flying"] for frame in frames), frames  # the cards did fly
+    early = [f for f in frames if f["flying"] and (f["buttons"] or f["turn"])]
+    assert not early, early
+
+    # Alice checks by key, bob by click; on 5th street bob's pair leads, and
+    # with reduced motion his buttons come with his fifth card, at once.
+    alice.keyboard.press("c")
+    wait_until(lambda: made(table)[-1:] == [(1, "check")], "alice's check")
+    bob.locator("#actions .action-check").click()
+    expect(bob.locator("#actions .action-bet")).to_be_visible()
+    shot(bob, screenshots, "bob-5th-street")
+    frames = bob.evaluate("window.cardroomFrames")
+    assert not any(frame["flying"] for frame in frames), frames
+    fifth = next(frame for frame in frames if frame["cards"] == 5)
+    assert fifth["buttons"] and fifth["turn"] == "Your turn", frames
+    frames = alice.evaluate("window.cardroomFrames")
+    assert not [f for f in frames if f["flying"] and f["turn"]], frames

@@ -62,6 +62,12 @@ test("a free seat, a closed table or an anonymous visitor need no chip controls"
   assert.deepEqual(chipMode(snap({ you: null }), LIMITS), { kind: "none" });
 });
 
+test("a seat at a closed table is offered no top-up, rebuy or auto-rebuy", () => {
+  for (const stack of [0, 400]) {
+    assert.deepEqual(chipMode(snap({ you: ME, seats: [seat(1, stack)], open: false }), LIMITS), { kind: "none" });
+  }
+});
+
 test("an amount must be a whole number of chips within the limits", () => {
   assert.equal(amountProblem("250", 1, 600), "");
   for (const text of ["", "0", "601", "2.5", "-3", "1e2", "ten"]) {

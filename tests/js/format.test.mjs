@@ -7,6 +7,7 @@ import {
   chips,
   halfWon,
   handTags,
+  handWords,
   potName,
   potTitle,
   potsInPlay,
@@ -142,4 +143,16 @@ test("a Chicago pot names the best hand's half and the spade's", () => {
   assert.equal(halfWon(result, pot, 1), "best hand");
   const both = { ...pot, spade_winners: [1] };
   assert.equal(halfWon({ ...result, spade: "low" }, both, 1), "best hand and low spade");
+});
+
+test("a finished hand names shown hands to all and a mucked one to its owner alone", () => {
+  // bob (1) showed and won; alice (0) was mucked, and the view is hers.
+  const result = { uncontested: false, hands: { 1: { high: "a straight", cards: [] } }, pots: [] };
+  const alices = { viewer: 0, result, your_hand: { high: "pair of eights", cards: [] } };
+  assert.equal(handWords(alices, 1), "a straight");
+  assert.equal(handWords(alices, 0), "pair of eights");
+  // In bob's view alice's hand stays unnamed.
+  const bobs = { viewer: 1, result, your_hand: null };
+  assert.equal(handWords(bobs, 0), "");
+  assert.equal(handWords({ ...alices, viewer: 1 }, 0), "");
 });

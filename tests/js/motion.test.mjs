@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { movesBetween } from "../../static/js/table/motion.js";
+import { dealMs, movesBetween } from "../../static/js/table/motion.js";
 
 // A hand at seats 3 and 5 (engine players 0 and 1); `players` as the snapshot has them.
 function snap(id, players, { phase = "betting", result = null } = {}) {
@@ -111,4 +111,13 @@ test("seats dealt different numbers of cards are dealt round the table while eac
     [5, "up", 1],
     [3, "down", 2],
   ]);
+});
+
+test("the deal lasts until its last card lands; chips alone hold nothing up", () => {
+  const before = snap(1, [player([u("2c")], 2), player([u("9h")], 5)]);
+  const after = snap(1, [player([u("2c"), u("3c")], 0), player([u("9h"), u("4h")], 0)]);
+  // Two cards, the second 45 ms after the first, each 320 ms in the air.
+  assert.equal(dealMs(movesBetween(before, after)), 45 + 320);
+  const raised = snap(1, [player([u("2c")], 2), player([u("9h")], 10)]);
+  assert.equal(dealMs(movesBetween(before, raised)), 0);
 });

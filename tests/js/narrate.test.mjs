@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { Narration, seatChanges } from "../../static/js/table/narrate.js";
+import { Narration, seatChanges, seatName } from "../../static/js/table/narrate.js";
 
 // alice in seat 2 is the engine's player 0, bob in seat 5 player 1; hand 7 is
 // the table's hand #3.
@@ -69,4 +69,13 @@ test("a seat taken by someone else tells both the leaving and the sitting down",
 
 test("no seat change, no line", () => {
   assert.deepEqual(seatChanges(SNAP, SNAP), []);
+});
+
+test("a seat in the hand is named as the hand keeps it, after its player has left", () => {
+  const snap = { ...SNAP, table: { seats: [{ number: 5, player: "carol", state: "playing" }] } };
+  snap.hand_info = { ...SNAP.hand_info, names: ["alice", "bob"] };
+  assert.equal(seatName(snap, 2), "alice"); // gone from the table
+  assert.equal(seatName(snap, 5), "bob"); // carol sits there now
+  assert.equal(seatName(snap, 3), "Seat 3"); // nobody, in no hand
+  assert.equal(seatName(SNAP, 5), "bob"); // a hand kept before names were: whoever sits there
 });

@@ -50,10 +50,58 @@ test("a finished hand's summary lists the winners and the shown hands, in words"
   assert.equal(summary.words, true);
   assert.equal(summary.rake, 1);
   assert.deepEqual(summary.rows, [
-    { seat: 1, name: "alice", cards: ["As", "Ad"], wild: [], words: "a pair of aces", won: 0 },
-    { seat: 4, name: "bob", cards: ["Kc", "Kd"], wild: [], words: "kings", won: 30 },
+    { seat: 1, name: "alice", cards: ["As", "Ad"], wild: [], words: "a pair of aces", won: 0, mucked: false },
+    { seat: 4, name: "bob", cards: ["Kc", "Kd"], wild: [], words: "kings", won: 30, mucked: false },
   ]);
   assert.deepEqual(summary.pots, []); // one pot, one winner: nothing more to say
+});
+
+// bob shows kings and wins; alice's hand was mucked unshown at the showdown.
+const ALICE_MUCKED = {
+  ...BOB_WINS,
+  uncontested: false,
+  hands: { 1: { cards: ["Kc", "Kd"], high: "a pair of kings" } },
+};
+
+function muckedSnapshot(viewer, yourHand) {
+  const snap = snapshot(3, { result: ALICE_MUCKED, viewer });
+  snap.hand.players = [{ mucked: true }, { mucked: false }];
+  snap.hand.your_hand = yourHand;
+  return snap;
+}
+
+test("a hand mucked at the showdown is listed, with its words for its own player only", () => {
+  const mine = { cards: ["8s", "8d"], high: "a pair of eights" };
+  const forAlice = summarize(muckedSnapshot(0, mine), [], false).rows;
+  assert.deepEqual(forAlice[0], {
+    seat: 1, name: "alice", cards: ["8s", "8d"], wild: [], words: "a pair of eights", won: 0, mucked: true,
+  });
+  const forBob = summarize(muckedSnapshot(1, null), [], false).rows;
+  assert.deepEqual(forBob.map((row) => [row.name, row.cards, row.words, row.mucked]), [
+    ["alice", null, "", true],
+    ["bob", ["Kc", "Kd"], "a pair of kings", false],
+  ]);
+});
+
+test("a hand mucked unseen is listed from its muck event too", () => {
+  const events = [
+    event(3, { type: "muck", player: 0 }),
+    event(3, { type: "show", player: 1, cards: ["Kc", "Kd"] }),
+    event(3, { type: "result", payouts: [0, 30], rake: 0 }),
+  ];
+  const rows = summarize(snapshot(3), events, false).rows;
+  assert.deepEqual(rows.map((row) => [row.name, row.mucked, row.won]), [
+    ["alice", true, 0],
+    ["bob", false, 30],
+  ]);
+});
+
+test("a summary names the hand's players as the hand keeps them, whoever sits there now", () => {
+  const snap = snapshot(3, { result: { ...BOB_WINS, uncontested: false, hands: { 0: { cards: ["As"], high: "ace high" } } } });
+  snap.hand_info.names = ["alice", "bob"];
+  snap.table = { seats: [{ number: 4, player: "carol", state: "playing" }] }; // alice left, carol took bob's seat
+  const summary = summarize(snap, [], false);
+  assert.deepEqual(summary.rows.map((row) => row.name), ["alice", "bob"]);
 });
 
 test("a summary keeps which shown cards were wild, for the row to mark", () => {

@@ -61,6 +61,19 @@ def test_shown_hands_become_visible_to_everyone_and_mucked_hands_never_do():
     assert all(card_str(c) not in text for c in state.downcards(2))
 
 
+def test_a_mucked_hand_is_named_to_its_player_alone():
+    state = play(to_seventh(), (1, "bet", 10), (2, "call"), (0, "call"))
+    assert state.mucked == [False, False, True]  # carol's hand couldn't win
+    words = view(state, CAROL)["your_hand"]
+    assert words == state.hand_words(CAROL) and words["high"]
+    for viewer in (ALICE, BOB, OBSERVER):
+        seen = view(state, viewer)
+        assert seen["your_hand"] is None
+        assert words["high"] not in json.dumps(seen)
+    # Everyone hears that she mucked: she reached the showdown.
+    assert [p["mucked"] for p in view(state, OBSERVER)["players"]] == [False, False, True]
+
+
 def test_event_logs_hide_other_players_down_cards_and_every_burn():
     state = run_out(fresh())
     for viewer in (ALICE, BOB, CAROL, OBSERVER):

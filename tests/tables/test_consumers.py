@@ -220,6 +220,7 @@ def test_a_logged_in_viewer_is_told_who_they_are(table: Table, cookies: dict[str
                 "seat": None,
                 "balance": user.balance,
                 "auto_rebuy_to": None,
+                "sitting_out_next": False,
                 "waiting_position": None,
                 "offer": None,
             }
@@ -362,6 +363,7 @@ def test_leaving_frees_the_seat_for_everyone(table: Table, cookies: dict[str, st
                 "seat": None,
                 "balance": settings.CARDROOM_SIGNUP_GRANT,  # the buy-in is back
                 "auto_rebuy_to": None,
+                "sitting_out_next": False,
                 "waiting_position": None,
                 "offer": None,
             }

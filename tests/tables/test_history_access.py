@@ -205,7 +205,7 @@ def test_a_player_never_sees_the_unshown_cards_of_a_player_who_folded(heads_up, 
     html = page(Client(), alice, detail_url(hand)).content.decode()
     assert_hides(html, secret)
     # ...while her own down cards are on the page, and in the replayer.
-    me = hand.seating["players"].index({"seat": 1, "player": alice.pk})
+    me = [entry["player"] for entry in hand.seating["players"]].index(alice.pk)
     for code in map(card_str, HandState.from_dict(hand.state).downcards(me)):
         assert f'data-card="{code}"' in html
         assert f'"{code}"' in html

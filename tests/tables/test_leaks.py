@@ -9,6 +9,7 @@ The observer, seated nowhere, may see no down card before its owner shows it.
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -16,11 +17,14 @@ import pytest
 from channels.db import database_sync_to_async
 
 from accounts.models import User
+from tables import services
 from tables.models import Hand, Table
 from tables.rules import HandState
 from tables.rules.cards import card_str
-from tests.tables.conftest import session_of
+from tables.selectors.snapshots import build_snapshot, read_table
+from tests.tables.conftest import bet_and_call, play_out, session_of
 from tests.tables.test_consumers import Socket, room, run
+from tests.tables.test_history_access import MUCK_DECK, deal_next
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -135,3 +139,25 @@ def test_random_hands_never_send_anyone_a_card_they_may_not_see(
             assert frames > 100  # the check above really looked at a lot of play
 
     run(scenario)
+
+
+def test_a_hand_mucked_at_the_showdown_is_named_to_its_player_alone(
+    seated: Table, alice: User, bob: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On MUCK_DECK bob makes aces full and shows; alice's hand can't win and is
+    mucked for her (auto-muck). She is told what it was; bob and an observer
+    only that she mucked, from the same rows, as the consumers build them."""
+    deal_next(monkeypatch, MUCK_DECK)
+    hand = play_out(services.hand_start(table_id=seated.pk), bet_and_call)
+    state = HandState.from_dict(hand.state)
+    her = [entry["player"] for entry in hand.seating["players"]].index(alice.pk)
+    assert state.mucked[her] and not state.shown[her]
+    words = state.hand_words(her)
+    rows = read_table(seated.pk)
+    mine = build_snapshot(rows, alice.pk, None, with_events=True).payload["hand"]
+    assert mine["your_hand"] == words
+    for viewer in (bob.pk, None):
+        snapshot = build_snapshot(rows, viewer, None, with_events=True)
+        assert snapshot.payload["hand"]["your_hand"] is None
+        assert snapshot.payload["hand"]["players"][her]["mucked"] is True
+        assert words["high"] not in json.dumps([snapshot.payload, snapshot.events])

@@ -9,6 +9,7 @@ from an observer's events, so the observer's snapshots are the ones read.
 from __future__ import annotations
 
 import random
+import re
 from types import SimpleNamespace
 from typing import Any
 
@@ -47,13 +48,10 @@ def move(hand: Hand) -> None:
     )
 
 
-def names(hand: Hand, gone: tuple[int, ...] = ()) -> list[str]:
-    """The live log's names for the hand's players, in engine order; ``gone``: seats left."""
+def names(hand: Hand) -> list[str]:
+    """The live log's names for the hand's players, in engine order."""
     usernames = {1: "alice", 2: "bob"}
-    return [
-        f"Seat {p['seat']}" + ("" if p["seat"] in gone else f" ({usernames[p['seat']]})")
-        for p in hand.seating["players"]
-    ]
+    return [f"Seat {p['seat']} ({usernames[p['seat']]})" for p in hand.seating["players"]]
 
 
 def test_each_changes_lines_are_the_whole_hand_so_far_told_at_once(seated: Table) -> None:
@@ -74,21 +72,53 @@ def test_each_changes_lines_are_the_whole_hand_so_far_told_at_once(seated: Table
     assert [m["text"] for m in observed(seated, None)[0]] == whole(state, names(hand))
 
 
-def test_a_player_who_left_is_named_by_seat_in_every_line_after_the_hand(
+def play_to_the_end_leaving(table: Table, hand: Hand, *leavers: User) -> Cursor | None:
+    """Each of ``leavers`` ticks "Leave after this hand"; the hand is played out.
+    The cursor of an observer who followed it up to the first move."""
+    _, cursor = observed(table, None)
+    for player in leavers:
+        assert services.seat_leave(table_id=table.pk, player_id=player.pk) is None
+    while not hand.is_finished:
+        move(hand)
+        hand.refresh_from_db()
+    return cursor
+
+
+def test_players_who_left_after_the_hand_keep_their_names_in_every_line_of_it(
+    seated: Table, alice: User, bob: User
+) -> None:
+    hand = services.hand_start_if_ready(table_id=seated.pk)
+    assert hand is not None
+    cursor = play_to_the_end_leaving(seated, hand, alice, bob)
+    assert not seated.seat_set.exists()  # both stood up as it ended
+    events, _ = observed(seated, cursor)
+    state = HandState.from_dict(hand.state)
+    told = whole(state, names(hand))
+    assert [m["text"] for m in events] == told[len(state.events) - len(events) :]
+    assert [m["text"] for m in observed(seated, None)[0]] == told
+    assert any(re.search(r"Seat \d \((alice|bob)\) wins", line or "") for line in told)
+    assert not [line for line in told if re.search(r"Seat \d(?! \((alice|bob)\))", line or "")]
+    # The page's own words (the last hand's box, whose turn it was) name them too.
+    snapshot = build_snapshot(read_table(seated.pk), None, None, with_events=False)
+    usernames = {1: "alice", 2: "bob"}
+    assert snapshot.payload["hand_info"]["names"] == [
+        usernames[entry["seat"]] for entry in hand.seating["players"]
+    ]
+
+
+def test_a_hand_kept_before_names_were_names_its_players_from_their_accounts(
     seated: Table, alice: User
 ) -> None:
     hand = services.hand_start_if_ready(table_id=seated.pk)
     assert hand is not None
-    _, cursor = observed(seated, None)
-    services.seat_leave(table_id=seated.pk, player_id=alice.pk)  # she goes when it ends
-    while not hand.is_finished:
-        move(hand)
-        hand.refresh_from_db()
-    events, _ = observed(seated, cursor)
+    for entry in hand.seating["players"]:
+        del entry["name"]  # as hands were stored before
+    hand.save(update_fields=["seating"])
+    play_to_the_end_leaving(seated, hand, alice)
     state = HandState.from_dict(hand.state)
-    gone = names(hand, gone=(1,))
-    assert [m["text"] for m in events] == whole(state, gone)[len(state.events) - len(events) :]
-    assert [m["text"] for m in observed(seated, None)[0]] == whole(state, gone)
+    assert [m["text"] for m in observed(seated, None)[0]] == whole(state, names(hand))
+    snapshot = build_snapshot(read_table(seated.pk), None, None, with_events=False)
+    assert sorted(snapshot.payload["hand_info"]["names"]) == ["alice", "bob"]
 
 
 def test_a_hand_whose_events_are_not_the_ones_told_is_told_afresh() -> None:

@@ -12,6 +12,7 @@ from django.db import connection
 from django.db.migrations.loader import MigrationLoader
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from tables.history import ReplayMismatch, hand_access, hand_replay
 from tables.models import Hand, HandResult, Seat
@@ -31,6 +32,7 @@ pytestmark = pytest.mark.django_db
 ALL_IN_OPENER = importlib.import_module("tables.migrations.0007_all_in_opener")
 TURN_CLOCK = importlib.import_module("tables.migrations.0010_turn_clock")
 DEALING_ORDER = importlib.import_module("tables.migrations.0013_hand_result_cards_in_dealing_order")
+SEAT_AWAY = importlib.import_module("tables.migrations.0022_seat_away_and_sitting_out_next")
 
 
 def stored_before_one_list(state: dict[str, Any]) -> dict[str, Any]:
@@ -194,3 +196,12 @@ def test_the_admin_reads_a_hand_stored_before_the_one_card_list(table, alice, bo
     page = client.get(reverse("admin:tables_hand_change", args=[hand.pk])).content.decode()
 
     assert "<td>bob</td><td><code>[Ac] [Ad] Ah Kc Kd Qs [5c]</code></td>" in page
+
+
+def test_seats_away_when_their_time_began_to_be_kept_count_from_the_migration(table, alice, bob):
+    seat(table, (alice, 1), (bob, 2))
+    Seat.objects.filter(player=alice).update(state=Seat.State.DISCONNECTED, away_since=None)
+    before = timezone.now()
+    SEAT_AWAY.away_from_now(apps_at("0022_seat_away_and_sitting_out_next"), None)
+    assert Seat.objects.get(player=alice).away_since >= before
+    assert Seat.objects.get(player=bob).away_since is None  # playing: not away

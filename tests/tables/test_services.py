@@ -258,7 +258,8 @@ def test_leaving_during_a_hand_waits_for_its_end_even_after_folding(table, seate
     assert services.seat_leave(table_id=table.pk, player_id=alice.pk) is None
     seat = Seat.objects.get(table=table, player=alice)
     assert seat.leaving and seat.stack == BUY_IN - 1  # the ante is in the pot
-    while not engine(hand).folded[hand.seating["players"].index({"seat": 1, "player": alice.pk})]:
+    me = [entry["player"] for entry in hand.seating["players"]].index(alice.pk)
+    while not engine(hand).folded[me]:
         state, actor = engine(hand), player_to_act(hand)
         # alice never bets, so someone else does and she has a bet to fold to.
         kind, amount = fold_fast(state) if actor == alice.pk else bet_and_call(state)
@@ -431,7 +432,7 @@ def test_hand_view_shows_each_player_their_own_down_cards_only(table, seated):
     hand = services.hand_start(table_id=table.pk)
     alice = seated[0]
     mine = services.hand_view(hand_id=hand.pk, player_id=alice.pk)
-    me = hand.seating["players"].index({"seat": 1, "player": alice.pk})
+    me = [entry["player"] for entry in hand.seating["players"]].index(alice.pk)
     assert mine["viewer"] == me and mine["turn"] == hand.version
     for seat in mine["players"]:
         assert [held["up"] for held in seat["cards"]] == [False, False, True]

@@ -10,6 +10,7 @@ import pytest
 from accounts.models import ChipTransfer, User
 from tables import services
 from tables.models import Hand, Seat, Stakes, Table
+from tables.selectors.snapshots import build_snapshot, read_table
 from tests.tables.conftest import bet_and_call, play_out, player_to_act
 
 
@@ -65,6 +66,56 @@ def test_sitting_out_mid_hand_keeps_the_player_in_that_hand(
     hand.refresh_from_db()
     assert alice.pk in [entry["player"] for entry in hand.seating["players"]]
     assert not hand.is_finished
+
+
+def seat_seen(table: Table, viewer: User | None, number: int) -> tuple[dict, dict | None]:
+    """Seat ``number`` as ``viewer``'s snapshot shows it (None: an observer), and
+    the snapshot's part for the viewer alone."""
+    snapshot = build_snapshot(read_table(table.pk), viewer and viewer.pk, None, with_events=False)
+    seat = next(s for s in snapshot.payload["table"]["seats"] if s["number"] == number)
+    return seat, snapshot.payload["you"]
+
+
+def test_sitting_out_mid_hand_shows_only_to_the_player_until_the_hand_ends(
+    three_seated: Table, alice: User, bob: User, carol: User
+) -> None:
+    hand = services.hand_start(table_id=three_seated.pk)
+    seat = services.seat_sit_out(table_id=three_seated.pk, player_id=alice.pk)
+    assert (seat.state, seat.sitting_out_next) == (Seat.State.PLAYING, True)
+    # Bob and an observer see a seat in the hand like any other; alice is told.
+    for viewer in (bob, None):
+        seen, you = seat_seen(three_seated, viewer, 1)
+        assert (seen["state"], seen["sat_out_for"]) == ("playing", None)
+        assert you is None or you["sitting_out_next"] is False
+    assert seat_seen(three_seated, alice, 1)[1]["sitting_out_next"] is True
+
+    play_out(hand, bet_and_call)  # she plays it out, and sits out once it ends
+    seat = Seat.objects.get(player=alice)
+    assert (seat.state, seat.sitting_out_next) == (Seat.State.SITTING_OUT, False)
+    assert seat.away_since == Hand.objects.get(pk=hand.pk).ended_at
+    for viewer in (bob, None):
+        assert seat_seen(three_seated, viewer, 1)[0]["state"] == "sitting_out"
+    assert alice.pk not in dealt_in(three_seated)
+
+
+def test_sitting_in_again_mid_hand_takes_back_the_sit_out(three_seated: Table, alice: User) -> None:
+    hand = services.hand_start(table_id=three_seated.pk)
+    services.seat_sit_out(table_id=three_seated.pk, player_id=alice.pk)
+    services.seat_sit_in(table_id=three_seated.pk, player_id=alice.pk)
+    assert seat_seen(three_seated, alice, 1)[1]["sitting_out_next"] is False
+    play_out(hand, bet_and_call)
+    assert Seat.objects.get(player=alice).state == Seat.State.PLAYING
+    assert alice.pk in dealt_in(three_seated)
+
+
+def test_a_player_not_dealt_into_the_hand_sits_out_at_once(
+    three_seated: Table, carol: User
+) -> None:
+    services.seat_sit_out(table_id=three_seated.pk, player_id=carol.pk)
+    services.hand_start(table_id=three_seated.pk)  # without her
+    services.seat_sit_in(table_id=three_seated.pk, player_id=carol.pk)
+    seat = services.seat_sit_out(table_id=three_seated.pk, player_id=carol.pk)
+    assert (seat.state, seat.sitting_out_next) == (Seat.State.SITTING_OUT, False)
 
 
 def test_no_hand_starts_when_too_few_are_sitting_in(

@@ -9,10 +9,11 @@ import {
   decidingAtOnce,
   decisionBadges,
   handTags,
+  handWords,
   potTitle,
   potsInPlay,
+  winningSpade,
   winsByPlayer,
-  wordsOf,
 } from "../shared/format.js";
 
 // The steps' pots: at the end, each pot the hand paid with its rake.
@@ -85,7 +86,8 @@ class Replayer {
         tags,
         badges: decisionBadges(view, p),
         player: seen,
-        words: view.result ? wordsOf(view.result.hands[String(p)]) : "",
+        words: view.result ? handWords(view, p) : "",
+        spade: winningSpade(view.result, p),
       });
       return { number, box, bet: view.phase !== "over" ? seen.bet : 0 };
     });

@@ -52,6 +52,14 @@ export function wordsOf(words) {
   return parts.join("; ");
 }
 
+// What player `p`'s hand was, in words, in a finished hand's `view`: a shown
+// hand's, or the viewer's own mucked one (the view tells only its owner).
+export function handWords(view, p) {
+  const shown = view.result && view.result.hands[String(p)];
+  if (shown) return wordsOf(shown);
+  return p === view.viewer && view.your_hand ? wordsOf(view.your_hand) : "";
+}
+
 // "high", "low" or "high and low" in a hi-lo showdown, where a shown hand is
 // named both ways; "" otherwise.
 export function halfWon(result, pot, player) {
@@ -121,13 +129,15 @@ export function potsInPlay(hand) {
   return lines;
 }
 
-// The tags a dealt-in player's seat shows for the hand: folded, all in.
-// A protected player (timed out) plays on as if all in, without risking more.
+// The tags a dealt-in player's seat shows for the hand: folded, all in,
+// mucked (at the showdown, unshown). A protected player (timed out) plays on
+// as if all in, without risking more.
 export function handTags(player) {
   const tags = [];
   if (player.folded) tags.push("folded");
   if (player.protected) tags.push("all in, protected");
   else if (player.all_in) tags.push("all in");
+  if (player.mucked) tags.push("mucked");
   return tags;
 }
 

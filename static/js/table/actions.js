@@ -182,12 +182,29 @@ export function renderAdvance(table) {
   });
 }
 
-// The keys press the buttons, unless the player is typing or in a dialog.
+// Inputs that take no typing: a key pressed on one of them is the table's.
+const KEYLESS_INPUTS = new Set(["button", "checkbox", "color", "file", "image", "radio", "range", "reset", "submit"]);
+
+// Whether `target`, the element a key went to, takes typed text: a text box
+// (the chat, a bet's amount), a text area, a list to pick from by letter, or
+// an editable element. A key typed there is the player's words, not a move.
+export function typesText(target) {
+  if (!target || !target.tagName) return false;
+  if (target.isContentEditable) return true;
+  if (target.tagName === "TEXTAREA" || target.tagName === "SELECT") return true;
+  return target.tagName === "INPUT" && !KEYLESS_INPUTS.has(String(target.type || "text").toLowerCase());
+}
+
+// The keys press the buttons, unless the player is typing or `isBusy()` (a
+// dialog is open). Escape in a text box on the page leaves it, so the keys
+// are the table's again (in a dialog it is the dialog's, which closes).
 export function listenForKeys(isBusy) {
   document.addEventListener("keydown", (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
-    const target = e.target.tagName;
-    if (target === "INPUT" || target === "TEXTAREA" || target === "SELECT") return;
+    if (typesText(e.target)) {
+      if (e.key === "Escape" && !e.target.closest("dialog")) e.target.blur();
+      return;
+    }
     if (isBusy()) return;
     const key = e.key.toUpperCase();
     const actions = byId("actions");

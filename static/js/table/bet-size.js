@@ -35,20 +35,40 @@ export function clamp(amount, option) {
   return Math.min(Math.max(amount, option.min), option.max);
 }
 
-// The presets for `option` ({min, max}): [{name, label, amount}] in rising
-// order, named "half", "pot" and "all-in". A pot size out of bounds is
-// brought to the nearest allowed amount: a player pressing "Pot" with less
-// than a pot behind means "as near as I may". "All in" comes only when the
-// whole stack may go in. Presets that land on one amount show once, under
-// the last name: a pot that takes every chip is "All in".
+// The presets of each structure, before they are brought into bounds: spread
+// limit's least and most, and the pot-sized ones of pot and no limit, where
+// no limit may also put every chip in.
+const PRESETS = {
+  spread: (hand, option) => [
+    { name: "min", label: "Min", amount: option.min },
+    { name: "max", label: "Max", amount: option.max },
+  ],
+  pot: (hand) => potPresets(hand),
+  no: (hand, option) => [...potPresets(hand), { name: "all-in", label: "All in", amount: option.max }],
+};
+
+function potPresets(hand) {
+  const { half, pot } = potTotals(hand);
+  return [
+    { name: "half", label: "½ pot", amount: half },
+    { name: "pot", label: "Pot", amount: pot },
+  ];
+}
+
+// The presets for `option` ({min, max}) at the hand's structure
+// (`hand.structure`): [{name, label, amount}] in rising order. A pot size out
+// of bounds is brought to the nearest allowed amount: a player pressing "Pot"
+// with less than a pot behind means "as near as I may". A preset that puts
+// the whole stack in is "All in", whatever the structure. Presets that land
+// on one amount show once, under the last name.
 export function betPresets(hand, option) {
   const me = hand.players[hand.viewer];
-  const { half, pot } = potTotals(hand);
-  const presets = [
-    { name: "half", label: "½ pot", amount: clamp(half, option) },
-    { name: "pot", label: "Pot", amount: clamp(pot, option) },
-  ];
-  if (me && option.max === me.bet + me.stack) presets.push({ name: "all-in", label: "All in", amount: option.max });
+  const everything = me ? me.bet + me.stack : null;
+  const make = PRESETS[hand.structure];
+  const presets = (make ? make(hand, option) : []).map((preset) => {
+    const amount = clamp(preset.amount, option);
+    return amount === everything ? { name: "all-in", label: "All in", amount } : { ...preset, amount };
+  });
   return presets.filter((preset, i) => presets.slice(i + 1).every((later) => later.amount !== preset.amount));
 }
 
@@ -77,13 +97,18 @@ export function checkAmount(text, option) {
 // The control for an open-sized wager, as a div.bet-size: the presets, the
 // slider and number field kept in step, the wager button ("Raise to 1,250",
 // carrying the kind's key), and the reason a typed amount is refused. It
-// starts at option.min. `verb` is the wager's words before the amount
-// ("Raise to"); `send(amount)` gets only an amount checkAmount passed.
+// starts at option.min. With one amount allowed (an all-in short of the
+// least wager, or a spread-limit raise whose least is its most) there is
+// nothing to choose: the button alone, with that amount on it. `verb` is the wager's words before the amount ("Raise to");
+// `send(amount)` gets only an amount checkAmount passed.
 export function betSizeControl({ hand, option, kind, verb, key, send }) {
   const control = new BetSize(option, kind, verb, key, send);
-  // With one amount allowed there is nothing to choose between.
+  // The button alone keeps its place in the row of moves (table.css).
+  control.box.classList.toggle("bet-size-one", option.min === option.max);
   if (option.min < option.max) {
-    control.box.prepend(presetRow(hand, option, verb, (amount) => control.choose(amount)));
+    const amounts = el("div", "bet-amounts");
+    amounts.append(control.slider, control.field);
+    control.box.prepend(presetRow(hand, option, verb, (amount) => control.choose(amount)), amounts);
   }
   control.choose(option.min);
   return control.box;
@@ -93,20 +118,18 @@ class BetSize {
   constructor(option, kind, verb, key, send) {
     Object.assign(this, { option, verb, send });
     this.slider = amountInput("range", "bet-slider", option, verb);
-    this.slider.disabled = option.min === option.max;
     this.field = amountInput("number", "bet-amount", option, verb + ", in chips");
     this.problem = el("p", "errors bet-error");
     this.problem.id = "bet-error-" + kind;
     this.problem.setAttribute("role", "alert");
     this.field.setAttribute("aria-describedby", this.problem.id);
-    this.wager = wagerButton(kind, key);
+    this.label = el("span", "action-label");
+    this.wager = wagerButton(kind, key, this.label);
     this.box = el("div", "bet-size");
     this.box.dataset.kind = kind;
     this.box.setAttribute("role", "group");
     this.box.setAttribute("aria-label", verb + ", in chips");
-    const amounts = el("div", "bet-amounts");
-    amounts.append(this.slider, this.field);
-    this.box.append(amounts, this.wager, this.problem);
+    this.box.append(this.wager, this.problem);
     this.listen();
   }
 
@@ -142,7 +165,7 @@ class BetSize {
 
   show(amount) {
     const label = amount === null ? this.verb : this.verb + " " + chips(amount);
-    this.wager.querySelector(".action-label").textContent = label;
+    this.label.textContent = label;
   }
 
   explain(reason) {
@@ -172,11 +195,11 @@ function amountInput(type, className, option, name) {
 }
 
 // The wager button, dressed as the move buttons are (actions.js), so the
-// kind's key presses it.
-function wagerButton(kind, key) {
+// kind's key presses it; `label` is for its words.
+function wagerButton(kind, key, label) {
   const button = el("button", "button action action-" + kind + " bet-wager");
   button.type = "button";
-  button.appendChild(el("span", "action-label"));
+  button.appendChild(label);
   if (key) {
     button.appendChild(el("kbd", "", key));
     button.dataset.key = key;

@@ -10,9 +10,10 @@ import { amountProblem } from "./seat-controls.js";
 export function chipMode(snap, limits) {
   const you = snap.you;
   if (!you) return { kind: "none" };
+  // A closed table takes no more chips, and nobody new: its seats are cashed out.
+  if (!snap.table.is_open) return { kind: "none" };
   const mine = snap.table.seats.find((s) => s.number === you.seat);
   if (!mine) {
-    if (!snap.table.is_open) return { kind: "none" };
     if (you.offer) return { kind: "offer", seat: you.offer.seat, until: you.offer.expires_at };
     if (you.waiting_position) return { kind: "waiting", position: you.waiting_position };
     const full = snap.table.seats.length + (snap.table.held_seats || []).length >= limits.seatCount;

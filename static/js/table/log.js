@@ -1,6 +1,7 @@
 // The hand log and the chat on the page. The words come from the server's
 // narrator, the headings and seat changes from narrate.js.
 import { byId, el } from "../shared/felt.js";
+import { fullTime, localTime } from "../shared/times.js";
 import { Narration, seatChanges } from "./narrate.js";
 import { mayReview } from "./state.js";
 
@@ -57,15 +58,30 @@ export function logSnapshot(table, message) {
   return { before, fresh };
 }
 
-// A chat message, unless shown before this connection.
+// A chat message, unless shown before this connection: when it was said,
+// in the browser's time zone, who said it (a long name cut short, whole in
+// its title) and what.
 export function takeChat(table, message) {
   if (!table.state.chat.isNew(message)) return;
   const line = el("li");
-  line.appendChild(el("strong", "", message.from + ": "));
-  line.appendChild(document.createTextNode(message.text));
+  const at = localTime(message.at, "minute");
+  if (at) {
+    const time = el("time", "chat-time", at);
+    time.setAttribute("datetime", message.at);
+    time.title = fullTime(message.at);
+    line.appendChild(time);
+    line.appendChild(document.createTextNode(" "));
+  }
+  const from = el("strong", "chat-from", message.from);
+  from.title = message.from;
+  line.appendChild(from);
+  line.appendChild(document.createTextNode(": " + message.text));
   addLine(byId("chat"), line);
 }
 
+// The chat box. A line sent, or Enter in an empty box, leaves the box: the
+// keys go back to the table, where a player who chatted on their turn
+// presses C to call, not to type a "c" (Escape leaves it too: actions.js).
 export function listenForChat(table) {
   const form = byId("chat-form");
   if (!form) return;
@@ -73,8 +89,10 @@ export function listenForChat(table) {
     e.preventDefault();
     const input = byId("chat-text");
     const text = input.value.trim();
-    if (!text) return;
-    table.send({ type: "chat", text: text.slice(0, 300) });
-    input.value = "";
+    if (text) {
+      table.send({ type: "chat", text: text.slice(0, 300) });
+      input.value = "";
+    }
+    input.blur();
   });
 }

@@ -10,7 +10,7 @@ import { myTurn } from "./advance.js";
 import { renderChipControls } from "./chip-controls.js";
 import { renderTimer } from "./clock.js";
 import { HandLog, listenForChat, logSnapshot, takeChat } from "./log.js";
-import { animate, movesBetween } from "./motion.js";
+import { animate, dealMs, movesBetween } from "./motion.js";
 import { renderBalance, renderCentre, renderLastHand, renderSeats } from "./render.js";
 import { BuyIn, renderSeatControls } from "./seat-controls.js";
 import { Sounds } from "./sounds.js";
@@ -18,6 +18,8 @@ import { TableSocket, tableUrl } from "./socket.js";
 import { TableState, mySeat } from "./state.js";
 
 const ERROR_SHOWN_MS = 8000;
+// Past the deal's own time, when the turn shows even if the cards' landing went unheard.
+const DEAL_SLACK_MS = 1000;
 
 function readConfig(room) {
   const data = room.dataset;
@@ -50,6 +52,7 @@ function start(room) {
     },
     sit: (number) => table.buyIn.open(number),
     advance: null, // the advance action ticked, if any (advance.js)
+    dealing: null, // while the cards dealt are in flight: the turn waits (holdTurn)
     decided: null, // the decision whose move is on its way, if any (actions.js)
   };
   table.buyIn = new BuyIn(table);
@@ -102,10 +105,32 @@ function takeSnapshot(table, message) {
   // What happened since the page last drew is seen moving and heard; a page
   // just opened is still and quiet.
   if (before) {
-    animate(table, movesBetween(before, message));
+    const moves = movesBetween(before, message);
+    holdTurn(table, animate(table, moves), dealMs(moves));
     // A turn an advance action already played is not announced.
     table.sounds.changed(fresh, before, message, { answered: played });
   }
+}
+
+// While the cards dealt fly in, whose turn it is, the clock and the move
+// buttons wait, hidden (table.css), so nobody is asked to act on cards still
+// in the air; they come when `landed` (motion.js's animate) settles, or after
+// the deal's time `ms` and some slack. A move's key still works meanwhile: a
+// key pressed is never lost. No flight (reduced motion): no wait. A later
+// deal's wait takes over from an earlier one's.
+function holdTurn(table, landed, ms) {
+  if (!landed) return;
+  const hold = {};
+  table.dealing = hold;
+  const room = byId("room");
+  room.classList.add("dealing");
+  const release = () => {
+    if (table.dealing !== hold) return;
+    table.dealing = null;
+    room.classList.remove("dealing");
+  };
+  landed.then(release);
+  setTimeout(release, ms + DEAL_SLACK_MS);
 }
 
 function takeError(table, message) {

@@ -84,18 +84,26 @@ export function animationsOn(config) {
   return !(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
 }
 
-// Plays `moves` on the freshly drawn felt.
+// How long the cards of `moves` take to land, in ms: the last one dealt
+// starts a gap after the one before it.
+export function dealMs(moves) {
+  const cards = moves.filter((move) => move.kind === "deal").length;
+  return cards ? DEAL_GAP_MS * (cards - 1) + DEAL_MS : 0;
+}
+
+// Plays `moves` on the freshly drawn felt. A promise that the cards dealt
+// have landed, or null when none fly (nothing dealt, or nothing moves here).
 export function animate(table, moves) {
-  if (!moves.length || !animationsOn(table.config)) return;
+  if (!moves.length || !animationsOn(table.config)) return null;
   const felt = byId("felt");
-  if (!felt.animate) return;
+  if (!felt.animate) return null;
   const centre = middleOf(felt);
-  let dealt = 0;
+  const flights = [];
   let collected = false;
   moves.forEach((move) => {
     if (move.kind === "deal") {
       const node = felt.querySelectorAll(`.seat[data-seat="${move.seat}"] .hand-${move.group} .card`)[move.index];
-      if (node) flyFrom(node, centre, DEAL_MS, DEAL_GAP_MS * dealt++, true);
+      if (node) flights.push(flyFrom(node, centre, DEAL_MS, DEAL_GAP_MS * flights.length, true));
     } else if (move.kind === "bet") {
       const pile = felt.querySelector(`.seat-bet[data-seat="${move.seat}"]`);
       const seat = felt.querySelector(`.seat[data-seat="${move.seat}"] .seat-plate`);
@@ -109,6 +117,8 @@ export function animate(table, moves) {
       ghost(felt, move.amount, { x: 50, y: 50 }, spotOf(felt, move.seat, 1), collected ? CHIPS_MS : 0);
     }
   });
+  // A flight cut short (its card drawn again) has landed as well as any.
+  return flights.length ? Promise.allSettled(flights.map((run) => run.finished)) : null;
 }
 
 function middleOf(node) {
@@ -116,12 +126,12 @@ function middleOf(node) {
   return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
 }
 
-// `node` arrives where it is drawn from `from` (a point on the screen).
+// `node` arrives where it is drawn from `from` (a point on the screen); the Animation.
 function flyFrom(node, from, duration, delay, small) {
   const here = middleOf(node);
   const start = { translate: `${from.x - here.x}px ${from.y - here.y}px`, opacity: 0 };
   if (small) start.scale = "0.4";
-  node.animate([start, { translate: "0 0", opacity: 1, scale: "1" }], {
+  return node.animate([start, { translate: "0 0", opacity: 1, scale: "1" }], {
     duration,
     delay,
     easing: "cubic-bezier(0.2, 0.7, 0.3, 1)",

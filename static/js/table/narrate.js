@@ -5,8 +5,13 @@
 // page, so node's tests read every line.
 export const SAT_OUT_FOR_TIMEOUTS = "sat out: two turns timed out";
 
-// The player sitting at seat `number` in `snap`, or "Seat 3" once gone.
+// The player at seat `number` in `snap`: for a seat dealt into its hand, the
+// name the hand keeps (they may have left since, and another sat there);
+// else whoever sits there now; else "Seat 3".
 export function seatName(snap, number) {
+  const info = snap.hand_info;
+  const p = info ? info.seats.indexOf(number) : -1;
+  if (p >= 0 && info.names && info.names[p]) return info.names[p];
   const seat = snap.table.seats.find((s) => s.number === number);
   return seat ? seat.player : "Seat " + number;
 }

@@ -6,9 +6,10 @@ import {
   decidingAtOnce,
   decisionBadges,
   handTags,
+  handWords,
   potsInPlay,
+  winningSpade,
   winsByPlayer,
-  wordsOf,
 } from "../shared/format.js";
 import { decide, openDecision } from "./actions.js";
 import { timerBar } from "./clock.js";
@@ -61,10 +62,11 @@ function occupiedSeat(table, seat, winners) {
     deciding,
     folded: hp && hp.folded,
     winner: winners[seat.number],
-    tags: seatTags(seat, hp, info, winners[seat.number]),
+    tags: seatTags(seat, hp, info, winners[seat.number], mine && snap.you.sitting_out_next),
     badges: hp ? decisionBadges(snap.hand, p) : [],
     player: hp,
-    words: hp && result ? wordsOf(result.hands[String(p)]) : "",
+    words: hp && result ? handWords(snap.hand, p) : "",
+    spade: hp ? winningSpade(result, p) : null,
   });
   if ((turn || deciding) && table.state.timer) box.querySelector(".seat-plate").appendChild(timerBar("seat-timer"));
   if (mine && live && snap.hand.phase === "deciding") {
@@ -75,13 +77,15 @@ function occupiedSeat(table, seat, winners) {
 }
 
 // Everything a taken seat's tags say, in order: the seat's state, the hand's
-// (folded, all in), leaving, dealer, and what it won.
-function seatTags(seat, hp, info, won) {
+// (folded, all in, mucked), leaving, dealer, and what it won. `sittingOutNext`:
+// the viewer's own seat sits out when its hand ends, which only they are told.
+function seatTags(seat, hp, info, won, sittingOutNext) {
   const tags = [];
   if (seat.state === "sitting_out" && seat.sat_out_for === "timeouts") tags.push(SAT_OUT_FOR_TIMEOUTS);
   else if (seat.state !== "playing") tags.push(seat.state.replace("_", " "));
   // Sat down during a hand: dealt in from the next one.
   else if (!hp && info && !info.finished) tags.push("next hand");
+  if (sittingOutNext) tags.push("sitting out next hand");
   if (hp) tags.push(...handTags(hp));
   if (seat.leaving) tags.push("leaving after this hand");
   if (info && info.dealer === seat.number) tags.push("dealer");
@@ -162,9 +166,12 @@ export function renderLastHand(table) {
   list.textContent = "";
   lastHand.rows.forEach((row) => {
     const line = el("li", "last-row" + (row.won ? " last-winner" : ""));
-    line.appendChild(el("span", "last-name", row.name));
-    if (row.cards) line.appendChild(cardRow(row.cards, "cards cards-small last-cards", row.wild));
+    const name = el("span", "last-name", row.name);
+    name.title = row.name; // whole, where a long one is cut short
+    line.appendChild(name);
+    if (row.cards) line.appendChild(cardRow(row.cards, "cards cards-small last-cards", row.wild, row.spade));
     if (row.words) line.appendChild(el("span", "last-words", row.words));
+    if (row.mucked) line.appendChild(el("span", "last-mucked", "mucked"));
     if (row.won) line.appendChild(el("span", "last-won", "wins " + chips(row.won)));
     list.appendChild(line);
   });
@@ -174,7 +181,7 @@ export function renderLastHand(table) {
 
 // The header's balance was rendered with the page; buy-ins and cash-outs move it.
 export function renderBalance(table) {
-  const shown = document.querySelector(".site-header .balance");
+  const shown = document.querySelector(".site-header .balance-count");
   const you = table.state.snap.you;
-  if (shown && you && typeof you.balance === "number") shown.textContent = chips(you.balance) + " chips";
+  if (shown && you && typeof you.balance === "number") shown.textContent = chips(you.balance);
 }

@@ -106,12 +106,15 @@ export function renderSeatControls(table) {
   const snap = table.state.snap;
   const mine = snap.table.seats.find((s) => s.number === table.mySeat());
   if (!mine) {
-    box.appendChild(el("p", "help", "Pick an empty seat to sit down."));
+    const words = snap.table.is_open ? "Pick an empty seat to sit down." : "The table is closed: nobody sits down here.";
+    box.appendChild(el("p", "help", words));
     return;
   }
   const info = snap.hand_info;
   const inHand = Boolean(info && !info.finished && info.seats.includes(mine.number));
-  box.appendChild(tickBox(table, "Sit out next hand", "sit-out", mine.state === "sitting_out", "sit_out", "sit_in"));
+  // Ticked during your hand, it waits for the hand's end (`sitting_out_next`).
+  const sittingOut = mine.state === "sitting_out" || Boolean(snap.you.sitting_out_next);
+  box.appendChild(tickBox(table, "Sit out next hand", "sit-out", sittingOut, "sit_out", "sit_in"));
   if (inHand) box.appendChild(tickBox(table, "Leave after this hand", "leave", mine.leaving, "leave", "stay"));
   else {
     const leave = el("button", "button button-quiet", "Leave table");
@@ -122,7 +125,13 @@ export function renderSeatControls(table) {
   if (mine.state === "sitting_out" && mine.sat_out_for === "timeouts") {
     box.appendChild(el("p", "help", "You were sat out: two turns timed out. Untick “Sit out next hand” to be dealt in again."));
   }
-  if (mine.leaving) box.appendChild(el("p", "help", "You’ll leave the table, with your chips, when this hand ends."));
+  if (!snap.table.is_open) {
+    box.appendChild(el("p", "help", "The table is closed: every seat is cashed out, chips back in the balance, when its last hand ends."));
+  } else if (mine.leaving) {
+    box.appendChild(el("p", "help", "You’ll leave the table, with your chips, when this hand ends."));
+  } else if (snap.you.sitting_out_next) {
+    box.appendChild(el("p", "help", "You’ll sit out when this hand ends; until then you play it as dealt."));
+  }
 }
 
 // A box that sends `on` when ticked and `off` when unticked; the next

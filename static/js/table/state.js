@@ -1,7 +1,8 @@
 // What the table page knows: the last snapshot (the whole truth), the events
 // waiting for the snapshot that follows them, the clock, and the summary of
 // the last finished hand. Pure: no page, no socket, so node tests it.
-import { chips, halfWon, potTitle, wordsOf } from "../shared/format.js";
+import { chips, halfWon, potTitle, winningSpade, wordsOf } from "../shared/format.js";
+import { seatName } from "./narrate.js";
 
 // The seat number of the engine's player `player` in `snap`'s hand.
 export function seatOf(snap, player) {
@@ -27,21 +28,25 @@ export function dealtIn(snap) {
 }
 
 // What a finished hand came to, from its last snapshot (hands in words) or,
-// if the next hand came first, from its show and result events (no words).
+// if the next hand came first, from its show, muck and result events (no
+// words). A row for every player who reached the showdown or won: a hand
+// mucked unshown is `mucked`, with cards and words for its own player only.
+// The players are named as the hand keeps them, whoever sits there now.
 // `review`: whether this viewer may open it in the hand history.
 export function summarize(snap, events, allHands) {
   const info = snap.hand_info;
   if (!info) return null;
-  const names = {};
-  snap.table.seats.forEach((seat) => (names[seat.number] = seat.player));
-  const nameOf = (seat) => names[seat] || "Seat " + seat;
+  const nameOf = (seat) => seatName(snap, seat);
   const result = snap.hand && snap.hand.result;
-  const shown = result ? shownInResult(result) : shownInEvents(info.id, events);
+  const shown = result ? shownInResult(snap.hand) : shownInEvents(info.id, events);
   if (!shown) return null;
   const rows = [];
   info.seats.forEach((seat, p) => {
     const hand = shown.hands[p];
-    if (!hand && !shown.payouts[p]) return;
+    const mucked = Boolean(shown.mucked[p]);
+    if (!hand && !mucked && !shown.payouts[p]) return;
+    // Chicago: the card that won a spade half, in the shown hand's cards.
+    const spade = winningSpade(result, p);
     rows.push({
       seat,
       name: nameOf(seat),
@@ -49,6 +54,8 @@ export function summarize(snap, events, allHands) {
       wild: hand && hand.wild ? hand.wild : [],
       words: hand ? hand.words : "",
       won: shown.payouts[p] || 0,
+      mucked,
+      ...(spade ? { spade } : {}),
     });
   });
   return {
@@ -63,24 +70,30 @@ export function summarize(snap, events, allHands) {
   };
 }
 
-function shownInResult(result) {
+// The shown hands of a finished hand's view, and the viewer's own if it was
+// mucked (the view tells only its owner what that hand was).
+function shownInResult(view) {
+  const result = view.result;
   const hands = {};
-  Object.keys(result.hands).forEach((p) => {
-    const hand = result.hands[p];
-    hands[p] = { cards: hand.cards, words: wordsOf(hand), wild: hand.wild || [] };
-  });
-  return { hands, payouts: result.payouts };
+  const told = (hand) => ({ cards: hand.cards, words: wordsOf(hand), wild: hand.wild || [] });
+  Object.keys(result.hands).forEach((p) => (hands[p] = told(result.hands[p])));
+  if (view.your_hand && typeof view.viewer === "number") hands[view.viewer] = told(view.your_hand);
+  const mucked = {};
+  (view.players || []).forEach((player, p) => (mucked[p] = Boolean(player.mucked)));
+  return { hands, mucked, payouts: result.payouts };
 }
 
 function shownInEvents(id, events) {
   const hands = {};
+  const mucked = {};
   let payouts = null;
   events.forEach((m) => {
     if (m.hand_id !== id) return;
     if (m.event.type === "show") hands[m.event.player] = { cards: m.event.cards, words: "" };
+    if (m.event.type === "muck") mucked[m.event.player] = true;
     if (m.event.type === "result") payouts = m.event.payouts;
   });
-  return payouts ? { hands, payouts } : null;
+  return payouts ? { hands, mucked, payouts } : null;
 }
 
 // "Main pot 40: alice 20 (high), bob 20 (low)": one line a pot, when the
