@@ -101,10 +101,14 @@ class LobbyConsumer(DirectConsumer):
     """The lobby's live rows (``ws/lobby/``): sent on connect and after table changes.
 
     Change notices can come many times a second from a busy room, so each
-    connection answers them at most once per ``LOBBY_REFRESH_SECONDS``.
+    connection answers them at most once per ``LOBBY_REFRESH_SECONDS``. The
+    notice is the same for every viewer; each connection reads its own rows,
+    which mark the tables its player sits at.
     """
 
     async def connect(self) -> None:
+        user = self.scope.get("user")
+        self.viewer_id: int | None = user.pk if user is not None and user.is_authenticated else None
         self.filters: dict[str, Any] = {}
         self.seq = 0
         self.messages = message_limit()
@@ -151,7 +155,7 @@ class LobbyConsumer(DirectConsumer):
         await self.send_rows()
 
     async def send_rows(self) -> None:
-        rows = await database_sync_to_async(lobby_rows)(**self.filters)
+        rows = await database_sync_to_async(lobby_rows)(**self.filters, viewer_id=self.viewer_id)
         await self.send_lobby({"type": "lobby", "tables": rows})
 
     async def send_lobby(self, message: dict[str, Any]) -> None:

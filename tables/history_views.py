@@ -30,6 +30,7 @@ from tables.history import (
     unshown_players,
 )
 from tables.models import VARIANT_CHOICES, Hand, HandResult, Stakes, Table
+from tables.names import name_in_words
 from tables.rules.cards import card_str
 from tables.rules.narration import hand_words
 
@@ -127,10 +128,13 @@ def hand_detail(request: HttpRequest, hand_id: int) -> HttpResponse:
     results = {r.player_id: r for r in hand.results.select_related("player")}
     players = hand.seating["players"]
     names = [_name(results.get(entry["player"]), entry["seat"]) for entry in players]
+    # Sentences tell a long name cut short; the seats and the players' table
+    # cut it with CSS and keep it whole in a title.
+    told = [name_in_words(name) for name in names]
     timed_out = frozenset(
         hand.actions.filter(timed_out=True).order_by().values_list("seq", flat=True)
     )
-    replay = hand_replay(access, names, timed_out)
+    replay = hand_replay(access, told, timed_out)
     context = {
         "hand": hand,
         "stakes": hand.table.stakes,
@@ -138,7 +142,7 @@ def hand_detail(request: HttpRequest, hand_id: int) -> HttpResponse:
         "sections": replay.sections,
         "players": _players(access, replay, names, results),
         "replay": _replay_data(access, replay, names),
-        "deck": _deck(access, names),
+        "deck": _deck(access, told),
     }
     return render(request, "history/hand_detail.html", context)
 

@@ -1,8 +1,9 @@
 """The lobby's rows: every open table with its game, betting structure, buy-in,
-rake, seats, waiting list and recent activity.
+rake, seats, waiting list and recent activity, and whether the viewer sits there.
 
 Shared by the lobby page, its JSON fallback and the lobby websocket, so all
-three show the same figures.
+three show the same figures in the same order: the busiest tables first,
+then by game as players read its name, then by table name.
 """
 
 from __future__ import annotations
@@ -11,11 +12,11 @@ import datetime
 from typing import Any
 
 from django import forms
-from django.db.models import Count, Q, Sum
+from django.db.models import BooleanField, Count, Exists, OuterRef, Q, Sum, Value
 from django.urls import reverse
 from django.utils import timezone
 
-from tables.models import VARIANT_CHOICES, HandResult, Stakes, Table
+from tables.models import VARIANT_CHOICES, HandResult, Seat, Stakes, Table
 from tables.rules.games import structure_choices
 
 # The lobby's statistics look back this far, over hands that have finished.
@@ -40,7 +41,11 @@ class LobbyFilter(forms.Form):
 
 
 def lobby_rows(
-    *, variant: str | None = None, structure: str | None = None, stakes: Stakes | None = None
+    *,
+    variant: str | None = None,
+    structure: str | None = None,
+    stakes: Stakes | None = None,
+    viewer_id: int | None = None,
 ) -> list[dict[str, Any]]:
     """Every open table as plain data, in two queries however many tables there are.
 
@@ -48,7 +53,8 @@ def lobby_rows(
     ``average_pot`` is the mean, over those hands, of the chips that changed
     hands: what the losing players lost (their negative ``HandResult.net``),
     which is what the winners won plus the rake. A hand nobody lost in (a
-    split of equal contributions) counts as a pot of 0.
+    split of equal contributions) counts as a pot of 0. ``seated`` says
+    whether the player ``viewer_id`` (None: a visitor) has a seat there.
     """
     tables = Table.objects.filter(is_open=True).select_related("stakes__rake")
     if variant:
@@ -63,10 +69,25 @@ def lobby_rows(
         held=Count(
             "waiting_players", filter=Q(waiting_players__offered_seat__isnull=False), distinct=True
         ),
-    ).order_by("stakes__variant", "name")
-    rows = list(tables)
+        seated=_seated(viewer_id),
+    )
+    rows = sorted(tables, key=_lobby_order)
     stats = _recent_stats([t.pk for t in rows])
     return [_lobby_row(table, stats.get(table.pk)) for table in rows]
+
+
+def _seated(viewer_id: int | None) -> Exists | Value:
+    if viewer_id is None:
+        return Value(False, output_field=BooleanField())
+    return Exists(Seat.objects.filter(table=OuterRef("pk"), player_id=viewer_id))
+
+
+def _lobby_order(table: Table) -> tuple[int, str, str, int]:
+    """Tables with players first, the most first; then the game's name as the
+    lobby shows it (not its code, which sorts "declare" among the d's); then
+    the table's name. Sorted here, as the names come from the game registry."""
+    game = table.stakes.get_variant_display()
+    return (-table.taken, game.casefold(), table.name.casefold(), table.pk)
 
 
 def _recent_stats(table_ids: list[int]) -> dict[int, dict[str, int]]:
@@ -106,6 +127,7 @@ def _lobby_row(table: Table, stats: dict[str, int] | None) -> dict[str, Any]:
         "hands_per_hour": hands,
         "average_pot": round(-stats["lost"] / hands) if hands else None,
         "url": reverse("table", args=[table.pk]),
+        "seated": table.seated,
     }
 
 
@@ -117,6 +139,6 @@ def rake_words(stakes: Stakes) -> str:
     rake = stakes.rake
     if rake is None or not rake.percent:
         return "none"
-    words = f"{rake.percent.normalize():f}%"
+    words = rake.percent_shown()
     words += f" up to {rake.cap:,}" if rake.cap is not None else ", no cap"
     return words + (", from 4th street" if rake.no_rake_third_street else "")

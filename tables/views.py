@@ -19,7 +19,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     context = {
         "form": form,
         "ignored": _ignored_filters(form),
-        "tables": lobby_rows(**filters),
+        "tables": lobby_rows(**filters, viewer_id=request.user.pk),
         "stats_minutes": int(STATS_WINDOW.total_seconds() // 60),
     }
     return render(request, "tables/lobby.html", context)
@@ -28,7 +28,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def lobby_json(request: HttpRequest) -> JsonResponse:
     """The lobby's rows for the page's poller, with the same filters as the page."""
     form = LobbyFilter(request.GET)
-    rows = lobby_rows(**form.valid_filters())
+    rows = lobby_rows(**form.valid_filters(), viewer_id=request.user.pk)
     return JsonResponse({"tables": rows, "ignored": _ignored_filters(form)})
 
 

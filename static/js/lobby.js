@@ -1,8 +1,10 @@
 // The lobby's live rows. The server pushes them over ws/lobby/ whenever a
 // table changes; the filters are sent over the same socket. While the socket
 // is down, lobby.json is polled every few seconds instead, so the list never
-// freezes, and the socket is tried again with a growing pause. A click on a
-// column heading sorts the rows by it; a second click reverses the order.
+// freezes, and the socket is tried again with a growing pause. The rows come
+// in the server's order (tables with players first, then by game and name)
+// until a click on a column heading sorts them by it; a second click
+// reverses the order. Each viewer's rows mark the tables they sit at.
 import { chips } from "./shared/format.js";
 
 (function () {
@@ -40,10 +42,20 @@ import { chips } from "./shared/format.js";
     return a;
   }
 
+  // The player's own tables are marked, and lead back to their seat.
   function row(t) {
     var tr = document.createElement("tr");
     tr.dataset.table = t.id;
-    tr.appendChild(cell(t.name));
+    if (t.seated) tr.className = "lobby-seated";
+    var name = cell(t.name, "lobby-name");
+    if (t.seated) {
+      name.appendChild(document.createTextNode(" "));
+      var you = document.createElement("span");
+      you.className = "lobby-you";
+      you.textContent = "You’re seated";
+      name.appendChild(you);
+    }
+    tr.appendChild(name);
     tr.appendChild(cell(t.stakes));
     tr.appendChild(cell(chips(t.min_buy_in) + "–" + chips(t.max_buy_in), "num"));
     tr.appendChild(cell(t.rake));
@@ -53,6 +65,11 @@ import { chips } from "./shared/format.js";
     tr.appendChild(cell(t.average_pot === null ? "–" : chips(t.average_pot), "num"));
     tr.appendChild(cell(String(t.hands_per_hour), "num"));
     var links = cell("", "lobby-links");
+    if (t.seated) {
+      links.appendChild(link(t.url, "Your seat", "button"));
+      tr.appendChild(links);
+      return tr;
+    }
     links.appendChild(link(t.url, "Watch"));
     links.appendChild(document.createTextNode(" "));
     if (loggedIn) {

@@ -1,7 +1,10 @@
-"""The lobby in a real browser: its columns, and sorting that survives live updates.
+"""The lobby in a real browser: its columns, its order, sorting that survives
+live updates, and a phone's screen.
 
 A visitor, not logged in, compares tables before choosing one: three tables
-with different buy-ins, one of them full with a player waiting.
+with different buy-ins, one of them full with a player waiting. On a phone,
+a player whose name is as long as signup once allowed (150 characters) finds
+the lobby as wide as the screen, and the table they sit down at marked.
 """
 
 from __future__ import annotations
@@ -12,9 +15,24 @@ from typing import Any
 import pytest
 
 from accounts.services import user_signup
-from tables import services
+from tables import broadcast, services
 from tables.models import RakeRule, Stakes, Table
-from tests.browser.test_table_play import DESKTOP, PASSWORD, buy_in, log_in, open_buy_in, shot
+from tests.browser.test_names_and_times import (
+    LONG,
+    expect_cut_short,
+    header_is_one_line,
+    no_sideways_scroll,
+)
+from tests.browser.test_table_layout import off_the_loop
+from tests.browser.test_table_play import (
+    DESKTOP,
+    PASSWORD,
+    PHONE,
+    buy_in,
+    log_in,
+    open_buy_in,
+    shot,
+)
 
 try:
     from playwright.sync_api import Page, expect
@@ -51,7 +69,9 @@ def tables(transactional_db: None) -> dict[str, Table]:
 
 
 def names(page: Page) -> list[str]:
-    return page.locator("#lobby tbody tr td:first-child").all_inner_texts()
+    """The tables' names in the lobby's order (without the mark of the player's own)."""
+    cells = page.locator("#lobby tbody td.lobby-name")
+    return cells.evaluate_all("(cells) => cells.map((cell) => cell.firstChild.textContent.trim())")
 
 
 def test_a_visitor_compares_tables_and_sorts_them(
@@ -91,3 +111,40 @@ def test_a_visitor_compares_tables_and_sorts_them(
     assert names(page) == ["Big", "Middle", "Cheap"]
     page.locator("#lobby th", has_text="Waiting").get_by_role("button").click()
     assert names(page)[-1] == "Cheap"  # the only table with anyone waiting, ascending
+
+
+def test_on_a_phone_the_lobby_fits_the_screen_and_marks_the_players_table(
+    browser: Any,
+    live_server_url: str,
+    tables: dict[str, Table],
+    server_channel_layer: None,
+    screenshots: Path,
+) -> None:
+    player = user_signup(username=LONG, password=PASSWORD)  # as signup allowed it once
+    page = browser.new_context(**PHONE).new_page()
+    log_in(page, live_server_url, LONG)
+    page.goto(live_server_url + "/tables/")
+    expect(page.locator("#lobby-status")).to_contain_text("Live")
+    # The busy table first, then the empty ones by name (all three are stud).
+    assert names(page) == ["Cheap", "Big", "Middle"]
+    assert no_sideways_scroll(page)
+    assert header_is_one_line(page)
+    expect_cut_short(page, ".site-header .player-name")
+    shot(page, screenshots, "phone-lobby")
+
+    # The player sits down at Middle elsewhere, and the lobby hears of it as
+    # every viewer does: the live rows mark it, and it moves up among the
+    # tables with players.
+    middle_id = tables["Middle"].pk
+    services.seat_take(table_id=middle_id, player_id=player.pk, seat_number=1, buy_in=100)
+    off_the_loop(lambda: broadcast.table_changed(middle_id))
+    middle = page.locator(f'#lobby tr[data-table="{middle_id}"]')
+    expect(middle).to_have_class("lobby-seated")
+    expect(middle.locator(".lobby-you")).to_have_text("You’re seated")
+    expect(middle.get_by_role("link", name="Your seat")).to_have_attribute(
+        "href", f"/tables/{middle_id}/"
+    )
+    assert names(page) == ["Cheap", "Middle", "Big"]
+    expect(page.locator("#lobby tr.lobby-seated")).to_have_count(1)
+    assert no_sideways_scroll(page)
+    shot(page, screenshots, "phone-lobby-seated")

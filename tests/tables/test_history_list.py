@@ -284,3 +284,46 @@ def test_the_download_links_export_the_hands_of_the_chosen_table(two_tables, ali
 
 def test_there_is_nothing_to_download_without_hands(carol):
     assert "/hands/export." not in my_hands(carol)
+
+
+# --------------------------------------------------------------------- times
+
+TIME = re.compile(r'<time datetime="([^"]+)" data-local="([\w-]+)">([^<]+)</time>')
+
+
+def test_the_list_gives_each_start_as_an_instant_for_the_browser_to_localize(
+    table, alice, bob, settings
+):
+    """The text is the site's zone (read without JavaScript); ``datetime`` is
+    the exact instant, which local-times.js writes in the browser's zone."""
+    settings.TIME_ZONE = "America/New_York"
+    seat(table, (alice, 1), (bob, 2))
+    hand = play_hand(table, folds(bob))
+    started(hand, datetime.datetime(2026, 3, 2, 3, 30, 15, tzinfo=datetime.UTC))
+    timezone.deactivate()
+    html = my_hands(alice)
+    [(instant, style, text)] = TIME.findall(html)
+    assert datetime.datetime.fromisoformat(instant) == datetime.datetime(
+        2026, 3, 2, 3, 30, 15, tzinfo=datetime.UTC
+    )
+    assert (style, text) == ("date-minute", "2026-03-01 22:30")
+    assert "Started (<span data-time-zone>America/New_York</span>)" in html
+
+
+def test_the_hand_page_gives_its_start_and_end_as_instants(table, alice, bob):
+    seat(table, (alice, 1), (bob, 2))
+    hand = play_hand(table, folds(bob))
+    html = page(Client(), alice, reverse("hand_detail", args=[hand.pk])).content.decode()
+    times = TIME.findall(html)
+    assert [datetime.datetime.fromisoformat(instant) for instant, _, _ in times] == [
+        hand.started_at,
+        hand.ended_at,
+    ]
+    assert [style for _, style, _ in times] == ["date-second", "second"]
+    assert "(<span data-time-zone>UTC</span>)" in html
+
+
+def test_every_page_loads_the_script_that_localizes_times(alice):
+    script = '<script type="module" src="/static/js/local-times.js"></script>'
+    assert script in page(Client(), alice, reverse("my_hands")).content.decode()
+    assert script in page(Client(), None, reverse("lobby")).content.decode()

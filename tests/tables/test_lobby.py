@@ -1,7 +1,9 @@
 """The lobby by betting structure: its filter, offered from the engine's registry, and
-the structure on each row.
+the structure on each row; the order of its rows; the tables a player sits at.
 
-An anonymous visitor (the plain ``client``) browses; nothing here needs a seat.
+An anonymous visitor (the plain ``client``) browses. For the order and the
+player's own tables, alice, bob and carol sit down: alice's tables are marked
+for her alone.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from accounts.models import User
+from tables import services
 from tables.lobby import LobbyFilter, lobby_rows
 from tables.models import Stakes, Table
 from tables.rules.games import structure_choices
@@ -119,3 +123,114 @@ def test_the_filter_form_hands_the_structure_to_lobby_rows(tables: list[Table]) 
 
     assert filters == {"structure": "pot"}
     assert [row["name"] for row in lobby_rows(**filters)] == ["Pot 1"]
+
+
+# ------------------------------------------------------------------ the order
+
+# Three home games whose codes sort otherwise than their names: by code
+# "declare" (Seven-card stud hi-lo declare) fell between "baseball" and
+# "deuces"; by name it comes last.
+HOME_GAMES = {"declare": "Hi-Lo Declare", "baseball": "Baseball", "deuces": "Deuces"}
+
+
+def stakes_for(variant: str) -> Stakes:
+    return Stakes.objects.create(
+        name=f"{variant} 5/10", variant=variant, ante=1, bring_in=2, small_bet=5, big_bet=10,
+        min_buy_in=50, max_buy_in=500, seats=7,
+    )  # fmt: skip
+
+
+def sit(table: Table, *players: User) -> None:
+    for number, player in enumerate(players, start=1):
+        services.seat_take(table_id=table.pk, player_id=player.pk, seat_number=number, buy_in=100)
+
+
+@pytest.fixture
+def home_games(db: None) -> dict[str, Table]:
+    return {
+        variant: Table.objects.create(name=name, stakes=stakes_for(variant))
+        for variant, name in HOME_GAMES.items()
+    }
+
+
+def test_empty_tables_are_ordered_by_the_games_name_as_players_read_it(
+    home_games: dict[str, Table],
+) -> None:
+    rows = lobby_rows()
+
+    assert [row["variant_name"] for row in rows] == [
+        "Baseball",
+        "Deuces wild",
+        "Seven-card stud hi-lo declare",
+    ]
+
+
+def test_tables_of_one_game_are_ordered_by_their_name(stakes: Stakes) -> None:
+    for name in ("Stud b", "Stud C", "Stud a"):
+        Table.objects.create(name=name, stakes=stakes)
+
+    assert [row["name"] for row in lobby_rows()] == ["Stud a", "Stud b", "Stud C"]
+
+
+def test_tables_with_players_come_first_the_busiest_first(
+    home_games: dict[str, Table], alice: User, bob: User, carol: User
+) -> None:
+    sit(home_games["deuces"], alice)
+    sit(home_games["declare"], bob, carol)
+
+    assert [row["name"] for row in lobby_rows()] == ["Hi-Lo Declare", "Deuces", "Baseball"]
+
+
+def test_the_page_the_json_and_a_filter_keep_the_order(
+    client: Client, home_games: dict[str, Table], razz_pot: Stakes, alice: User
+) -> None:
+    Table.objects.create(name="Razz", stakes=razz_pot)
+    sit(home_games["declare"], alice)
+    expected = ["Hi-Lo Declare", "Baseball", "Deuces"]
+
+    page = client.get(LOBBY, {"structure": "fixed"})
+    json_rows = client.get(LOBBY_JSON).json()["tables"]
+
+    assert names(page) == expected
+    assert [row["name"] for row in json_rows] == [*expected, "Razz"]
+
+
+# ------------------------------------------------------- the viewer's tables
+
+
+def test_each_player_sees_the_tables_they_sit_at(
+    home_games: dict[str, Table], alice: User, bob: User
+) -> None:
+    sit(home_games["deuces"], alice)
+
+    def seated(viewer_id: int | None) -> list[str]:
+        return [row["name"] for row in lobby_rows(viewer_id=viewer_id) if row["seated"]]
+
+    assert seated(alice.pk) == ["Deuces"]
+    assert seated(bob.pk) == []  # at no table
+    assert seated(None) == []  # a visitor
+
+
+def test_the_page_marks_the_players_tables_and_leads_back_to_the_seat(
+    client: Client, home_games: dict[str, Table], alice: User
+) -> None:
+    sit(home_games["deuces"], alice)
+    client.force_login(alice)
+
+    page = client.get(LOBBY).content.decode()
+    json_rows = client.get(LOBBY_JSON).json()["tables"]
+
+    deuces = home_games["deuces"].pk
+    assert page.count('class="lobby-seated"') == 1
+    assert f'<tr data-table="{deuces}" class="lobby-seated">' in page
+    assert page.count("Your seat") == 1
+    assert [row["name"] for row in json_rows if row["seated"]] == ["Deuces"]
+
+
+def test_a_visitor_sees_no_table_marked(
+    client: Client, home_games: dict[str, Table], alice: User
+) -> None:
+    sit(home_games["deuces"], alice)
+
+    assert "lobby-seated" not in client.get(LOBBY).content.decode()
+    assert not any(row["seated"] for row in client.get(LOBBY_JSON).json()["tables"])

@@ -1,6 +1,8 @@
 """The lobby websocket: rows on connect, filters, pushes after a table changes.
 
-An anonymous visitor is enough here: the lobby shows nothing private.
+An anonymous visitor is enough for most: the lobby shows nothing private. Only
+which tables a player sits at is theirs: alice's socket marks hers, a
+visitor's marks none, from the same change notice.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from cardroom.asgi import application
 from tables import broadcast, services
 from tables.lobby import lobby_rows
 from tables.models import Stakes, Table
+from tests.tables.conftest import session_of
 from tests.tables.test_consumers import SAME_SITE, run
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -35,8 +38,12 @@ def razz_table(db: None) -> Table:
 
 
 @asynccontextmanager
-async def lobby() -> AsyncIterator[WebsocketCommunicator]:
-    communicator = WebsocketCommunicator(application, "/ws/lobby/", headers=SAME_SITE)
+async def lobby(session: str | None = None) -> AsyncIterator[WebsocketCommunicator]:
+    """The lobby's socket, for a visitor or for the player with this session cookie."""
+    headers = list(SAME_SITE)
+    if session is not None:
+        headers.append((b"cookie", f"sessionid={session}".encode()))
+    communicator = WebsocketCommunicator(application, "/ws/lobby/", headers=headers)
     connected, _ = await communicator.connect()
     assert connected
     try:
@@ -219,5 +226,28 @@ def test_a_processs_burst_of_changes_costs_the_lobby_group_two_messages(table: T
         assert first == later == {"type": broadcast.LOBBY_CHANGED}
         with pytest.raises(TimeoutError):
             await asyncio.wait_for(layer.receive(listener), 2 * broadcast.LOBBY_NOTICE_SECONDS)
+
+    run(scenario)
+
+
+def seated(message: dict[str, Any]) -> list[str]:
+    return [row["name"] for row in message["tables"] if row["seated"]]
+
+
+def test_each_socket_marks_its_own_players_tables_after_a_shared_notice(
+    table: Table, razz_table: Table, alice: User
+) -> None:
+    session = session_of(alice)
+
+    async def scenario() -> None:
+        async with lobby(session) as hers, lobby() as visitor:
+            assert seated(await hers.receive_json_from(timeout=3)) == []
+            assert seated(await visitor.receive_json_from(timeout=3)) == []
+            await database_sync_to_async(services.seat_take)(
+                table_id=razz_table.pk, player_id=alice.pk, seat_number=1, buy_in=100
+            )
+            await broadcast.announce_changed(razz_table.pk)  # one notice to the whole group
+            assert seated(await hers.receive_json_from(timeout=3)) == ["Razz table"]
+            assert seated(await visitor.receive_json_from(timeout=3)) == []
 
     run(scenario)

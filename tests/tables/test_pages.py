@@ -58,7 +58,7 @@ def test_lobby_lists_open_tables_with_seat_counts(client: Client, seated: Table,
     response = client.get(LOBBY)
 
     names = [row["name"] for row in response.context["tables"]]
-    assert names == ["Razz 1", "Table 1"]
+    assert names == ["Table 1", "Razz 1"]  # the table with players first
     assert "2 / 8" in response.content.decode()
     assert "0 / 6" in response.content.decode()
     assert "Shut" not in response.content.decode()

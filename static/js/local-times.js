@@ -1,0 +1,17 @@
+// Every page's times in the browser's time zone. The server writes them in
+// its own zone (UTC) as <time datetime="ISO" data-local="STYLE">, which reads
+// well without JavaScript; here each gets the player's local text (styles:
+// shared/times.js), and a tooltip with the date, seconds and zone. An
+// element with data-time-zone names the zone the times are now in.
+import { fullTime, localTime, zoneName } from "./shared/times.js";
+
+document.querySelectorAll("time[data-local]").forEach((node) => {
+  const text = localTime(node.dateTime, node.dataset.local);
+  if (!text) return; // unreadable: the server's words stay
+  node.textContent = text;
+  node.title = fullTime(node.dateTime);
+});
+
+document.querySelectorAll("[data-time-zone]").forEach((node) => {
+  node.textContent = zoneName();
+});
