@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 import pytest
 from django.test import Client
@@ -38,6 +39,18 @@ def test_it_shows_the_balance_and_the_players_own_rows(
     assert "-250" in page
     assert "bob&#x27;s correction" not in page
     assert [t.user_id for t in response.context["transfers"]] == [alice.pk, alice.pk]
+
+
+def test_each_chip_movement_gives_its_instant_for_the_browser_to_localize(
+    alice_client: Client, alice: User
+) -> None:
+    """The text is the site's zone; ``datetime`` is the exact instant, which
+    local-times.js writes in the browser's zone, as on the hand pages."""
+    page = alice_client.get(PROFILE).content.decode()
+
+    (grant,) = alice.transfers.all()
+    found = re.findall(r'<time datetime="([^"]+)" data-local="date-minute">', page)
+    assert [datetime.fromisoformat(instant) for instant in found] == [grant.created_at]
 
 
 def test_a_player_sets_the_email_for_password_resets(alice_client: Client, alice: User) -> None:
