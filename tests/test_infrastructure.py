@@ -403,9 +403,9 @@ def test_make_run_migrates_with_its_kept_secret_key_and_hands_over_to_the_runner
 ) -> None:
     """The real `make run`, as on a server with no SECRET_KEY, DEBUG or HTTPS set.
 
-    DEBUG off needs a signing key, so the migration working shows the key from
-    .secret_key reached Django. The runner is then asked for more bots than a
-    table seats, which it refuses before starting anything.
+    It makes .secret_key, readable by its owner alone (tests/test_secret_key.py
+    shows every command reads it), and migrates. The runner is then asked for
+    more bots than a table seats, which it refuses before starting anything.
     """
     env = {
         name: value

@@ -21,7 +21,6 @@ from tests.browser.test_names_and_times import (
     LONG,
     expect_cut_short,
     header_is_one_line,
-    no_sideways_scroll,
 )
 from tests.browser.test_table_layout import off_the_loop
 from tests.browser.test_table_play import (
@@ -29,6 +28,7 @@ from tests.browser.test_table_play import (
     PASSWORD,
     PHONE,
     buy_in,
+    fits_width,
     log_in,
     open_buy_in,
     shot,
@@ -127,7 +127,7 @@ def test_on_a_phone_the_lobby_fits_the_screen_and_marks_the_players_table(
     expect(page.locator("#lobby-status")).to_contain_text("Live")
     # The busy table first, then the empty ones by name (all three are stud).
     assert names(page) == ["Cheap", "Big", "Middle"]
-    assert no_sideways_scroll(page)
+    assert fits_width(page)
     assert header_is_one_line(page)
     expect_cut_short(page, ".site-header .player-name")
     shot(page, screenshots, "phone-lobby")
@@ -146,5 +146,5 @@ def test_on_a_phone_the_lobby_fits_the_screen_and_marks_the_players_table(
     )
     assert names(page) == ["Cheap", "Middle", "Big"]
     expect(page.locator("#lobby tr.lobby-seated")).to_have_count(1)
-    assert no_sideways_scroll(page)
+    assert fits_width(page)
     shot(page, screenshots, "phone-lobby-seated")

@@ -22,7 +22,7 @@ import pytest
 from accounts.services import user_signup
 from tables import services
 from tables.models import ChatLine, Hand, Table
-from tests.browser.test_table_play import DESKTOP, PASSWORD, PHONE, log_in, shot
+from tests.browser.test_table_play import DESKTOP, PASSWORD, PHONE, fits_width, log_in, shot
 from tests.tables.test_history_access import play_hand, showdown
 
 try:
@@ -54,13 +54,6 @@ def header_is_one_line(page: Page) -> bool:
           return Math.max(...boxes.map((b) => b.top)) < Math.min(...boxes.map((b) => b.bottom));
         }"""
     )
-
-
-def no_sideways_scroll(page: Page) -> bool:
-    """Whether the page is no wider than the screen. Not ``innerWidth``: a
-    phone zooms out to show a page wider than its screen, and ``innerWidth``
-    grows with it."""
-    return page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
 
 
 def expect_cut_short(page: Page, selector: str) -> None:
@@ -111,7 +104,7 @@ def test_a_long_name_is_cut_short_and_never_widens_a_page(
         expect(page.locator("#lobby-status")).to_contain_text("Live")
         expect(page.locator("#lobby tr.lobby-seated")).to_have_count(1)
         shot(page, screenshots, f"{device_name}-1-lobby")
-        assert no_sideways_scroll(page), "the lobby"
+        assert fits_width(page), "the lobby"
 
         page.goto(f"{live_server_url}/tables/{hand.table_id}/")
         expect(page.locator("#last-hand-number")).to_have_text("#1")
@@ -122,17 +115,17 @@ def test_a_long_name_is_cut_short_and_never_widens_a_page(
             expect_cut_short(page, named)
         expect(page.locator("#log")).to_contain_text("Seat 1 (" + "l" * 23 + "…)")
         shot(page, screenshots, f"{device_name}-2-table")
-        assert no_sideways_scroll(page), "the table page"
+        assert fits_width(page), "the table page"
 
         page.goto(f"{live_server_url}/hands/{hand.pk}/")
         expect(page.locator(f'#replay-felt .seat-name[title="{LONG}"]')).to_have_count(1)
         expect_cut_short(page, f'#players .name-cut[title="{LONG}"]')
         shot(page, screenshots, f"{device_name}-3-hand")
-        assert no_sideways_scroll(page), "the hand page"
+        assert fits_width(page), "the hand page"
 
         page.goto(f"{live_server_url}/hands/")
         shot(page, screenshots, f"{device_name}-4-my-hands")
-        assert no_sideways_scroll(page), "My hands"
+        assert fits_width(page), "My hands"
         if device is PHONE:
             assert header_is_one_line(page)
 

@@ -177,7 +177,10 @@ def stakes_line(page: Page) -> str:
 
 
 def fits_width(page: Page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    """Whether the page is no wider than the screen. Not ``innerWidth``: a
+    phone zooms out to show a page wider than its screen, and ``innerWidth``
+    grows with it."""
+    return page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
 
 
 # -------------------------------------------------------------------- tests
