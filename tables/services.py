@@ -578,14 +578,29 @@ def waiting_offers_expire(
     now = now or timezone.now()
     expired = WaitingPlayer.objects.filter(offer_expires_at__lte=now)
     tables = expired.order_by("table_id").values_list("table_id", flat=True).distinct()
-    passed = 0
-    for table_id in list(tables[:SWEEP_BATCH]):
-        count = _waiting_offers_expire_at(table_id, now)
+    return _tables_sweep(
+        list(tables[:SWEEP_BATCH]),
+        lambda table_id: _waiting_offers_expire_at(table_id, now),
+        on_changed,
+    )
+
+
+def _tables_sweep(
+    table_ids: list[int],
+    change: Callable[[int], int],
+    on_changed: Callable[[int], object] | None,
+) -> int:
+    """What a sweep does at each table: ``change`` (a transaction of its own,
+    returning how many things it changed there), then ``on_changed`` with the
+    table's id where it changed any; how many in all."""
+    total = 0
+    for table_id in table_ids:
+        count = change(table_id)
         if count:
-            passed += count
+            total += count
             if on_changed is not None:
                 on_changed(table_id)
-    return passed
+    return total
 
 
 @transaction.atomic
@@ -776,14 +791,10 @@ def seats_stand_up_idle(
     table's id after it.
     """
     now = now or timezone.now()
-    stood = 0
-    for table_id in list(_tables_with_idle_seats(now)[:SWEEP_BATCH]):
-        count = _seats_stand_up_idle_at(table_id, now)
-        if count:
-            stood += count
-            if on_changed is not None:
-                on_changed(table_id)
-    return stood
+    tables = list(_tables_with_idle_seats(now)[:SWEEP_BATCH])
+    return _tables_sweep(
+        tables, lambda table_id: _seats_stand_up_idle_at(table_id, now), on_changed
+    )
 
 
 def _tables_with_idle_seats(now: datetime) -> QuerySet[Seat, int]:
