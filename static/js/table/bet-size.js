@@ -99,8 +99,9 @@ export function checkAmount(text, option) {
 // carrying the kind's key), and the reason a typed amount is refused. It
 // starts at option.min. With one amount allowed (an all-in short of the
 // least wager, or a spread-limit raise whose least is its most) there is
-// nothing to choose: the button alone, with that amount on it. `verb` is the wager's words before the amount ("Raise to");
-// `send(amount)` gets only an amount checkAmount passed.
+// nothing to choose: the button alone, with that amount on it. `verb` is the
+// wager's words before the amount ("Raise to"); `send(amount)` gets only an
+// amount checkAmount passed.
 export function betSizeControl({ hand, option, kind, verb, key, send }) {
   const control = new BetSize(option, kind, verb, key, send);
   // The button alone keeps its place in the row of moves (table.css).
