@@ -271,7 +271,7 @@ def print_table(results: Sequence[Result]) -> None:
 
 
 def print_ratios(results: Sequence[Result]) -> None:
-    """One row per game and structure, as a Markdown table (README's benchmark section)."""
+    """One row per game and structure, as a Markdown table (bench/README.md's)."""
     by_game: dict[tuple[str, str], dict[str, Result]] = {}
     for r in results:
         by_game.setdefault((r.game, r.structure), {})[r.engine] = r

@@ -34,7 +34,7 @@ application = ProtocolTypeRouter(
 
 # The garbage collector's full passes scanned every object Django and the apps
 # loaded, about 100,000, and stopped the process for up to 100 ms: every table
-# it serves froze with it (bench/load.py, README). What is loaded by now lives
+# it serves froze with it (bench/load.py, bench/README.md). What is loaded by now lives
 # as long as the process, so it is set aside for good, and the youngest
 # generation is collected less often, which keeps fewer objects reaching the
 # full passes at all.

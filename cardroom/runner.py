@@ -47,7 +47,7 @@ from cardroom.env import env_bool, env_redis_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 STOP_TIMEOUT = 10.0  # seconds a child gets to exit after SIGTERM before SIGKILL
-# Restarts (README, "Quick start"): 1, 2, 4, then 8 seconds after crashes in a
+# Restarts (docs/deploy.md, "On one machine"): 1, 2, 4, then 8 seconds after crashes in a
 # row, so a child that dies at once gives up about 15 seconds after it started;
 # one that crashes now and then, more than a minute apart, is restarted every time.
 RESTART_DELAY = 1.0

@@ -28,7 +28,8 @@ from cardroom.env import (
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 # Off unless asked for: with DEBUG on, error pages show settings and code, and a
-# 404 lists every URL. `make run`, which serves this machine only, asks for it.
+# 404 lists every URL. `make run` keeps it off too, as a server does; the test
+# run reads the settings with it on (pytest-env) and runs each test with it off.
 DEBUG = env_bool("DEBUG", default=False)
 
 # Django's signing key: SECRET_KEY, else the .secret_key file that `make run`
@@ -290,7 +291,7 @@ CARDROOM_PASSWORD_RESET_WINDOW_MINUTES = env_int(
 # message reaches each Daphne process as one Redis message for all of its
 # consumers, so a process's queue takes every change notice of every table it
 # serves, plus one lobby notice per change when a lobby is open there. The load
-# benchmark (bench/load.py, README) makes 50 moves a second at 100 tables, up to
+# benchmark (bench/load.py, bench/README.md) makes 50 moves a second at 100 tables, up to
 # 100 notices a second into one process: 1000 rides out a 10-second stall, and
 # a process further behind than that serves nobody well anyway.
 # Expiry: seconds an unread message is kept. A notice late by seconds still

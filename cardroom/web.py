@@ -31,7 +31,7 @@ Twisted's ``systemd:`` endpoint. Daphne's own ``--fd`` adopts every socket as
 IPv4, which would read each IPv6 client's address wrong.
 
 N is ``--processes``, else ``WEB_PROCESSES``, else :data:`DEFAULT_PROCESSES`,
-the number the load figures in the README justify on a two-core machine.
+the number the load figures in bench/README.md justify on a two-core machine.
 
 The processes are supervised as ``cardroom.runner`` supervises its own: one
 that exits is started again (its sockets' browsers reconnect, to any process),
