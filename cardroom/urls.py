@@ -8,7 +8,7 @@ from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import RedirectView, TemplateView
 
-from tables import report_views
+from tables.reports import views as report_views
 
 ADMIN = settings.ADMIN_URL
 
@@ -17,7 +17,7 @@ urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("accounts/", include("accounts.urls")),
     path("tables/", include("tables.urls")),
-    path("hands/", include("tables.history_urls")),
+    path("hands/", include("tables.history.urls")),
     # The staff reports, before admin.site.urls so the admin's catch-all doesn't
     # answer them first.
     path(f"{ADMIN}rake-report/", report_views.rake_report, name="rake_report"),

@@ -39,7 +39,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from tables import broadcast, services, tasks
-from tables.lobby import LobbyFilter, lobby_rows
+from tables.selectors.lobby import LobbyFilter, lobby_rows
 from tables.models import Hand, Table
 from tables.ratelimit import RateLimit
 from tables.rules.cards import parse_card

@@ -1,11 +1,11 @@
-"""The lobby and the table page. The staff reports are in ``tables.report_views``."""
+"""The lobby and the table page. The staff reports are in ``tables.reports.views``."""
 
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 
-from tables.lobby import STATS_WINDOW, LobbyFilter, lobby_rows
+from tables.selectors.lobby import STATS_WINDOW, LobbyFilter, lobby_rows
 from tables.models import Stakes, Table
 from tables.rules import IllegalAction
 from tables.rules.games import how_it_plays

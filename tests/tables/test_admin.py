@@ -22,7 +22,7 @@ from accounts.models import User
 from cardroom.asgi import application
 from tables import services
 from tables.models import ChatLine, Hand, HandAction, RakeEntry, RakeRule, Stakes, Table
-from tables.reports import RakeReport
+from tables.reports.queries import RakeReport
 from tables.rules import HandState
 from tables.rules.cards import FULL_DECK, card_str, parse_cards
 from tables.rules.games import structure_choices, variant_choices

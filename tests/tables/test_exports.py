@@ -30,7 +30,8 @@ from django.urls import reverse
 
 from accounts.models import User
 from accounts.services import user_signup
-from tables import exports, services
+from tables import services
+from tables.history import exports
 from tables.models import Hand, HandResult, RakeRule, Stakes, Table
 from tables.rules import HandState
 from tables.rules.cards import card_str, fisher_yates

@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from tables import history_views
+from tables.history import views as history_views
 from tables.models import Hand, HandResult, Stakes, Table
 from tables.rules import HandState
 from tables.rules.cards import card_str

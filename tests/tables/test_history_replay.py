@@ -17,12 +17,12 @@ from django.urls import reverse
 
 from accounts.models import User
 from tables import services
-from tables.history import HandAccess, ReplayMismatch, hand_access, hand_replay
 from tables.models import Stakes, Table
 from tables.rules import HandState
 from tables.rules.cards import card_str, parse_card
 from tables.rules.state import WAGERS
 from tables.rules.views import events_for, view
+from tables.selectors.history import HandAccess, ReplayMismatch, hand_access, hand_replay
 from tests.rules.stacking import config, stack_deck
 from tests.tables.conftest import bet_and_call, play_out
 from tests.tables.test_history_access import (

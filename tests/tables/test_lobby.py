@@ -14,9 +14,9 @@ from django.urls import reverse
 
 from accounts.models import User
 from tables import services
-from tables.lobby import LobbyFilter, lobby_rows
 from tables.models import Stakes, Table
 from tables.rules.games import structure_choices
+from tables.selectors.lobby import LobbyFilter, lobby_rows
 
 LOBBY = reverse("lobby")
 LOBBY_JSON = reverse("lobby_json")

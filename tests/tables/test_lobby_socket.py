@@ -20,8 +20,8 @@ from channels.testing import WebsocketCommunicator
 from accounts.models import User
 from cardroom.asgi import application
 from tables import broadcast, services
-from tables.lobby import lobby_rows
 from tables.models import Stakes, Table
+from tables.selectors.lobby import lobby_rows
 from tests.tables.conftest import session_of
 from tests.tables.test_consumers import SAME_SITE, run
 

@@ -14,9 +14,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tables.history import ReplayMismatch, hand_access, hand_replay
 from tables.models import Hand, HandResult, Seat
 from tables.rules import HandState
+from tables.selectors.history import ReplayMismatch, hand_access, hand_replay
 from tests.tables.test_history_access import (
     MUCK_DECK,
     deal_next,

@@ -18,10 +18,10 @@ from django.utils.html import escape
 
 from accounts.models import User
 from tables import services
-from tables.lobby import rake_words
 from tables.models import Hand, HandResult, RakeRule, Stakes, Table
 from tables.rules.games import HIGH_LOW_DECLARE, how_it_plays
 from tables.rules.variants import VARIANTS
+from tables.selectors.lobby import rake_words
 
 LOBBY = reverse("lobby")
 LOBBY_JSON = reverse("lobby_json")

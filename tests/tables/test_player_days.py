@@ -16,8 +16,9 @@ import pytest
 from django.apps import apps
 
 from accounts.models import User
-from tables import reports, services
+from tables import services
 from tables.models import Hand, PlayerDay, Stakes, Table
+from tables.reports import queries
 from tests.tables.conftest import bet_and_call, play_out, player_days, player_days_from_results
 
 UTC = datetime.UTC
@@ -143,7 +144,7 @@ def test_the_migration_fill_batches_its_inserts(
 # ------------------------------------------------ the report counts from the summary
 
 
-def players_per(lines: list[reports.Activity]) -> dict[str, int | None]:
+def players_per(lines: list[queries.Activity]) -> dict[str, int | None]:
     return {line.label: line.players for line in lines}
 
 
@@ -158,7 +159,7 @@ def test_the_report_counts_the_players_the_results_show(
     play_at(table, utc(1, 23, 30))  # 2 March: alice, bob
     play_at(second_table, utc(2, 12))  # 2 March: alice, carol
 
-    report = reports.activity_report(reports.Scope(start=datetime.date(2025, 3, 1)))
+    report = queries.activity_report(queries.Scope(start=datetime.date(2025, 3, 1)))
 
     assert players_per(report.by_day) == {"2025-03-01": 2, "2025-03-02": 3}
     assert players_per(report.by_table) == {"Table 1": 2, "Table 2": 2}
@@ -174,8 +175,8 @@ def test_a_range_of_days_counts_the_summary_of_those_days_only(
     services.seat_sit_out(table_id=table.pk, player_id=carol.pk)
     play_at(table, utc(1, 23, 30))  # 2 March in Paris, alice and bob
 
-    report = reports.activity_report(
-        reports.Scope(start=datetime.date(2025, 3, 2), end=datetime.date(2025, 3, 2))
+    report = queries.activity_report(
+        queries.Scope(start=datetime.date(2025, 3, 2), end=datetime.date(2025, 3, 2))
     )
 
     assert [(line.label, line.hands, line.players) for line in report.by_day] == [
@@ -194,7 +195,7 @@ def test_a_week_counts_each_player_once_and_weeks_are_paris_ones(
     services.seat_sit_in(table_id=table.pk, player_id=carol.pk)
     play_at(table, utc(2, 23, 30))  # Monday 3 March in Paris (Sunday in UTC): all three
 
-    report = reports.activity_report(reports.Scope(start=datetime.date(2025, 3, 1)))
+    report = queries.activity_report(queries.Scope(start=datetime.date(2025, 3, 1)))
 
     weeks = [(line.label, line.hands, line.players) for line in report.by_week]
     assert weeks == [("2025-W09", 2, 2), ("2025-W10", 1, 3)]

@@ -24,8 +24,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from tables import report_chart, report_views, reports, services
+from tables import services
 from tables.models import Hand, HandResult, RakeEntry, RakeRule, Stakes, Table
+from tables.reports import chart as report_chart
+from tables.reports import queries
+from tables.reports import views as report_views
 from tables.rules import HandState
 from tests.tables.conftest import bet_and_call, play_out, player_days_redo
 
@@ -122,7 +125,7 @@ def paris_day(entry: RakeEntry) -> datetime.date:
     return timezone.localtime(entry.created_at).date()
 
 
-def as_dict(lines: Iterable[reports.Line]) -> dict[Any, tuple[int, int]]:
+def as_dict(lines: Iterable[queries.Line]) -> dict[Any, tuple[int, int]]:
     """(raked hands, rake) per label; every hand here is raked, so hands are the same."""
     assert all(line.hands == line.raked_hands for line in lines)
     return {line.label: (line.raked_hands, line.rake) for line in lines}
@@ -139,7 +142,7 @@ def test_the_played_hands_were_raked(played: list[Hand]) -> None:
 
 
 def test_each_grouping_sums_to_the_rake_ledger(played: list[Hand]) -> None:
-    report = reports.rake_report(reports.Scope())
+    report = queries.rake_report(queries.Scope())
 
     total = ledger_total()
     for lines in (report.by_day, report.by_week, report.by_stakes, report.by_table):
@@ -149,7 +152,7 @@ def test_each_grouping_sums_to_the_rake_ledger(played: list[Hand]) -> None:
 
 
 def test_days_and_weeks_are_the_site_time_zones(played: list[Hand]) -> None:
-    report = reports.rake_report(reports.Scope())
+    report = queries.rake_report(queries.Scope())
 
     per_day = ledger_by(lambda e: paris_day(e).isoformat())
     assert as_dict(report.by_day) == per_day
@@ -164,7 +167,7 @@ def test_days_and_weeks_are_the_site_time_zones(played: list[Hand]) -> None:
 
 
 def test_weeks_are_noted_with_their_dates(played: list[Hand]) -> None:
-    weeks = reports.rake_report(reports.Scope()).by_week
+    weeks = queries.rake_report(queries.Scope()).by_week
 
     assert [(w.key, w.note) for w in weeks][:2] == [
         (day("2025-02-24"), "24 Feb to 2 Mar 2025"),
@@ -173,7 +176,7 @@ def test_weeks_are_noted_with_their_dates(played: list[Hand]) -> None:
 
 
 def test_stakes_and_tables_sum_to_their_ledger_rows(played: list[Hand]) -> None:
-    report = reports.rake_report(reports.Scope())
+    report = queries.rake_report(queries.Scope())
 
     assert as_dict(report.by_stakes) == ledger_by(lambda e: e.stakes.name)
     assert as_dict(report.by_table) == ledger_by(lambda e: e.table.name)
@@ -181,7 +184,7 @@ def test_stakes_and_tables_sum_to_their_ledger_rows(played: list[Hand]) -> None:
 
 
 def test_a_date_range_keeps_to_paris_days(played: list[Hand]) -> None:
-    report = reports.rake_report(reports.Scope(start=day("2025-03-03"), end=day("2025-03-09")))
+    report = queries.rake_report(queries.Scope(start=day("2025-03-03"), end=day("2025-03-09")))
 
     expected = ledger_by(lambda e: day("2025-03-03") <= paris_day(e) <= day("2025-03-09"))[True]
     assert (report.total.raked_hands, report.total.rake) == expected
@@ -191,8 +194,8 @@ def test_a_date_range_keeps_to_paris_days(played: list[Hand]) -> None:
 def test_the_stakes_and_table_filters_keep_to_their_rake(
     played: list[Hand], razz: Stakes, table: Table
 ) -> None:
-    by_stakes = reports.rake_report(reports.Scope(stakes=razz))
-    by_table = reports.rake_report(reports.Scope(table=table))
+    by_stakes = queries.rake_report(queries.Scope(stakes=razz))
+    by_table = queries.rake_report(queries.Scope(table=table))
 
     ledger = ledger_by(lambda e: e.table.name)
     assert (by_stakes.total.raked_hands, by_stakes.total.rake) == ledger["Razz table"]
@@ -201,7 +204,7 @@ def test_the_stakes_and_table_filters_keep_to_their_rake(
 
 
 def test_the_chart_has_a_bar_per_day_summing_to_the_ledger(played: list[Hand]) -> None:
-    chart = reports.rake_report(reports.Scope(start=day("2025-03-01"), end=day("2025-03-10"))).chart
+    chart = queries.rake_report(queries.Scope(start=day("2025-03-01"), end=day("2025-03-10"))).chart
 
     assert chart is not None and chart.grain == "day"
     assert len(chart.bars) == 10  # days with no rake are bars of 0
@@ -210,9 +213,9 @@ def test_the_chart_has_a_bar_per_day_summing_to_the_ledger(played: list[Hand]) -
 
 
 def test_a_long_range_is_charted_per_week(played: list[Hand]) -> None:
-    scope = reports.Scope(start=day("2025-01-01"), end=day("2025-06-30"))
+    scope = queries.Scope(start=day("2025-01-01"), end=day("2025-06-30"))
 
-    chart = reports.rake_report(scope).chart
+    chart = queries.rake_report(scope).chart
 
     assert chart is not None and chart.grain == "week"
     # ISO week 1 of 2025 starts on Monday 30 December 2024; 30 June is a Monday.
@@ -222,7 +225,7 @@ def test_a_long_range_is_charted_per_week(played: list[Hand]) -> None:
 
 
 def test_a_range_over_two_years_is_charted_per_month(played: list[Hand]) -> None:
-    chart = reports.rake_report(reports.Scope(start=day("2023-02-15"), end=day("2025-03-31"))).chart
+    chart = queries.rake_report(queries.Scope(start=day("2023-02-15"), end=day("2025-03-31"))).chart
 
     assert chart is not None and chart.grain == "month"
     assert len(chart.bars) == 26  # February 2023 to March 2025
@@ -232,7 +235,7 @@ def test_a_range_over_two_years_is_charted_per_month(played: list[Hand]) -> None
 def test_the_chart_stops_at_today(db: None) -> None:
     today = timezone.localdate()
 
-    span = reports.chart_span(reports.Scope(end=today + datetime.timedelta(days=30)), [today])
+    span = queries.chart_span(queries.Scope(end=today + datetime.timedelta(days=30)), [today])
 
     assert span == (today, today)
 
@@ -253,7 +256,7 @@ def test_the_page_shows_the_totals_and_embeds_the_chart(
 
 
 def test_the_chart_is_well_formed_svg_with_a_title(played: list[Hand]) -> None:
-    chart = reports.rake_report(reports.Scope(start=day("2025-03-01"), end=day("2025-03-10"))).chart
+    chart = queries.rake_report(queries.Scope(start=day("2025-03-01"), end=day("2025-03-10"))).chart
     assert chart is not None
 
     svg = ET.fromstring(report_chart.bar_chart(chart.bars, chart.axes, chart_id="c"))
@@ -289,7 +292,7 @@ def test_chart_text_is_escaped() -> None:
 
 
 def test_the_chart_and_csv_helpers_pass_their_doctests() -> None:
-    for module in (report_chart, reports):
+    for module in (report_chart, queries):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0, module.__name__
 
@@ -442,12 +445,12 @@ def known(table: Table, razz: Stakes, alice: User, bob: User, carol: User) -> di
     return {"table": table, "razz_table": razz_table}
 
 
-def march(start: str, end: str) -> reports.Scope:
-    return reports.Scope(start=day(f"2025-03-{start}"), end=day(f"2025-03-{end}"))
+def march(start: str, end: str) -> queries.Scope:
+    return queries.Scope(start=day(f"2025-03-{start}"), end=day(f"2025-03-{end}"))
 
 
 def test_activity_per_day_counts_hands_players_and_hours_of_play(known: dict[str, Any]) -> None:
-    report = reports.activity_report(march("01", "02"))
+    report = queries.activity_report(march("01", "02"))
 
     # 1 March had play from 10:00 to 11:00 and from 22:00 to 23:00, Paris time.
     assert [(a.label, a.hands, a.players, a.hours) for a in report.by_day] == [
@@ -459,7 +462,7 @@ def test_activity_per_day_counts_hands_players_and_hours_of_play(known: dict[str
 
 
 def test_activity_per_week_counts_the_weeks_hours_of_play(known: dict[str, Any]) -> None:
-    report = reports.activity_report(march("01", "02"))
+    report = queries.activity_report(march("01", "02"))
 
     assert [(a.label, a.note, a.hands, a.players, a.hours) for a in report.by_week] == [
         ("2025-W09", "24 Feb to 2 Mar 2025", 4, 3, 3),  # only Saturday and Sunday asked
@@ -467,7 +470,7 @@ def test_activity_per_week_counts_the_weeks_hours_of_play(known: dict[str, Any])
 
 
 def test_activity_per_hour_of_the_day_and_the_busiest_hours(known: dict[str, Any]) -> None:
-    report = reports.activity_report(march("01", "02"))
+    report = queries.activity_report(march("01", "02"))
 
     hands = {a.label: a.hands for a in report.by_hour if a.hands}
     assert hands == {"10:00": 3, "22:00": 1}  # Paris hours, not UTC ones
@@ -477,7 +480,7 @@ def test_activity_per_hour_of_the_day_and_the_busiest_hours(known: dict[str, Any
 
 
 def test_activity_per_stakes_and_table(known: dict[str, Any]) -> None:
-    report = reports.activity_report(march("01", "02"))
+    report = queries.activity_report(march("01", "02"))
 
     assert [(a.label, a.hands, a.players, a.hours) for a in report.by_table] == [
         ("Razz table", 1, 2, 1),
@@ -490,9 +493,9 @@ def test_activity_per_stakes_and_table(known: dict[str, Any]) -> None:
 
 
 def test_activity_filtered_to_one_table(known: dict[str, Any]) -> None:
-    scope = reports.Scope(start=day("2025-03-01"), end=day("2025-03-02"), table=known["table"])
+    scope = queries.Scope(start=day("2025-03-01"), end=day("2025-03-02"), table=known["table"])
 
-    report = reports.activity_report(scope)
+    report = queries.activity_report(scope)
 
     assert (report.total.hands, report.total.players) == (3, 3)
     assert [a.label for a in report.by_table] == ["Table 1"]
@@ -514,7 +517,7 @@ def test_hands_per_hour_divide_by_the_hours_that_had_play_not_the_day(
     """The issue's evening: 92 hands in 35 minutes, the report read at 17:10 (Paris)."""
     hands_between(table, [alice, bob], utc(5, 13, 5), utc(5, 13, 40), 92)
 
-    report = reports.activity_report(march("05", "05"), now=utc(5, 16, 10))
+    report = queries.activity_report(march("05", "05"), now=utc(5, 16, 10))
 
     assert (report.total.hands, report.total.hours, report.total.per_hour) == (92, 1, 92.0)
     assert [(a.hands, a.per_hour) for a in report.by_day] == [(92, 92.0)]
@@ -524,7 +527,7 @@ def test_hands_per_hour_divide_by_the_hours_that_had_play_not_the_day(
 def test_play_across_two_clock_hours_counts_both(table: Table, alice: User, bob: User) -> None:
     hands_between(table, [alice, bob], utc(5, 13, 40), utc(5, 14, 15), 10)
 
-    report = reports.activity_report(march("05", "05"), now=utc(5, 16, 10))
+    report = queries.activity_report(march("05", "05"), now=utc(5, 16, 10))
 
     assert (report.total.hours, report.total.per_hour) == (2, 5.0)
 
@@ -536,7 +539,7 @@ def test_each_table_and_stakes_divide_by_their_own_hours_of_play(
     hands_between(table, [alice, bob], utc(5, 9, 10), utc(5, 11, 50), 9)  # 10:10 to 12:50
     hands_between(razz_table, [alice, bob], utc(5, 9, 20), utc(5, 9, 40), 4)
 
-    report = reports.activity_report(march("05", "06"), now=utc(7, 12))
+    report = queries.activity_report(march("05", "06"), now=utc(7, 12))
 
     assert [(a.label, a.hands, a.hours) for a in report.by_table] == [
         ("Razz table", 4, 1),
@@ -556,7 +559,7 @@ def test_every_hour_of_the_day_has_an_average_even_those_still_to_come(
 ) -> None:
     hands_between(table, [alice, bob], utc(5, 13, 5), utc(5, 13, 40), 4)
 
-    report = reports.activity_report(march("05", "05"), now=utc(5, 16, 10))
+    report = queries.activity_report(march("05", "05"), now=utc(5, 16, 10))
 
     averages = [a.per_hour for a in report.by_hour]
     assert averages[14] == 4.0  # 14:00 Paris, on the one day it has come
@@ -565,7 +568,7 @@ def test_every_hour_of_the_day_has_an_average_even_those_still_to_come(
 
 
 def test_activity_with_no_dates_covers_every_hand_up_to_today(known: dict[str, Any]) -> None:
-    report = reports.activity_report(reports.Scope())
+    report = queries.activity_report(queries.Scope())
 
     assert (report.total.hands, report.total.players) == (4, 3)
     assert report.span == (day("2025-03-01"), timezone.localdate())

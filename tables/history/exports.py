@@ -15,7 +15,7 @@ database knows: ``players`` (user names), ``seats``, ``seat_count``, ``table``,
 user-defined ``_cardroom_hand_id``. Players are named by user name, which is
 unique and has no spaces, so tracking tools can tell them apart.
 
-Who sees which cards is decided by ``tables.history`` alone: a player's export
+Who sees which cards is decided by ``tables.selectors.history`` alone: a player's export
 holds their own down cards, everyone's upcards and the hands shown at the
 showdown; staff with ``tables.view_hand`` get every card.
 
@@ -36,10 +36,10 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from accounts.models import User
-from tables.history import HandAccess, hand_access, hands_visible_to
 from tables.models import Hand
 from tables.rules.formats.phh import hand_fields, write_phh, write_phhs
 from tables.rules.formats.pokerstars import HandInfo, write_text
+from tables.selectors.history import HandAccess, hand_access, hands_visible_to
 
 # The most hands one range download holds. Reading and writing a hand takes
 # about a millisecond: against 100,000 hands on the 2-core development machine

@@ -1,6 +1,6 @@
 """A player's past hands, and one hand's page with its replayer and deck check.
 
-What each viewer may see of a hand is decided in ``tables.history``; these
+What each viewer may see of a hand is decided in ``tables.selectors.history``; these
 views only parse the request, ask it, and render.
 """
 
@@ -17,9 +17,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
-from tables.exports import MAX_HANDS
 from tables.forms import DateRangeForm
-from tables.history import (
+from tables.history.exports import MAX_HANDS
+from tables.models import VARIANT_CHOICES, Hand, HandResult, Stakes, Table
+from tables.names import name_in_words
+from tables.rules.cards import card_str
+from tables.rules.narration import hand_words
+from tables.selectors.history import (
     HandAccess,
     Replay,
     card_faces,
@@ -29,10 +33,6 @@ from tables.history import (
     player_results,
     unshown_players,
 )
-from tables.models import VARIANT_CHOICES, Hand, HandResult, Stakes, Table
-from tables.names import name_in_words
-from tables.rules.cards import card_str
-from tables.rules.narration import hand_words
 
 HANDS_PER_PAGE = 25
 OUTCOMES = [("", "Won or lost"), ("won", "Won"), ("lost", "Lost")]

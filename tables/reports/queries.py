@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from tables.models import Hand, HandResult, PlayerDay, RakeEntry, Stakes, Table
-from tables.report_chart import Axes, Bar
+from tables.reports.chart import Axes, Bar
 
 ONE_DAY = datetime.timedelta(days=1)
 # The chart draws a bar per day up to this many days, then a bar per week up

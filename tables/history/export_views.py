@@ -17,10 +17,10 @@ from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 
-from tables import exports
 from tables.forms import MAX_ID, DateRangeForm
-from tables.history import hand_access
+from tables.history import exports
 from tables.models import Hand
+from tables.selectors.history import hand_access
 
 ID_ERRORS = {
     "invalid": "Enter a whole number.",

@@ -1,7 +1,7 @@
 """Staff report pages: rake (with its CSV), activity, hand search and the chip audit.
 
 Each view checks staff and a model permission, reads its filter form, and hands
-the figures from ``tables.reports`` to a template. Bad filter input shows the
+the figures from ``tables.reports.queries`` to a template. Bad filter input shows the
 form's messages instead of a report.
 """
 
@@ -22,10 +22,10 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from accounts.models import User
-from tables import reports
 from tables.forms import DateRangeForm
 from tables.models import Stakes, Table
-from tables.report_chart import bar_chart
+from tables.reports import queries
+from tables.reports.chart import bar_chart
 from tables.selectors.audit import chip_audit
 
 CHOICE_ERRORS = {"invalid_choice": "That %(what)s no longer exists; choose another."}
@@ -73,8 +73,8 @@ class ReportFilter(DateRangeForm):
             )
         return cleaned
 
-    def scope(self) -> reports.Scope:
-        return reports.Scope(**self.cleaned_data)
+    def scope(self) -> queries.Scope:
+        return queries.Scope(**self.cleaned_data)
 
 
 class HandSearchForm(DateRangeForm):
@@ -93,8 +93,8 @@ class HandSearchForm(DateRangeForm):
             raise forms.ValidationError(f"No player is called {name!r}.")
         return found[0]
 
-    def query(self) -> reports.HandQuery:
-        return reports.HandQuery(**self.cleaned_data)
+    def query(self) -> queries.HandQuery:
+        return queries.HandQuery(**self.cleaned_data)
 
 
 def _page(request: HttpRequest, template: str, title: str, **context: Any) -> HttpResponse:
@@ -112,7 +112,7 @@ def rake_report(request: HttpRequest) -> HttpResponse:
     """Rake per day, week, stakes and table, as a page or (``?format=csv``) a CSV file."""
     # Bound even with no parameters: every filter is optional, so that is all the rake.
     form = ReportFilter(request.GET)
-    report = reports.rake_report(form.scope()) if form.is_valid() else None
+    report = queries.rake_report(form.scope()) if form.is_valid() else None
     if report is not None and request.GET.get("format") == "csv":
         return _rake_csv(report, form.scope())
     chart = report and report.chart
@@ -127,13 +127,13 @@ def rake_report(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _rake_csv(report: reports.RakeReport, scope: reports.Scope) -> HttpResponse:
+def _rake_csv(report: queries.RakeReport, scope: queries.Scope) -> HttpResponse:
     name = f"rake-{scope.start or 'start'}-to-{scope.end or timezone.localdate()}.csv"
     response = HttpResponse(
         content_type="text/csv; charset=utf-8",
         headers={"Content-Disposition": f'attachment; filename="{name}"'},
     )
-    csv.writer(response).writerows(reports.rake_csv_rows(report))
+    csv.writer(response).writerows(queries.rake_csv_rows(report))
     return response
 
 
@@ -151,7 +151,7 @@ def activity_report(request: HttpRequest) -> HttpResponse:
     form = ReportFilter(request.GET)
     # Bound even with no parameters: every filter is optional, so that is every hand.
     scope = form.scope() if form.is_valid() else None
-    report = reports.activity_report(scope) if scope else None
+    report = queries.activity_report(scope) if scope else None
     chart = report and report.chart
     return _page(
         request,
@@ -171,10 +171,10 @@ def hand_search(request: HttpRequest) -> HttpResponse:
     page = rows = None
     if form.is_valid():
         query = form.query()
-        ids = reports.hands_found(query).values_list("id", flat=True)
+        ids = queries.hands_found(query).values_list("id", flat=True)
         page = Paginator(ids, HANDS_PER_PAGE).get_page(request.GET.get("page"))
-        hands = reports.hands_listed(list(page.object_list))
-        rows = [reports.hand_row(hand, query.player) for hand in hands]
+        hands = queries.hands_listed(list(page.object_list))
+        rows = [queries.hand_row(hand, query.player) for hand in hands]
     return _page(
         request,
         "admin/hand_search.html",
