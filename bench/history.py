@@ -276,12 +276,12 @@ class TablePlay:
             self._sit_down(2 - len(self.seats))
 
     def _play(self, start: datetime) -> PlayedHand:
-        from tables import services
         from tables.rules import HandState
+        from tables.services import hands
 
         # The services' own helpers, so the button and the order match theirs.
-        self.dealer = services._next_dealer(self.seats, self.dealer)  # type: ignore[arg-type]
-        order = services._engine_order(self.seats, self.dealer)  # type: ignore[arg-type]
+        self.dealer = hands._next_dealer(self.seats, self.dealer)  # type: ignore[arg-type]
+        order = hands._engine_order(self.seats, self.dealer)  # type: ignore[arg-type]
         deck = list(range(52))
         self.rng.shuffle(deck)
         state = HandState.new(self.config, [seat.stack for seat in order], deck)
@@ -310,22 +310,22 @@ class TablePlay:
 
 def play_moves(state: Any, order: list[BenchSeat], rng: random.Random, at: datetime) -> list[Move]:
     """Random legal moves to the end of the hand, some of them left to the clock."""
-    from tables import services
     from tables.models import Stakes
+    from tables.services import hands, timeouts
 
     moves = []
     while not state.finished:
         options, player = state.legal_actions(), state.to_act
         timed_out = rng.random() < TIMEOUT_SHARE
         if timed_out:
-            kind, amount = services._timeout_move(state, Stakes.TimeoutPolicy.CHECK_FOLD), None
+            kind, amount = timeouts._timeout_move(state, Stakes.TimeoutPolicy.CHECK_FOLD), None
             at += timedelta(seconds=ACTION_SECONDS)
         else:
             kind, amount = choose(rng, options)
             at += timedelta(seconds=rng.uniform(*THINK_SECONDS))
         state.act(player, kind, amount)
         seat = order[player]
-        recorded = services._chips_named(options, kind, amount)
+        recorded = hands._chips_named(options, kind, amount)
         moves.append(Move(seat.number, seat.player_id, kind, recorded, timed_out, at))
     return moves
 
@@ -558,7 +558,7 @@ def _action_rows(pairs: list[tuple[Any, PlayedHand]]) -> Iterator[Any]:
 
 def _result_rows(pairs: list[tuple[Any, PlayedHand]]) -> Iterator[Any]:
     from tables.models import HandResult
-    from tables.services import _held_cards
+    from tables.services.hands import _held_cards
 
     for hand, played in pairs:
         state = played.state

@@ -284,10 +284,9 @@ class TableAdmin(admin.ModelAdmin):
 
 
 def _open_and_deal(table_id: int) -> None:
-    from tables.services import hand_start_if_ready, table_open
+    from tables.services import table_open_and_deal
 
-    table_open(table_id=table_id)
-    hand_start_if_ready(table_id=table_id)  # players may be waiting in their seats
+    table_open_and_deal(table_id=table_id)  # players may be waiting in their seats
 
 
 def _close(table_id: int) -> None:

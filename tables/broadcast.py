@@ -32,11 +32,6 @@ def table_group(table_id: int) -> str:
     return f"table-{table_id}"
 
 
-def player_group(table_id: int, player_id: int) -> str:
-    """Every connection one logged-in player has open to the table: ``table-12-player-7``."""
-    return f"table-{table_id}-player-{player_id}"
-
-
 def user_group(player_id: int) -> str:
     """Every table connection of one logged-in user, at any table: ``user-7``."""
     return f"user-{player_id}"
@@ -79,7 +74,7 @@ async def announce_changed(
     """Send the change notice now; the caller has already committed what changed.
 
     ``change`` names the table's rows as the change left them, which the
-    sending process keeps for its own viewers (``tables.consumers.FreshRows``):
+    sending process keeps for its own viewers (``tables.consumers.shared.FreshRows``):
     a token, no game data. The lobby hears of it too, through
     :data:`LOBBY_NOTICES` unless ``lobby_now`` (for a caller whose event loop
     may end before a notice it holds back would leave).

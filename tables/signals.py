@@ -2,7 +2,7 @@
 
 Each table consumer also checks, before acting on any message, that its user is
 still who Django's auth finds on the socket's session
-(:func:`tables.consumers.player_is_current`): that catches what no signal
+(:func:`tables.selectors.players.player_is_current`): that catches what no signal
 reports, such as a deactivation by a bulk ``update()``. These receivers close
 the sockets at once instead of at their next message.
 """

@@ -9,17 +9,10 @@ its pause, so a repeated or late task finds the hand already dealt.
 
 from __future__ import annotations
 
-import logging
-from datetime import datetime, timedelta
-
 from celery import shared_task
-from django.conf import settings
-from django.db import transaction
 
-from tables import broadcast, services
+from tables import broadcast, scheduling, services
 from tables.models import Hand
-
-logger = logging.getLogger(__name__)
 
 
 @shared_task
@@ -42,22 +35,8 @@ def send_due_timeouts() -> int:
     """Send the timeout task of every open turn near its expiry that has none; how many."""
     due = services.turn_timeouts_claim_due()
     for hand_id, turn, expires_at in due:
-        timeout_send(hand_id, turn, expires_at)
+        scheduling.timeout_send(hand_id, turn, expires_at)
     return len(due)
-
-
-def timeout_send(hand_id: int, turn: int, expires_at: datetime) -> None:
-    """Send ``expire_turn`` for the moment the turn expires. A failure is logged,
-    not raised: the sweep times out a turn whose task was lost."""
-    options = {
-        "eta": expires_at,
-        "expires": expires_at + timedelta(seconds=settings.CARDROOM_TURN_TASK_EXPIRY_SECONDS),
-        "queue": settings.CARDROOM_TURN_QUEUE,
-    }
-    try:
-        expire_turn.apply_async((hand_id, turn), **options)
-    except Exception:
-        logger.exception("could not send expire_turn for hand %s", hand_id)
 
 
 @shared_task(ignore_result=True)
@@ -100,39 +79,12 @@ def start_next_hand(table_id: int) -> bool:
     return hand is not None
 
 
-def next_hand_schedule(table_id: int) -> None:
-    """Deal the next hand ``CARDROOM_NEXT_HAND_DELAY_SECONDS`` after this transaction commits.
-
-    The pause lets players see the showdown. Without a broker
-    (``CARDROOM_TURN_TASKS`` off) there is no pause, and the hand is dealt at
-    once; the caller's own change notice covers it.
-    """
-    if not settings.CARDROOM_TURN_TASKS:
-        services.hand_start_if_ready(table_id=table_id)
-        return
-    transaction.on_commit(lambda: _send_start_next_hand(table_id), robust=True)
-
-
-def _send_start_next_hand(table_id: int) -> None:
-    delay = settings.CARDROOM_NEXT_HAND_DELAY_SECONDS
-    options = {
-        "countdown": delay,
-        "expires": delay + settings.CARDROOM_TURN_TASK_EXPIRY_SECONDS,
-        "queue": settings.CARDROOM_TURN_QUEUE,
-    }
-    try:
-        start_next_hand.apply_async((table_id,), **options)
-    except Exception:
-        # The move is saved; beat's sweep (deal_due_hands) deals once a broker answers.
-        logger.exception("could not send start_next_hand for table %s", table_id)
-
-
 def _announce(hand: Hand) -> None:
-    """Tell the table's viewers that the hand changed, once that is committed.
+    """What follows the hand's change (``services.hand_follow_up``), then tell
+    the table's viewers, once that is committed.
 
     A hand that has just ended (by a timeout, or on the antes as it was dealt)
-    also gets its successor scheduled.
+    gets its successor scheduled there.
     """
-    if hand.is_finished:
-        next_hand_schedule(hand.table_id)
+    services.hand_follow_up(hand=hand)
     broadcast.table_changed(hand.table_id)

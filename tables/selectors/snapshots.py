@@ -2,7 +2,7 @@
 viewer's snapshot built from them.
 
 Reads only. The table's consumers read the rows once per change for all their
-viewers (``tables.consumers.read_table_shared``) and build each viewer's
+viewers (``tables.consumers.shared.read_table_shared``) and build each viewer's
 snapshot here; a viewer never gets another player's unshown cards, since every
 hand view and event list is made for that viewer (``tables.rules.views``).
 """
@@ -16,13 +16,13 @@ from datetime import timedelta
 from typing import Any
 
 from accounts.models import User
-from tables import services
 from tables.compiled import CompiledRead
 from tables.models import Hand, Seat, Table, WaitingPlayer
 from tables.names import name_in_words
 from tables.rules import HandState
 from tables.rules.narration import LiveNarrator
 from tables.rules.views import events_for, view
+from tables.selectors.tables import DEALT_IN_STATES
 
 
 @dataclass(frozen=True)
@@ -247,7 +247,7 @@ def _waiting(table: Table, seats: list[Seat], hand: Hand | None) -> str | None:
         return None
     if not table.is_open:
         return "closed"
-    ready = [s for s in seats if s.state in services.DEALT_IN_STATES and s.stack > 0]
+    ready = [s for s in seats if s.state in DEALT_IN_STATES and s.stack > 0]
     return "players" if len(ready) < 2 else None
 
 

@@ -15,6 +15,7 @@ from accounts.services import user_signup
 from tables import services
 from tables.models import Table
 from tables.rules.cards import FULL_DECK, card_str
+from tables.services import hands as hand_services
 from tests.browser.test_table_play import DESKTOP, PASSWORD, log_in, seat_box, shot
 
 try:
@@ -50,7 +51,7 @@ def test_a_four_colour_deck_and_large_cards_are_one_players_choice(
     suits = {s: [c for c in FULL_DECK if card_str(c)[1] == s] for s in "dchs"}
     deck = [c for pair in zip(suits["d"], suits["c"], strict=True) for c in pair]
     deck += suits["h"] + suits["s"]
-    monkeypatch.setattr(services, "shuffled_deck", lambda: list(deck))
+    monkeypatch.setattr(hand_services, "shuffled_deck", lambda: list(deck))
     services.hand_start(table_id=table.pk)
 
     alice = browser.new_context(**DESKTOP).new_page()

@@ -26,6 +26,7 @@ from tables import services
 from tables.models import Hand, RakeRule, Stakes, Table
 from tables.rules import HandState
 from tables.rules.cards import card_str
+from tables.services import hands as hand_services
 from tests.browser.test_table_play import DESKTOP, PASSWORD, PHONE, fits_width, label, log_in, shot
 from tests.tables.conftest import bet_and_call, engine, play_out, player_to_act
 from tests.tables.test_history_access import MUCK_DECK
@@ -65,7 +66,7 @@ def last_move(transactional_db: None, monkeypatch: pytest.MonkeyPatch) -> Hand:
         user = user_signup(username=name, password=PASSWORD)
         if seat is not None:
             services.seat_take(table_id=table.pk, player_id=user.pk, seat_number=seat, buy_in=300)
-    monkeypatch.setattr(services, "shuffled_deck", lambda: list(MUCK_DECK))
+    monkeypatch.setattr(hand_services, "shuffled_deck", lambda: list(MUCK_DECK))
     hand = services.hand_start(table_id=table.pk)
     while len(engine(hand).actions) < 9:
         state = engine(hand)

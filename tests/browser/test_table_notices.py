@@ -23,6 +23,7 @@ from tables import broadcast, services
 from tables.models import HandAction, Seat, Stakes, Table
 from tables.rules import HandState
 from tables.rules.cards import FULL_DECK
+from tables.services import hands as hand_services
 from tests.browser.test_table_layout import off_the_loop
 from tests.browser.test_table_play import (
     DESKTOP,
@@ -218,7 +219,7 @@ def test_a_hi_lo_split_says_who_took_which_half_and_calls_say_how_much(
             table_id=table.pk, player_id=users[name].pk, seat_number=seat, buy_in=300
         )
     deck = split_pot_deck(stakes, [300, 300])
-    monkeypatch.setattr(services, "shuffled_deck", lambda: list(deck))
+    monkeypatch.setattr(hand_services, "shuffled_deck", lambda: list(deck))
     # Nothing deals over the hand to look at: moves made here schedule no next
     # hand, and the test server runs no beat. (Closing the table would stand
     # the players up, taking the winners' seats off the felt.)
@@ -278,7 +279,7 @@ def test_sitting_out_waits_for_the_hand_and_a_mucked_hand_is_named_to_its_player
         services.seat_take(
             table_id=table.pk, player_id=users[name].pk, seat_number=seat, buy_in=300
         )
-    monkeypatch.setattr(services, "shuffled_deck", lambda: list(MUCK_DECK))
+    monkeypatch.setattr(hand_services, "shuffled_deck", lambda: list(MUCK_DECK))
     hand = services.hand_start(table_id=table.pk)
     pages = {}
     for seat, name, viewport in ((1, "alice", DESKTOP), (2, "bob", PHONE)):

@@ -17,6 +17,7 @@ import pytest
 from accounts.services import user_signup
 from tables import services
 from tables.models import Hand, Table
+from tables.services import hands as hand_services
 from tests.browser.test_bet_size import engine_now
 from tests.browser.test_table_notices import seat_to_act
 from tests.browser.test_table_play import DESKTOP, PASSWORD, log_in, seat_box, shot, wait_until
@@ -56,7 +57,7 @@ def deal_stacked(
     for player, seat in SEATS.items():
         user = user_signup(username=NAMES[player], password=PASSWORD)
         services.seat_take(table_id=table.pk, player_id=user.pk, seat_number=seat, buy_in=300)
-    monkeypatch.setattr(services, "shuffled_deck", lambda: list(deck))
+    monkeypatch.setattr(hand_services, "shuffled_deck", lambda: list(deck))
     hand = services.hand_start(table_id=table.pk)
     assert [each["seat"] for each in hand.seating["players"]] == [SEATS[BOB], SEATS[ALICE]]
     return table

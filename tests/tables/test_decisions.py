@@ -15,7 +15,7 @@ import pytest
 
 from accounts.models import User
 from tables import services
-from tables.consumers import BadMessage, _check_act
+from tables.consumers.messages import BadMessage, _check_act
 from tables.models import Hand, HandAction, Stakes, Table
 from tables.rules.cards import parse_card
 from tables.rules.state import DECIDING

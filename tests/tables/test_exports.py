@@ -7,7 +7,7 @@ staff with ``tables.view_hand`` and sees every card. The seeds' sample deal is
 played by Larry, Craig, Katherine and Jimmy, who deals.
 
 Hands are played through ``tables.services`` on a fixed deck: the services
-deal from ``services.shuffled_deck``, which the ``deck`` fixture replaces.
+deal from ``tables.services.hands.shuffled_deck``, which the ``deck`` fixture replaces.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from tables.rules.cards import card_str, fisher_yates
 from tables.rules.formats.phh import read_phh, read_phhs
 from tables.rules.narration import card_text
 from tables.rules.state import WAGERS
+from tables.services import hands as hand_services
 from tests.rules.test_sample_deal import DECK as SAMPLE_DECK
 from tests.tables.conftest import Strategy, bet_and_call, engine, play_out
 from tests.tables.test_history_access import hidden_from
@@ -77,7 +78,7 @@ def deck(monkeypatch: pytest.MonkeyPatch) -> Callable[[list[int]], None]:
     def next_deck() -> list[int]:
         return list(queued.pop(0) if queued else DEFAULT)
 
-    monkeypatch.setattr(services, "shuffled_deck", next_deck)
+    monkeypatch.setattr(hand_services, "shuffled_deck", next_deck)
     return lambda cards: queued.append(list(cards))
 
 

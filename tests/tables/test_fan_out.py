@@ -16,7 +16,8 @@ from channels.layers import get_channel_layer
 from django.utils import timezone
 
 from accounts.models import User
-from tables import broadcast, consumers, services
+from tables import broadcast, services
+from tables.consumers import shared
 from tables.models import Hand, Table
 from tables.rules import HandState
 from tables.selectors.snapshots import build_snapshot, read_table, rows_after_move
@@ -68,13 +69,13 @@ def test_a_move_reaches_this_process_viewers_without_reading_the_table(
     table: Table, cookies: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     reads: list[int] = []
-    original = consumers.read_table
+    original = shared.read_table
 
     def counted(table_id: int) -> Any:
         reads.append(table_id)
         return original(table_id)
 
-    monkeypatch.setattr(consumers, "read_table", counted)
+    monkeypatch.setattr(shared, "read_table", counted)
 
     async def scenario() -> None:
         async with room() as join:
@@ -105,7 +106,7 @@ def test_a_move_kept_here_is_not_shown_after_a_newer_change_from_elsewhere(
             await mover.send(first_move(mover.last_snapshot))
             for socket in (alice, bob, observer):
                 await socket.receive_snapshot()
-            token, kept = next(reversed(consumers.FRESH_ROWS.rows.items()))
+            token, kept = next(reversed(shared.FRESH_ROWS.rows.items()))
             newer = await database_sync_to_async(_move_elsewhere)(table.pk)
             await broadcast.announce_changed(table.pk)  # the worker's notice: no rows kept
             for socket in (alice, bob, observer):

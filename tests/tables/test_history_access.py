@@ -33,6 +33,7 @@ from tables.models import Hand, Table
 from tables.rules import HandState
 from tables.rules.cards import card_str
 from tables.rules.narration import card_text
+from tables.services import hands as hand_services
 from tests.rules.stacking import stack_deck
 from tests.tables.conftest import bet_and_call, play_out
 
@@ -59,7 +60,7 @@ MUCK_DECK = stack_deck(
 
 def deal_next(monkeypatch: pytest.MonkeyPatch, deck: list[int]) -> None:
     """Make the services shuffle ``deck`` for the hands dealt from now on."""
-    monkeypatch.setattr(services, "shuffled_deck", lambda: list(deck))
+    monkeypatch.setattr(hand_services, "shuffled_deck", lambda: list(deck))
 
 
 def seat(table: Table, *players: tuple[User, int]) -> None:

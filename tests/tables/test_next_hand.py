@@ -16,8 +16,9 @@ from typing import Any
 import pytest
 
 from accounts.models import User
-from tables import consumers, services, tasks
+from tables import services, tasks
 from tables.models import Hand, Seat, Stakes, Table
+from tables.services import clock
 from tests.tables.conftest import Worker, engine, player_to_act, wait_until
 
 
@@ -30,16 +31,16 @@ def sent(settings: Any, monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, dict
     monkeypatch.setattr(
         tasks.start_next_hand, "apply_async", lambda args, **options: calls.append((args, options))
     )
-    monkeypatch.setattr(services, "_schedule_timeout", lambda hand, now: None)  # not under test
+    monkeypatch.setattr(clock, "_schedule_timeout", lambda hand, now: None)  # not under test
     return calls
 
 
 def move(hand: Hand, kind: str) -> None:
-    """The player to act makes ``kind`` through the consumer's code path."""
+    """The player to act makes ``kind`` through the service the consumer calls."""
     hand.refresh_from_db()
-    consumers.do_act(
-        hand.table_id,
-        player_to_act(hand),
+    services.hand_play(
+        table_id=hand.table_id,
+        player_id=player_to_act(hand),
         kind=kind,
         amount=None,
         version=hand.version,
@@ -145,7 +146,9 @@ def test_a_player_sitting_in_during_the_pause_is_dealt_in_after_it(
     hand = services.hand_start(table_id=seated.pk)
     services.seat_sit_out(table_id=seated.pk, player_id=bob.pk)  # from the next hand
     fold_to_bring_in(hand)
-    consumers.do_sit_in(seated.pk, bob.pk)  # the table is ready again, in the pause
+    services.seat_sit_in_and_deal(
+        table_id=seated.pk, player_id=bob.pk
+    )  # the table is ready again, in the pause
     assert running(seated) is None
     pause_over(seated)
     assert tasks.start_next_hand(seated.pk) is True
@@ -185,8 +188,8 @@ def test_the_task_for_a_missing_table_does_nothing(db: None) -> None:
 def test_the_first_hand_still_starts_when_the_second_player_sits(
     table: Table, alice: User, bob: User, sent: list
 ) -> None:
-    consumers.do_sit(table.pk, alice.pk, seat_number=1, buy_in=200)
-    consumers.do_sit(table.pk, bob.pk, seat_number=2, buy_in=200)
+    services.seat_take_and_deal(table_id=table.pk, player_id=alice.pk, seat_number=1, buy_in=200)
+    services.seat_take_and_deal(table_id=table.pk, player_id=bob.pk, seat_number=2, buy_in=200)
     assert table.hands.filter(ended_at__isnull=True).count() == 1
     assert sent == []
 

@@ -16,6 +16,7 @@ from tables import services
 from tables.models import Hand, RakeEntry, Seat, Table
 from tables.rules import HandState
 from tables.services import ServiceError
+from tables.services import hands as hand_services
 from tests.rules.stacking import stack_deck
 from tests.tables.conftest import play_out
 
@@ -35,7 +36,7 @@ BOB_WINS = stack_deck(
 
 @pytest.fixture
 def bob_wins(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(services, "shuffled_deck", lambda: list(BOB_WINS))
+    monkeypatch.setattr(hand_services, "shuffled_deck", lambda: list(BOB_WINS))
 
 
 def raise_everything(state: HandState) -> tuple[str, int | None]:

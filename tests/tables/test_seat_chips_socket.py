@@ -21,6 +21,7 @@ from accounts.models import User
 from accounts.services import user_signup
 from tables import services, tasks
 from tables.models import Seat, Stakes, Table, WaitingPlayer
+from tables.services import hands as hand_services
 from tests.tables.conftest import session_of
 from tests.tables.test_consumers import Socket, room, run, seats_of
 from tests.tables.test_seat_chips import BOB_WINS, bust
@@ -183,7 +184,7 @@ def test_rebuy_after_busting_deals_the_player_back_in(
     monkeypatch: pytest.MonkeyPatch,
     no_broker: None,
 ) -> None:
-    monkeypatch.setattr(services, "shuffled_deck", lambda: list(BOB_WINS))
+    monkeypatch.setattr(hand_services, "shuffled_deck", lambda: list(BOB_WINS))
     services.seat_take(table_id=table.pk, player_id=bob.pk, seat_number=2, buy_in=200)
     bust(table, alice)
 

@@ -1,0 +1,286 @@
+"""The live table: ``ws/tables/<id>/``, one viewer of one table per connection."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+
+from tables import broadcast, services
+from tables.consumers.base import DirectConsumer, in_db_thread, message_limit, too_many
+from tables.consumers.messages import MESSAGES, NEEDS_LOGIN, BadMessage, Service, parse_frame
+from tables.consumers.shared import FRESH_ROWS, OPEN_SOCKETS, read_table_shared
+from tables.ratelimit import RateLimit
+from tables.selectors.players import player_balance, player_is_current
+from tables.selectors.snapshots import (
+    Cursor,
+    Stamp,
+    TableRows,
+    build_snapshot,
+    events_since,
+    needs_earlier_events,
+)
+from tables.selectors.tables import table_exists
+
+CLOSE_NO_SUCH_TABLE = 4404
+CLOSE_LOGGED_OUT = 4401  # the user logged out or was deactivated; reconnect as who you are now
+NOT_CURRENT = "you are no longer logged in as this player"
+NO_TIMER: dict[str, Any] = dict.fromkeys(
+    ("seat", "seats", "deadline", "expires_at", "time_bank_ms", "clock")
+)
+
+
+class NoLongerCurrent(Exception):
+    """The socket's user logged out, was deactivated or changed their password."""
+
+
+def serve(
+    service: Service, table_id: int, player_id: int, session_key: str | None, **fields: Any
+) -> TableRows | None:
+    """Check that the socket still speaks for ``player_id``, then call ``service``:
+    one trip to a database thread for both. The table's rows the service
+    returns, if it does (``services.hand_play``)."""
+    if not player_is_current(player_id, session_key):
+        raise NoLongerCurrent
+    result = service(table_id=table_id, player_id=player_id, **fields)
+    return result if isinstance(result, TableRows) else None
+
+
+SERVICE_ERRORS: tuple[tuple[type[Exception], str], ...] = (
+    (services.StaleMove, "stale"),
+    (services.IllegalMove, "illegal"),
+    (services.ServiceError, "refused"),
+)
+
+
+class TableConsumer(DirectConsumer):
+    """One viewer of one table: a player (logged in) or an anonymous observer."""
+
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        user = self.scope.get("user")
+        self.player_id: int | None = user.pk if user is not None and user.is_authenticated else None
+        self.username = user.get_username() if self.player_id is not None else ""
+        session = self.scope.get("session")
+        self.session_key: str | None = session.session_key if session is not None else None
+        self.revoked = False  # closing because the user logged out or was deactivated
+        self.seq = 0
+        self.cursor: Cursor | None = None
+        self.stamp: Stamp = (-1, -1)  # how far the rows of the last snapshot sent had got
+        self.timer: dict[str, Any] = NO_TIMER  # a client assumes no clock until told
+        # The balance while standing: read on connect and whenever the seat
+        # comes or goes (it only changes when chips move to or from a seat).
+        self.balance: int | None = None
+        self.seated = False
+        self.messages = message_limit()
+        self.chats = RateLimit(settings.CARDROOM_CHAT_LIMIT, settings.CARDROOM_CHAT_WINDOW_SECONDS)
+        self.counted = False  # whether this socket is recorded as one of the player's
+        await self.accept()  # then close, so the browser sees the 4404 code
+        if not await in_db_thread(table_exists)(self.table_id):
+            await self.close(code=CLOSE_NO_SUCH_TABLE)
+            return
+        if self.player_id is not None:
+            self.balance = await in_db_thread(player_balance)(self.player_id)
+        self.groups = [broadcast.table_group(self.table_id)]
+        if self.player_id is not None:
+            self.groups.append(broadcast.user_group(self.player_id))
+        for group in self.groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+        back = self.player_id is not None and await self.count_connection()
+        # The page picks up where the table is: its recent chat, then the
+        # latest hand's log from its first event, then the snapshot.
+        for line in await in_db_thread(services.chat_recent)(table_id=self.table_id):
+            await self.send_message({"type": "chat", **line})
+        await self.send_snapshot()
+        if back:  # the seat is no longer shown as disconnected, and the clock may have moved
+            await broadcast.announce_changed(self.table_id)
+
+    async def count_connection(self) -> bool:
+        """Record this socket as one of the player's at the table; whether their seat changed."""
+        back = await in_db_thread(services.connection_open)(
+            table_id=self.table_id, player_id=self.player_id, channel_name=self.channel_name
+        )
+        self.counted = True
+        await OPEN_SOCKETS.add(self.channel_name, self.table_id, self.player_id)
+        return back
+
+    async def disconnect(self, code: int) -> None:
+        if not self.counted:
+            return
+        await OPEN_SOCKETS.remove(self.channel_name)
+        try:
+            changed = await in_db_thread(services.connection_close)(
+                table_id=self.table_id, player_id=self.player_id, channel_name=self.channel_name
+            )
+        except services.ServiceError:
+            return  # the table is gone, and its connections with it
+        if changed:  # that was the player's last connection here
+            await broadcast.announce_changed(self.table_id)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.revoked:
+            return  # the socket is closing; the close says why
+        if not self.messages.allow():
+            await self.send_error("rate_limited", too_many("messages", self.messages))
+            return
+        try:
+            content = parse_frame(text_data)
+        except BadMessage as exc:
+            await self.send_error("bad_message", str(exc))
+            return
+        await self.receive_json(content)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        kind = content.get("type") if isinstance(content, dict) else None
+        if not isinstance(kind, str) or kind not in MESSAGES:
+            allowed = ", ".join(MESSAGES)
+            await self.send_error("bad_message", f"'type' must be one of {allowed}")
+            return
+        if kind in NEEDS_LOGIN and self.player_id is None:
+            await self.send_error("login_required", f"log in to {kind.replace('_', ' ')}")
+            return
+        check, service = MESSAGES[kind]
+        try:
+            fields = check(content)
+        except BadMessage as exc:
+            await self.send_error("bad_message", str(exc))
+            return
+        if service is not None:  # it checks the login itself, on the same trip
+            await self.run_service(service, fields)
+            return
+        if self.player_id is not None and not await in_db_thread(player_is_current)(
+            self.player_id, self.session_key
+        ):
+            await self.revoke(NOT_CURRENT)
+            return
+        await self.dispatch_message(kind, fields)
+
+    async def revoke(self, reason: str) -> None:
+        """Act for this user no more: say why, then close; the page reconnects as who it is now."""
+        self.revoked = True
+        await self.send_error("login_required", f"{reason}; log in again to play")
+        await self.close(code=CLOSE_LOGGED_OUT)
+
+    async def dispatch_message(self, kind: str, fields: dict[str, Any]) -> None:
+        if kind == "snapshot":
+            await self.send_snapshot(replay=fields["replay"])
+        elif kind == "chat":
+            await self.chat(fields["text"])
+
+    async def chat(self, text: str) -> None:
+        if not self.chats.allow():
+            await self.send_error("rate_limited", too_many("chat messages", self.chats))
+            return
+        try:
+            line = await in_db_thread(services.chat_post)(
+                table_id=self.table_id, player_id=self.player_id, text=text
+            )
+        except services.ServiceError as exc:
+            await self.send_error("refused", str(exc))
+            return
+        await broadcast.announce_chat(self.table_id, line)
+
+    async def run_service(self, service: Service, fields: dict[str, Any]) -> None:
+        try:
+            rows = await in_db_thread(serve)(
+                service, self.table_id, self.player_id, self.session_key, **fields
+            )
+        except NoLongerCurrent:
+            await self.revoke(NOT_CURRENT)
+            return
+        except services.ServiceError as exc:
+            code = next(code for error, code in SERVICE_ERRORS if isinstance(exc, error))
+            await self.send_error(code, str(exc))
+            return
+        # The service has committed: now everyone at the table may look.
+        change = None if rows is None else FRESH_ROWS.keep(rows)
+        await broadcast.announce_changed(self.table_id, change=change)
+
+    # Channel-layer handlers: "table.changed", "table.chat" and "user.revoked".
+
+    async def table_changed(self, message: dict[str, Any]) -> None:
+        kept = FRESH_ROWS.get(message.get("change"))
+        if kept is not None and kept.stamp <= self.stamp:
+            # The viewer already has a snapshot read after this move committed.
+            return
+        await self.send_snapshot(rows=kept)
+
+    async def table_chat(self, message: dict[str, Any]) -> None:
+        await self.send_message({"type": "chat", **message["line"]})
+
+    async def user_revoked(self, message: dict[str, Any]) -> None:
+        """The user logged out (of this socket's session, if one is named) or was deactivated."""
+        if not self.revoked and message["session_key"] in (None, self.session_key):
+            await self.revoke(message["reason"])
+
+    # Sending: every message gets this connection's next sequence number.
+
+    async def send_snapshot(self, *, rows: TableRows | None = None, replay: bool = False) -> None:
+        """This viewer's snapshot from ``rows``, or from a read of the table begun now,
+        after the hand events this connection hasn't been sent.
+
+        ``replay``: the client asked, having missed something or lost its way,
+        so it may lack events it was sent: they are sent again, each hand's
+        from its first (the client logs each once by its ``index``).
+        """
+        if rows is None:
+            rows = await read_table_shared(self.table_id)
+        if rows is None:
+            await self.close(code=CLOSE_NO_SUCH_TABLE)
+            return
+        # A read begun now is at least as new as any rows had before; rows
+        # kept from a move are newer than the last snapshot's (table_changed).
+        self.stamp = rows.stamp
+        cursor = self.cursor
+        if replay and cursor is not None:
+            cursor = Cursor(cursor.hand_id, seen=0, ended=False)
+        earlier = None
+        if cursor is not None and needs_earlier_events(rows, cursor):
+            earlier = await in_db_thread(events_since)(cursor, self.player_id)
+        await self.follow_balance(rows)
+        snapshot = build_snapshot(
+            rows,
+            self.player_id,
+            cursor,
+            with_events=True,
+            earlier=earlier,
+            balance=self.balance,
+        )
+        self.cursor = snapshot.cursor
+        timer = self.timer_change(snapshot.payload)
+        # One change, one frame: the client applies it whole.
+        await self.send_messages([*snapshot.events, snapshot.payload, *timer])
+
+    async def follow_balance(self, rows: TableRows) -> None:
+        """Read the balance again when this viewer's seat has come or gone."""
+        if self.player_id is None:
+            return
+        seated = any(seat.player_id == self.player_id for seat in rows.seats)
+        if seated != self.seated:
+            self.seated = seated
+            self.balance = await in_db_thread(player_balance)(self.player_id)
+
+    def timer_change(self, snapshot: dict[str, Any]) -> list[dict[str, Any]]:
+        """A ``timer`` message when the turn clock differs from the last one sent."""
+        info = snapshot["hand_info"]
+        timer = (info and info["timer"]) or NO_TIMER
+        if timer == self.timer:
+            return []
+        self.timer = timer
+        return [{"type": "timer", **timer, "now": timezone.now().isoformat()}]
+
+    async def send_error(self, code: str, message: str) -> None:
+        await self.send_message({"type": "error", "code": code, "message": message})
+
+    async def send_message(self, message: dict[str, Any]) -> None:
+        await self.send_messages([message])
+
+    async def send_messages(self, messages: list[dict[str, Any]]) -> None:
+        """One frame: a lone message as itself, several as a JSON array, each
+        with this connection's next sequence number."""
+        stamped = []
+        for message in messages:
+            self.seq += 1
+            stamped.append({**message, "seq": self.seq})
+        await self.send_json(stamped[0] if len(stamped) == 1 else stamped)

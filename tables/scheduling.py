@@ -1,0 +1,52 @@
+"""Sending the Celery tasks that the services ask for.
+
+The services decide what follows a change (a turn's timeout, the next hand
+after a pause) and when; this module is how it reaches a worker. The tasks
+call the services, so the services don't import the tasks (an import contract
+in pyproject.toml): they send through here, and only here are the tasks
+imported, inside the functions that send them.
+
+A failure to send is logged, not raised: the change is saved, and beat's
+sweeps (``tables.tasks.sweep_overdue_turns`` and ``deal_due_hands``) do
+the work of a task that was lost.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from django.conf import settings
+
+logger = logging.getLogger(__name__)
+
+
+def timeout_send(hand_id: int, turn: int, expires_at: datetime) -> None:
+    """Send ``expire_turn`` for the moment turn ``turn`` of the hand expires."""
+    from tables.tasks import expire_turn
+
+    options = {
+        "eta": expires_at,
+        "expires": expires_at + timedelta(seconds=settings.CARDROOM_TURN_TASK_EXPIRY_SECONDS),
+        "queue": settings.CARDROOM_TURN_QUEUE,
+    }
+    try:
+        expire_turn.apply_async((hand_id, turn), **options)
+    except Exception:
+        logger.exception("could not send expire_turn for hand %s", hand_id)
+
+
+def next_hand_send(table_id: int) -> None:
+    """Send ``start_next_hand`` for ``CARDROOM_NEXT_HAND_DELAY_SECONDS`` from now."""
+    from tables.tasks import start_next_hand
+
+    delay = settings.CARDROOM_NEXT_HAND_DELAY_SECONDS
+    options = {
+        "countdown": delay,
+        "expires": delay + settings.CARDROOM_TURN_TASK_EXPIRY_SECONDS,
+        "queue": settings.CARDROOM_TURN_QUEUE,
+    }
+    try:
+        start_next_hand.apply_async((table_id,), **options)
+    except Exception:
+        logger.exception("could not send start_next_hand for table %s", table_id)

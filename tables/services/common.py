@@ -1,0 +1,188 @@
+"""What every services module shares: the errors, the locks and the reads each move starts with.
+
+Every service runs in one transaction and first locks the table's row
+(:func:`_lock_table`), so moves, buy-ins and hand starts at one table happen
+one after another.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from tables.compiled import CompiledRead
+from tables.models import Hand, Seat, Table
+from tables.rules.cards import card_str
+
+# Rows a sweep run by beat handles per run (hands, tables, players); the next
+# run, seconds later, takes the rest.
+SWEEP_BATCH = 100
+
+
+class ServiceError(ValueError):
+    """A request the table refuses; the message says why. Nothing was changed."""
+
+
+class StaleMove(ServiceError):
+    """A move made against an old version of the hand, or after it ended."""
+
+
+class IllegalMove(ServiceError):
+    """A move the rules engine refused; the message is the engine's."""
+
+
+def deck_commitment(salt: str, deck: Sequence[int]) -> str:
+    """The SHA-256 published when a hand starts, before any card is dealt.
+
+    It is the hex digest of ``"<salt>:<cards>"`` in UTF-8, where the cards are
+    the whole shuffled deck in dealing order, written like ``Ah`` and joined by
+    single spaces. Once the hand is over, ``Hand.deck`` and ``Hand.deck_salt``
+    let anyone recompute it and check that the deck was fixed before the deal.
+
+    >>> deck_commitment("00", [50, 0])  # sha256(b"00:Ah 2c")
+    '00ffb24fa792789f3c2d6e702e9d89f5005111200ebcc75bbf89649db75e204b'
+    """
+    text = f"{salt}:{' '.join(card_str(card) for card in deck)}"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _lock_table(table_id: int) -> Table:
+    """The table's row, locked until the transaction ends, with its stakes.
+
+    Only the table's row is locked (``of``): every table of the same stakes
+    must not wait on one another.
+    """
+    found = _TABLE_LOCKED(table_id)
+    if not found:
+        raise ServiceError(f"there is no table #{table_id}")
+    return found[0]
+
+
+# The reads every move makes, compiled once (see tables.compiled). Each runs in
+# the move's transaction, as select_for_update needs.
+_TABLE_LOCKED = CompiledRead(
+    lambda table_id: (
+        Table.objects.select_for_update(of=("self",)).select_related("stakes").filter(pk=table_id)
+    )
+)
+_HAND_AT = CompiledRead(
+    lambda hand_id, table_id: Hand.objects.filter(pk=hand_id, table_id=table_id), arity=2
+)
+_SEATS_AT = CompiledRead(lambda table_id: Seat.objects.filter(table_id=table_id))
+
+
+def _lock_hand(hand_id: int, table_id: int | None = None) -> Hand:
+    """Lock the hand's table, then read the hand: its state is now ours alone.
+
+    A caller that knows the table (a player's socket is at one) saves a query,
+    and a hand of another table is refused as if it did not exist.
+    """
+    if table_id is None:
+        table_id = Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
+        if table_id is None:
+            raise ServiceError(f"there is no hand #{hand_id}")
+    table = _lock_table(table_id)
+    # Read (again) now that moves are serialized.
+    found = _HAND_AT(hand_id, table.pk)
+    if not found:
+        raise ServiceError(f"there is no hand #{hand_id} at {table.name}")
+    hand = found[0]
+    hand.table = table  # locked, with its stakes: no second read
+    return hand
+
+
+class HandSeats:
+    """The seats of a hand's players in engine order, read once and saved once.
+
+    A move touches up to three seats (the mover's stack and clock, the next
+    player's time bank, everyone's stack at the showdown); collecting the
+    changes here keeps a move to one read and one write per changed seat.
+    """
+
+    def __init__(self, seats: list[Seat]) -> None:
+        self.seats = seats
+        self.changed: dict[int, set[str]] = {}
+
+    @classmethod
+    def load(cls, hand: Hand) -> HandSeats:
+        players = hand.seating["players"]
+        numbers = [entry["seat"] for entry in players]
+        found = {s.number: s for s in _SEATS_AT(hand.table_id) if s.number in numbers}
+        seats = [found.get(entry["seat"]) for entry in players]
+        for seat, entry in zip(seats, players, strict=True):
+            if seat is None or seat.player_id != entry["player"]:
+                # Leaving is refused mid-hand, so this is a bug: roll back.
+                raise ServiceError(f"seat {entry['seat']} of hand #{hand.number} lost its player")
+        return cls(seats)
+
+    def __getitem__(self, player: int) -> Seat:
+        return self.seats[player]
+
+    def set(self, player: int, **fields: Any) -> None:
+        seat = self.seats[player]
+        for name, value in fields.items():
+            if getattr(seat, name) != value:
+                setattr(seat, name, value)
+                self.changed.setdefault(player, set()).add(name)
+
+    def take_stacks(self, stacks: Sequence[int]) -> None:
+        """Copy the engine's stacks (the chips behind each player) to the seats."""
+        for player, stack in enumerate(stacks):
+            self.set(player, stack=stack)
+
+    def save(self) -> None:
+        """Write the changed seats: one UPDATE for one seat, one bulk UPDATE for more."""
+        changed = [self.seats[player] for player in sorted(self.changed)]
+        fields = sorted(set().union(*self.changed.values()))
+        if len(changed) == 1:
+            changed[0].save(update_fields=fields)
+        elif changed:
+            Seat.objects.bulk_update(changed, fields)
+        self.changed.clear()
+
+
+def _seat_for_update(table_id: int, player_id: int) -> Seat:
+    return _seat_at(_lock_table(table_id), player_id)
+
+
+def _seat_at(table: Table, player_id: int) -> Seat:
+    seat = Seat.objects.filter(table=table, player_id=player_id).first()
+    if seat is None:
+        raise ServiceError(f"you have no seat at {table.name}")
+    return seat
+
+
+def _is_dealt_in(table: Table, player_id: int) -> bool:
+    hand = _unfinished_hand(table)
+    return hand is not None and _engine_index(hand, player_id) is not None
+
+
+def _unfinished_hand(table: Table) -> Hand | None:
+    return Hand.objects.filter(table=table, ended_at__isnull=True).first()
+
+
+def _engine_index(hand: Hand, player_id: int) -> int | None:
+    """The player's number in the engine for this hand, or None if not dealt in."""
+    for index, entry in enumerate(hand.seating["players"]):
+        if entry["player"] == player_id:
+            return index
+    return None
+
+
+def _tables_sweep(
+    table_ids: list[int],
+    change: Callable[[int], int],
+    on_changed: Callable[[int], object] | None,
+) -> int:
+    """What a sweep does at each table: ``change`` (a transaction of its own,
+    returning how many things it changed there), then ``on_changed`` with the
+    table's id where it changed any; how many in all."""
+    total = 0
+    for table_id in table_ids:
+        count = change(table_id)
+        if count:
+            total += count
+            if on_changed is not None:
+                on_changed(table_id)
+    return total

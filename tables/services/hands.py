@@ -1,0 +1,482 @@
+"""Dealing hands, playing moves, and writing the results when a hand ends.
+
+Chip bookkeeping while a hand runs: each seat's ``stack`` equals the engine's
+``stacks[i]`` for that player (the chips behind), and the chips in the pot live
+in the hand's ``state["committed"]``. When the hand ends the engine pays the
+pots into its stacks, which are copied to the seats, and the rake leaves the
+table as a :class:`RakeEntry`.
+
+``Hand.seating`` is ``{"dealer": seat number, "players": [{"seat": n, "player":
+id, "name": username}, ...]}`` with the players in engine order: engine player
+``i`` is ``players[i]``, starting from the first seat clockwise from the
+dealer. ``name`` is the username the table showed at the deal, so the hand
+names its players after they leave; hands dealt before it was kept have none
+(``tables.selectors.snapshots.hand_names``).
+
+What follows a hand's change is :func:`hand_follow_up`, whoever made it: a
+player's move (:func:`tables.services.play.hand_play`), a timeout task or
+beat's sweeps (``tables.tasks``).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
+from django.utils import timezone
+
+from tables import scheduling
+from tables.models import Hand, HandAction, HandResult, PlayerDay, RakeEntry, Seat, Table
+from tables.rules import HandState, IllegalAction, LegalAction
+from tables.rules.cards import card_str, shuffled_deck
+from tables.rules.state import PROTECT, WAGERS
+from tables.rules.views import view
+from tables.selectors.tables import DEALT_IN_STATES
+from tables.services.clock import (
+    _clock_charge_move,
+    _clock_refill_banks,
+    _turn_clock_keep,
+    _turn_clock_start,
+)
+from tables.services.common import (
+    SWEEP_BATCH,
+    HandSeats,
+    IllegalMove,
+    ServiceError,
+    StaleMove,
+    _engine_index,
+    _lock_hand,
+    _lock_table,
+    deck_commitment,
+)
+from tables.services.seats import _seat_stand_up, _seats_after_hand, _seats_stand_up_all
+
+
+@transaction.atomic
+def hand_start(*, table_id: int, now: datetime | None = None) -> Hand:
+    """Deal a new hand now, to every playing seat with chips, the button moved on one.
+
+    Raises :class:`ServiceError` naming why not: the table is closed, a hand is
+    running, or fewer than two players are dealt in. It does not wait out the
+    pause after the last hand; the site deals through
+    :func:`hand_start_if_ready`, which does. ``now`` (default: the current
+    time) starts the first turn's clock.
+
+    Seats sitting out, and seats with no chips, are dealt out; one dealt out of
+    the stakes' ``sit_out_hands`` hands in a row is stood up. A disconnected
+    player is dealt in: their clock runs, so they check or fold in turn and
+    are sat out after two timeouts.
+    """
+    table = _lock_table(table_id)
+    problem = _why_no_deal(table)
+    if problem is not None:
+        raise ServiceError(problem)
+    return _hand_deal(table, now or timezone.now())
+
+
+def hand_start_if_ready(*, table_id: int, now: datetime | None = None) -> Hand | None:
+    """Deal the table's next hand if it is ready for one; the one way the site deals.
+
+    Ready means open, no hand running, two players dealt in with chips, and
+    the pause after the last hand over (:func:`next_hand_pause`). The
+    requests of ``tables.services.play`` call it when a player sits, sits in
+    or buys back in and when a table opens, the ``start_next_hand`` task when
+    the pause is up, and beat's sweep (:func:`hands_start_due`) for any table
+    still idle after it.
+
+    None when the table isn't ready, and when another caller dealt first: a
+    normal, quiet outcome. Two callers at once deal one hand: the second
+    finds the first's under the table's lock.
+    """
+    now = now or timezone.now()
+    table = Table.objects.filter(pk=table_id).first()  # unlocked: most calls stop here
+    if table is None or _why_no_deal(table, now) is not None:
+        return None
+    return _hand_start_if_still_ready(table_id, now)
+
+
+@transaction.atomic
+def _hand_start_if_still_ready(table_id: int, now: datetime) -> Hand | None:
+    table = _lock_table(table_id)
+    if _why_no_deal(table, now) is not None:
+        return None
+    return _hand_deal(table, now)
+
+
+def next_hand_pause() -> timedelta:
+    """The pause after a hand ends, so everyone sees the showdown.
+
+    ``CARDROOM_NEXT_HAND_DELAY_SECONDS``; none without a broker
+    (``CARDROOM_TURN_TASKS`` off), where no task or sweep could deal later.
+    """
+    if not settings.CARDROOM_TURN_TASKS:
+        return timedelta(0)
+    return timedelta(seconds=settings.CARDROOM_NEXT_HAND_DELAY_SECONDS)
+
+
+def _why_no_deal(table: Table, now: datetime | None = None) -> str | None:
+    """Why no hand may be dealt at the table now; None if one may.
+
+    With ``now``, the pause after the last hand must be over by then as well.
+    """
+    if not table.is_open:
+        return f"{table.name} is closed; no new hands start"
+    last = table.hands.order_by("-number").only("number", "ended_at").first()
+    if last is not None and last.ended_at is None:
+        return f"hand #{last.number} at {table.name} is still being played"
+    players = _dealt_in_seats(table).count()
+    if players < 2:
+        return f"a hand needs two players with chips; {table.name} has {players}"
+    if now is not None and last is not None and now < last.ended_at + next_hand_pause():
+        return f"hand #{last.number} at {table.name} ended moments ago"
+    return None
+
+
+def _hand_deal(table: Table, now: datetime) -> Hand:
+    """Deal at a locked table that :func:`_why_no_deal` has cleared."""
+    seats = list(_dealt_in_seats(table).select_related("player").order_by("number"))
+    previous = table.hands.order_by("-number").first()
+    dealer = _next_dealer(seats, previous.seating["dealer"] if previous else 0)
+    hand = _hand_create(table, _engine_order(seats, dealer), dealer, previous, now)
+    _seats_count_missed_hand(table, dealt=seats)
+    return hand
+
+
+def hands_start_due(
+    *, now: datetime | None = None, on_started: Callable[[Hand], object] | None = None
+) -> int:
+    """Deal at every table that is ready and has been idle past the pause; how many.
+
+    The safety net under the ``start_next_hand`` task, run by beat every few
+    seconds: that task is lost if the worker or Redis dies in the pause, and
+    a deal when a player sits is lost if the process dies between the two.
+    Each table is its own :func:`hand_start_if_ready` transaction, and
+    ``on_started`` is called with each hand dealt, after it.
+    """
+    now = now or timezone.now()
+    started = 0
+    for table_id in _tables_due(now)[:SWEEP_BATCH]:
+        hand = hand_start_if_ready(table_id=table_id, now=now)
+        if hand is not None:
+            started += 1
+            if on_started is not None:
+                on_started(hand)
+    return started
+
+
+def hand_follow_up(*, hand: Hand) -> None:
+    """What follows a change to a hand, whoever made it (a move, a timeout, a deal).
+
+    A hand that has just ended gets its successor scheduled
+    (:func:`_next_hand_schedule`). The turn clock needs nothing more: storing
+    the change started the next turn's clock (:func:`_hand_store`).
+    """
+    if hand.is_finished:
+        _next_hand_schedule(hand.table_id)
+
+
+def _next_hand_schedule(table_id: int) -> None:
+    """Deal the next hand ``CARDROOM_NEXT_HAND_DELAY_SECONDS`` after this transaction commits.
+
+    The pause lets players see the showdown. Without a broker
+    (``CARDROOM_TURN_TASKS`` off) there is no pause, and the hand is dealt at
+    once; the caller's own change notice covers it. A task that can't be sent
+    is left to beat's sweep (:func:`hands_start_due`), which deals once a
+    broker answers.
+    """
+    if not settings.CARDROOM_TURN_TASKS:
+        hand_start_if_ready(table_id=table_id)
+        return
+    transaction.on_commit(lambda: scheduling.next_hand_send(table_id), robust=True)
+
+
+def _tables_due(now: datetime) -> QuerySet[Table, int]:
+    """Open tables with no hand running or ended within the pause, and two players in."""
+    tables = Table.objects.filter(is_open=True)
+    busy = Hand.objects.filter(table=OuterRef("pk")).filter(
+        Q(ended_at__isnull=True) | Q(ended_at__gt=now - next_hand_pause())
+    )
+    dealt_in = Q(seat_set__state__in=DEALT_IN_STATES, seat_set__stack__gt=0)
+    return (
+        tables.filter(~Exists(busy))
+        .annotate(players=Count("seat_set", filter=dealt_in))
+        .filter(players__gte=2)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+
+
+def _dealt_in_seats(table: Table) -> QuerySet[Seat]:
+    return Seat.objects.filter(table=table, state__in=DEALT_IN_STATES, stack__gt=0)
+
+
+def _seats_count_missed_hand(table: Table, *, dealt: list[Seat]) -> None:
+    """One more hand missed for every seat not dealt in; stand up those at the limit."""
+    limit = table.stakes.sit_out_hands
+    missed = Seat.objects.filter(table=table).exclude(pk__in=[seat.pk for seat in dealt])
+    missed.update(hands_missed=F("hands_missed") + 1)
+    Seat.objects.filter(pk__in=[seat.pk for seat in dealt], hands_missed__gt=0).update(
+        hands_missed=0
+    )
+    for seat in missed.filter(hands_missed__gte=limit):
+        _seat_stand_up(table, seat)
+
+
+def _next_dealer(seats: list[Seat], last_dealer: int) -> int:
+    """The first dealt-in seat after the last hand's dealer, going round the table."""
+    numbers = [seat.number for seat in seats]
+    return next((n for n in numbers if n > last_dealer), numbers[0])
+
+
+def _engine_order(seats: list[Seat], dealer: int) -> list[Seat]:
+    """Seats clockwise from the one after the dealer, the dealer last."""
+    after = [seat for seat in seats if seat.number > dealer]
+    return after + [seat for seat in seats if seat.number <= dealer]
+
+
+def _hand_create(
+    table: Table, order: list[Seat], dealer: int, previous: Hand | None, now: datetime | None
+) -> Hand:
+    deck, salt = shuffled_deck(), secrets.token_hex(32)
+    state = HandState.new(table.stakes.game_config(), [seat.stack for seat in order], deck)
+    hand = Hand(
+        table=table,
+        number=previous.number + 1 if previous else 1,
+        deck=deck,
+        deck_salt=salt,
+        deck_commitment=deck_commitment(salt, deck),
+        seating={
+            "dealer": dealer,
+            "players": [
+                {"seat": seat.number, "player": seat.player_id, "name": seat.player.username}
+                for seat in order
+            ],
+        },
+        state=state.to_dict(),
+        version=0,
+    )
+    seats = HandSeats(order)
+    seats.take_stacks(state.stacks)  # the antes
+    _clock_refill_banks(seats, table.stakes)  # before the first turn is timed
+    # Everyone may be all in on the antes: then the engine has run the board out.
+    _hand_clock_or_end(hand, state, seats, now or timezone.now())
+    hand.save(force_insert=True)
+    seats.save()
+    if state.finished:
+        _hand_end_write(hand, state)
+    return hand
+
+
+@transaction.atomic
+def hand_act(
+    *,
+    hand_id: int,
+    player_id: int,
+    kind: str,
+    amount: int | None = None,
+    cards: Sequence[int] | None = None,
+    version: int,
+    now: datetime | None = None,
+    table_id: int | None = None,
+) -> Hand:
+    """Apply one move by ``player_id``, made when the hand was at ``version``.
+
+    A move against any other version (another move got there first, or this
+    one was sent twice) raises :class:`StaleMove` and changes nothing, except
+    a choice everyone makes at once (a roll, a declaration): another
+    player's choice may have moved the version on, and a player still to
+    choose may choose whatever version they saw (only once). A move
+    made after the action time (``now``, default the current time) with a time
+    bank spends the time taken from it. With ``table_id``, a hand that is not
+    at that table is refused.
+    """
+    hand = _lock_hand(hand_id, table_id)
+    if hand.is_finished:
+        raise StaleMove(f"hand #{hand.number} is over")
+    player = _engine_index(hand, player_id)
+    state = HandState.from_dict(hand.state)
+    if type(version) is not int or version != hand.version:
+        at_once = state.simultaneous and player in state.deciding()
+        if not (at_once and type(version) is int and version <= hand.version):
+            raise StaleMove(
+                f"hand #{hand.number} is at version {hand.version}, not {version!r}; "
+                "reload it and try again"
+            )
+    if player is None:
+        raise ServiceError(f"you are not dealt into hand #{hand.number}")
+    now = now or timezone.now()
+    seats = HandSeats.load(hand)
+    _clock_charge_move(hand, seats, player, now)  # against this turn's deadline
+    step = state.step if state.simultaneous else None
+    _hand_apply(hand, state, seats, player, kind, amount, cards)
+    # A choice made at once keeps its one clock until the last player chooses.
+    _hand_store(hand, state, seats, now, keep_clock=step == state.step and state.simultaneous)
+    return hand
+
+
+def _hand_apply(
+    hand: Hand,
+    state: HandState,
+    seats: HandSeats,
+    player: int,
+    kind: str,
+    amount: int | None,
+    cards: Sequence[int] | None = None,
+    *,
+    timed_out: bool = False,
+) -> None:
+    """Make the move in ``state`` and record it; the caller stores the hand."""
+    options = state.legal_actions(player)
+    try:
+        if kind == PROTECT and timed_out:
+            state.protect(player)  # the engine's own door: act() refuses it to players
+        else:
+            state.act(player, kind, amount, cards, timed_out=timed_out)
+    except IllegalAction as exc:
+        raise IllegalMove(str(exc)) from None
+    # Every applied move is one action and one version, so the next seq is known.
+    HandAction.objects.create(
+        hand=hand,
+        seq=hand.version + 1,
+        seat_number=seats[player].number,
+        player_id=seats[player].player_id,
+        kind=kind,
+        amount=_chips_named(options, kind, amount),
+        timed_out=timed_out,
+    )
+    hand.state, hand.version = state.to_dict(), hand.version + 1
+    seats.take_stacks(state.stacks)
+
+
+def _hand_store(
+    hand: Hand, state: HandState, seats: HandSeats, now: datetime, *, keep_clock: bool = False
+) -> None:
+    """Start the next turn's clock (or end the hand), then write the hand and
+    its seats. With ``keep_clock`` the turn under way keeps its expiry, and
+    its timeout is sent again for the hand's new version."""
+    if keep_clock:
+        _turn_clock_keep(hand, now)
+    else:
+        _hand_clock_or_end(hand, state, seats, now)
+    hand.save(
+        update_fields=[
+            "state",
+            "version",
+            "ended_at",
+            "turn_deadline",
+            "turn_expires_at",
+            "timeout_sent_for",
+        ]
+    )
+    seats.save()
+    if state.finished:
+        _hand_end_write(hand, state)
+
+
+def _hand_end_write(hand: Hand, state: HandState) -> None:
+    """What follows the end of a hand: its results, the seats that asked to leave
+    stood up, and the auto-rebuys of those that stay; at a table closed during
+    the hand, every seat stood up."""
+    _hand_results_write(hand, state)
+    if hand.table.is_open:
+        _seats_after_hand(hand)
+    else:
+        _seats_stand_up_all(hand.table)
+
+
+def _hand_clock_or_end(hand: Hand, state: HandState, seats: HandSeats, now: datetime) -> None:
+    if state.finished:
+        hand.ended_at = now
+    _turn_clock_start(hand, state, seats, now)
+
+
+def _chips_named(options: list[LegalAction], kind: str, amount: int | None) -> int | None:
+    """The amount to record: a wager's street total, or the chips a call or bring-in puts in."""
+    if kind in WAGERS:
+        return amount
+    if kind in ("call", "bring_in"):
+        return next(option.min for option in options if option.kind == kind)
+    return None
+
+
+def _hand_results_write(hand: Hand, state: HandState) -> None:
+    """Write the results and the rake of a hand the engine has ended (and that is saved).
+
+    A RakeEntry is written for every hand, 0 chips included, so each finished
+    hand has exactly one and rake reports can count unraked hands too. Each
+    player's day at the table goes into the activity report's summary.
+    """
+    HandResult.objects.bulk_create(
+        HandResult(
+            hand=hand,
+            player_id=entry["player"],
+            seat_number=entry["seat"],
+            starting_stack=start,
+            final_stack=final,
+            net=final - start,
+            cards=_held_cards(state, player),
+        )
+        for player, (entry, start, final) in enumerate(
+            zip(hand.seating["players"], state.starting_stacks, state.stacks, strict=True)
+        )
+    )
+    RakeEntry.objects.create(
+        hand=hand,
+        table_id=hand.table_id,
+        stakes_id=hand.table.stakes_id,
+        amount=state.result["rake"],
+    )
+    _player_days_write(hand)
+
+
+def _player_days_write(hand: Hand) -> None:
+    """Note that the hand's players played at its table on the day it ended.
+
+    Most hands add nothing: their players' rows for the day were written by
+    an earlier hand, and the conflict on the unique row leaves those as they are.
+    """
+    day = timezone.localdate(hand.ended_at)
+    PlayerDay.objects.bulk_create(
+        (
+            PlayerDay(
+                day=day,
+                table_id=hand.table_id,
+                stakes_id=hand.table.stakes_id,
+                player_id=entry["player"],
+            )
+            for entry in hand.seating["players"]
+        ),
+        ignore_conflicts=True,
+    )
+
+
+def _held_cards(state: HandState, player: int) -> list[dict[str, Any]]:
+    """The player's own cards in dealing order, each face up or down and marked
+    when wild, for their list of past hands (the shape of :attr:`HandResult.cards`)."""
+    wild = state.marked_wild(player)
+    return [
+        {
+            "card": card_str(held.card),
+            "up": held.up,
+            **({"wild": True} if wild >> held.card & 1 else {}),
+        }
+        for held in state.cards[player]
+    ]
+
+
+def hand_view(*, hand_id: int, player_id: int | None) -> dict[str, Any]:
+    """The hand as ``player_id`` may see it; anyone not dealt in sees what observers see.
+
+    Read-only and unlocked. The view's ``turn`` equals ``Hand.version``, the
+    version the next move must name.
+    """
+    hand = Hand.objects.filter(pk=hand_id).first()
+    if hand is None:
+        raise ServiceError(f"there is no hand #{hand_id}")
+    viewer = None if player_id is None else _engine_index(hand, player_id)
+    return view(HandState.from_dict(hand.state), viewer)
