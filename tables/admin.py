@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin, messages
@@ -25,6 +25,7 @@ from django.views.decorators.http import require_POST
 from accounts.models import User
 from tables import broadcast
 from tables.models import (
+    ENGINE_FIELDS,
     ChatLine,
     Hand,
     HandAction,
@@ -40,6 +41,9 @@ from tables.rules import UNKNOWN, HandState
 from tables.rules.cards import card_str
 from tables.rules.config import percent_text
 from tables.rules.state import Held
+
+if TYPE_CHECKING:
+    from django.contrib.admin.options import _FieldsetSpec
 
 
 class ReadOnlyAdminMixin:
@@ -88,27 +92,10 @@ BETS_DESCRIPTION = (
 )
 
 
-class StakesForm(forms.ModelForm):
-    """The admin's stakes form: every problem is reported on the first submit."""
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
-        # A value its own field refused is unknown to Stakes.clean(), which then
-        # leaves it out, rather than comparing the others with the value it had.
-        for name in self.errors:
-            if name in self.fields:
-                setattr(self.instance, name, None)
-        return cleaned
-
-
-@admin.register(Stakes)
-class StakesAdmin(admin.ModelAdmin):
-    form = StakesForm
-    list_display = ("name", "describe", "seats", "min_buy_in", "max_buy_in", "rake")
-    list_filter = ("variant", "structure")
-    list_select_related = ("rake",)
-    search_fields = ("name",)
-    fieldsets = (
+def stakes_fieldsets() -> _FieldsetSpec:
+    """The stakes' page, by section. Every engine option that no section places
+    is a rule option, so that a new option in GameConfig shows up there."""
+    sections: _FieldsetSpec = (
         (None, {"fields": ("name", "variant", "structure")}),
         (
             "Bets",
@@ -139,24 +126,33 @@ class StakesAdmin(admin.ModelAdmin):
                 )
             },
         ),
-        (
-            "Rule options",
-            {
-                "fields": (
-                    "open_pair_big_bet",
-                    "heads_up_uncapped",
-                    "short_all_in",
-                    "tie_break",
-                    "all_in_opener",
-                    "auto_muck",
-                    "natural_beats_wild",
-                    "high_low_declare",
-                    "declare_in_turn",
-                    "exchange_price",
-                )
-            },
-        ),
     )
+    placed = {name for _, section in sections for name in section["fields"]}
+    options = tuple(name for name in ENGINE_FIELDS if name not in placed)
+    return (*sections, ("Rule options", {"fields": options}))
+
+
+class StakesForm(forms.ModelForm):
+    """The admin's stakes form: every problem is reported on the first submit."""
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        # A value its own field refused is unknown to Stakes.clean(), which then
+        # leaves it out, rather than comparing the others with the value it had.
+        for name in self.errors:
+            if name in self.fields:
+                setattr(self.instance, name, None)
+        return cleaned
+
+
+@admin.register(Stakes)
+class StakesAdmin(admin.ModelAdmin):
+    form = StakesForm
+    list_display = ("name", "describe", "seats", "min_buy_in", "max_buy_in", "rake")
+    list_filter = ("variant", "structure")
+    list_select_related = ("rake",)
+    search_fields = ("name",)
+    fieldsets = stakes_fieldsets()
 
     @admin.display(description="Game")
     def describe(self, stakes: Stakes) -> str:

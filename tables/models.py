@@ -6,11 +6,14 @@ and what happened, and only ``tables.services`` changes them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import contextlib
+import dataclasses
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
@@ -257,109 +260,94 @@ class Stakes(models.Model):
         """The game in the engine's words: ``"Razz, pot limit, minimum bet 5, ante 1,
         bring-in 2"``, ``"Seven-card stud, 5/10, ante 1"``."""
         try:
-            return self._sizes_config().describe()
+            return GameConfig(**{name: getattr(self, name) for name in DESCRIBED}).describe()
         except IllegalAction:  # saved without clean(): still name it, so staff can fix it
             game = f"{self.get_variant_display()}, {self.get_structure_display().lower()}"
             return f"{game} (not a valid game)"
 
-    def _sizes(self) -> dict[str, Any]:
-        """The game and its bet sizes, as GameConfig names them."""
-        names = ("variant", "structure", "ante", "bring_in", "small_bet", "big_bet")
-        return {name: getattr(self, name) for name in names}
-
-    def _sizes_config(self) -> GameConfig:
-        """The game and its bet sizes alone (no rake to fetch, no rule options
-        but the one that names the game: high-low declare)."""
-        return GameConfig(**self._sizes(), high_low_declare=self.high_low_declare)
-
     def game_config(self) -> GameConfig:
-        return GameConfig(
-            **self._sizes(),
-            tie_break=self.tie_break,
-            all_in_opener=self.all_in_opener,
-            open_pair_big_bet=self.open_pair_big_bet,
-            max_raises=self.max_raises,
-            raise_at_least_last=self.raise_at_least_last,
-            heads_up_uncapped=self.heads_up_uncapped,
-            short_all_in=self.short_all_in,
-            auto_muck=self.auto_muck,
-            natural_beats_wild=self.natural_beats_wild,
-            declare_in_turn=self.declare_in_turn,
-            high_low_declare=self.high_low_declare,
-            exchange_price=self.exchange_price,
-            rake=self.rake.engine_rule() if self.rake else EngineRake(),
-        )
+        return GameConfig(**self._columns(), rake=self._engine_rake())
+
+    def _columns(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in ENGINE_COLUMNS}
+
+    def _engine_rake(self) -> EngineRake:
+        return self.rake.engine_rule() if self.rake else EngineRake()
 
     def clean(self) -> None:
-        """Every problem between fields at once, each on the field to change.
+        """Every problem at once, each on the field to change: the engine's own
+        checks of the game's options, then the stakes' rules around them.
 
-        A value that is None is unknown (missing, or refused by its own field's
-        validation) and takes no part. With no problem found, the engine checks
-        the whole game as a last word.
+        A value its own field refuses, or None where the field can't hold one,
+        is unknown (missing, or refused) and takes no part.
         """
         errors: dict[str, list[str]] = {}
         for field, message in self._problems():
             errors.setdefault(field, []).append(message)
-        if not errors and _known(*(getattr(self, name) for name in ENGINE_FIELDS)):
-            try:
-                self.game_config()
-            except ValueError as exc:  # IllegalAction is one
-                errors[NON_FIELD_ERRORS] = [str(exc)[:1].upper() + str(exc)[1:] + "."]
         if errors:
             raise ValidationError(errors)
 
     def _problems(self) -> Iterator[tuple[str, str]]:
+        refused: set[str] = set()
+        for problem in GameConfig.problems(self._known_options()):
+            refused.add(problem.option)
+            yield problem.option, _sentence(str(problem))
+        try:
+            self._engine_rake()
+        except IllegalAction as exc:  # a rake rule saved without its own checks
+            yield "rake", _sentence(str(exc))
+        yield from self._house_problems(refused)
+
+    def _known_options(self) -> dict[str, Any]:
+        """The options in the stakes' columns that their own fields accept: one
+        refused there (or missing) is that field's error alone."""
+        known: dict[str, Any] = {}
+        for field in self._meta.concrete_fields:
+            if field.name in ENGINE_COLUMNS:
+                with contextlib.suppress(ValidationError):
+                    known[field.name] = field.clean(getattr(self, field.name), self)
+        return known
+
+    def _house_problems(self, refused: set[str]) -> Iterator[tuple[str, str]]:
+        """The rules of these stakes beyond the engine's: the ante's size, the
+        buy-ins, an option the structure would ignore, and the seats."""
         ante, bring_in, small = self.ante, self.bring_in, self.small_bet
         low, high = self.min_buy_in, self.max_buy_in
-        if _known(bring_in, small) and bring_in >= small:
-            yield "bring_in", f"The bring-in ({bring_in}) must be below the small bet ({small})."
         if _known(ante, bring_in) and bring_in and ante >= bring_in:
             yield "ante", f"The ante ({ante}) must be below the bring-in ({bring_in})."
         elif _known(ante, bring_in, small) and not bring_in and ante >= small:
             yield "ante", f"The ante ({ante}) must be below the small bet ({small})."
-        yield from self._structure_problems()
         cover, words = STRUCTURES.get(self.structure, STRUCTURES["fixed"]).one_bet
         bet = getattr(self, cover)
         if _known(low, bet) and low < bet:
             yield "min_buy_in", f"The minimum buy-in must cover {words} ({bet})."
         if _known(low, high) and high < low:
             yield "max_buy_in", f"The maximum buy-in ({high}) can't be below the minimum ({low})."
-        variant, structure = VARIANTS.get(self.variant), STRUCTURES.get(self.structure)
-        if self.natural_beats_wild and variant is not None and not variant.wild_game:
-            yield "natural_beats_wild", f"{variant.name} has no wild cards."
-        if self.high_low_declare and variant is not None and not variant.declares_high_low:
-            yield "high_low_declare", f"{variant.name} isn't played high-low with declare."
-        declares = variant is not None and (variant.declares or self.high_low_declare)
-        if self.declare_in_turn and variant is not None and not declares:
-            yield "declare_in_turn", f"{variant.name} has no declaration."
-        if self.exchange_price and variant is not None and not variant.exchanges:
-            yield "exchange_price", f"{variant.name} has no exchanges."
-        if self.open_pair_big_bet and variant is not None and not variant.open_pair_allowed:
-            yield "open_pair_big_bet", f"{variant.name} has no open-pair big bet."
-        elif self.open_pair_big_bet and structure is not None and not structure.open_pair:
+        structure = STRUCTURES.get(self.structure)
+        ignored = structure is not None and not structure.open_pair
+        if self.open_pair_big_bet and ignored and "open_pair_big_bet" not in refused:
             yield "open_pair_big_bet", "The open-pair big bet is a fixed-limit rule."
         # (More than any table seats is the field's own error.)
-        seats = self.seats
+        variant, seats = VARIANTS.get(self.variant), self.seats
         if variant is not None and _known(seats) and variant.max_players < seats <= MAX_SEATS:
             most = variant.max_players
             yield "seats", f"{variant.name} is dealt to at most {most} players, not {seats}."
 
-    def _structure_problems(self) -> Iterator[tuple[str, str]]:
-        """The betting structure's own rule for the two sizes, in its words, on the big
-        bet: "A spread's maximum (5) must be above its minimum (5)."."""
-        structure = STRUCTURES.get(self.structure)
-        if structure is None or not _known(self.small_bet, self.big_bet):
-            return
-        for problem in structure.problems(self.small_bet, self.big_bet):
-            yield "big_bet", problem[:1].upper() + problem[1:] + "."
+
+# The engine's options, GameConfig's fields: each is the Stakes field of its
+# name (the rake a RakeRule row), so game_config(), the validation and the
+# admin's fieldsets follow from GameConfig.
+ENGINE_FIELDS = tuple(option.name for option in dataclasses.fields(GameConfig))
+# The options kept in the stakes' own columns: all but the rake.
+ENGINE_COLUMNS = tuple(name for name in ENGINE_FIELDS if name != "rake")
+# What describe() reads: the game and its bet sizes (no rake to fetch, no rule
+# options but the one that names the game).
+DESCRIBED = ("variant", "high_low_declare", "structure", "ante", "bring_in", "small_bet", "big_bet")
 
 
-# What the engine's check of a game reads that can't be empty.
-ENGINE_FIELDS = (
-    "variant", "structure", "ante", "bring_in", "small_bet", "big_bet", "max_raises",
-    "raise_at_least_last", "tie_break", "all_in_opener", "short_all_in", "heads_up_uncapped",
-    "auto_muck", "natural_beats_wild", "declare_in_turn", "exchange_price", "high_low_declare",
-)  # fmt: skip
+def _sentence(problem: str) -> str:
+    """The engine's words as a form's message: ``"The bring-in (5) must be ..."``."""
+    return problem[:1].upper() + problem[1:] + "."
 
 
 def _known(*values: object) -> bool:
@@ -605,6 +593,46 @@ class Hand(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.ended_at is not None
+
+    # Who was dealt in. ``seating`` is read only through these: the engine
+    # numbers its players 0, 1, ... in ``seating["players"]`` order.
+
+    @property
+    def dealer_seat(self) -> int:
+        """The seat number of the hand's dealer button."""
+        return int(self.seating["dealer"])
+
+    def seat_numbers(self) -> list[int]:
+        """Each engine player's seat number, in engine order."""
+        return [entry["seat"] for entry in self.seating["players"]]
+
+    def player_ids(self) -> list[int]:
+        """Each engine player's user id, in engine order."""
+        return [entry["player"] for entry in self.seating["players"]]
+
+    def engine_player(self, player_id: int | None) -> int | None:
+        """``player_id``'s engine player number; None if they were not dealt in."""
+        ids = self.player_ids()
+        return ids.index(player_id) if player_id in ids else None
+
+    def player_names(self, known: Mapping[int, str] | None = None) -> list[str]:
+        """The players' usernames in engine order, as the table showed them at
+        the deal, whatever has happened to their seats since.
+
+        Hands dealt before the names were kept take them from ``known`` (user id
+        to username, e.g. the seats' players the caller has already read), and
+        failing that from the accounts, in one query.
+        """
+        found = dict(known or {})
+        missing = self.players_unnamed() - set(found)
+        if missing:
+            users = get_user_model().objects.filter(pk__in=missing)
+            found.update(users.values_list("pk", "username"))
+        return [entry.get("name") or found[entry["player"]] for entry in self.seating["players"]]
+
+    def players_unnamed(self) -> set[int]:
+        """The user ids whose names the hand didn't keep (hands dealt before it did)."""
+        return {entry["player"] for entry in self.seating["players"] if "name" not in entry}
 
 
 class HandAction(models.Model):

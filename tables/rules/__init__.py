@@ -9,7 +9,7 @@ evaluator, opening rules) and betting structures are :data:`STRUCTURES`;
 """
 
 from tables.rules.betting import STRUCTURES, Structure
-from tables.rules.config import GameConfig, RakeRule
+from tables.rules.config import BadOption, GameConfig, RakeRule
 from tables.rules.errors import HandOver, IllegalAction, NotYourTurn
 from tables.rules.state import BOARD, UNKNOWN, HandState, Held, LegalAction
 from tables.rules.variants import VARIANTS, Variant, get_variant
@@ -18,6 +18,7 @@ __all__ = [
     "BOARD",
     "UNKNOWN",
     "VARIANTS",
+    "BadOption",
     "GameConfig",
     "HandOver",
     "HandState",

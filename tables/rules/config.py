@@ -7,15 +7,17 @@ Every option that the seeds disagree on lives here with its default; see
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field, fields
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, TypeGuard
+from functools import partial
+from typing import Any, NamedTuple, TypeGuard, cast
 
 from tables.rules.betting import STRUCTURES as BETTING_STRUCTURES
 from tables.rules.betting import Structure
 from tables.rules.errors import IllegalAction
-from tables.rules.variants import Bet, Variant, get_variant
+from tables.rules.variants import VARIANTS, Bet, Variant, get_variant
 
 TIE_BREAKS = ("position", "suit")
 # Who acts first when the hand the cards pick (the low door card, or the best
@@ -30,10 +32,11 @@ def _is_int(value: object) -> TypeGuard[int]:
     return type(value) is int
 
 
-def _need_chips(name: str, value: object, *, positive: bool = False) -> None:
+def _chips(name: str, value: object, *, positive: bool = False) -> str | None:
     if not _is_int(value) or value < (1 if positive else 0):
         low = "a positive" if positive else "a non-negative"
-        raise IllegalAction(f"{name} must be {low} whole number of chips, not {value!r}")
+        return f"{name} must be {low} whole number of chips, not {value!r}"
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,8 +59,9 @@ class RakeRule:
             ) from None
         if not 0 <= rate <= 100:
             raise IllegalAction(f"rake percent must be between 0 and 100, not {self.percent}")
-        if self.cap is not None:
-            _need_chips("rake cap", self.cap)
+        problem = None if self.cap is None else _chips("rake cap", self.cap)
+        if problem is not None:
+            raise IllegalAction(problem)
         if type(self.no_rake_third_street) is not bool:
             raise IllegalAction("no_rake_third_street must be true or false")
 
@@ -101,6 +105,15 @@ def percent_text(percent: Decimal | str | int) -> str:
 NO_RAKE = RakeRule()
 
 
+class BadOption(IllegalAction):
+    """A game option the engine refuses: ``option`` names the :class:`GameConfig`
+    field to change, so that a form can say it beside that field."""
+
+    def __init__(self, option: str, message: str) -> None:
+        super().__init__(message)
+        self.option = option
+
+
 @dataclass(frozen=True, slots=True)
 class GameConfig:
     variant: str = "stud"
@@ -124,73 +137,28 @@ class GameConfig:
     rake: RakeRule = field(default_factory=RakeRule)
 
     def __post_init__(self) -> None:
-        variant = get_variant(self.variant)
-        for name in ("ante", "bring_in"):
-            _need_chips(name, getattr(self, name))
-        _need_chips("small bet", self.small_bet, positive=True)
-        _need_chips("big bet", self.big_bet, positive=True)
-        self._check_choices(variant)
-        self._check_sizes()
+        options = {option.name: getattr(self, option.name) for option in fields(self)}
+        first = next(_problems(options), None)
+        if first is not None:
+            raise first
 
-    def _check_sizes(self) -> None:
-        structure = BETTING_STRUCTURES.get(self.structure)
-        problems = structure.problems(self.small_bet, self.big_bet) if structure is not None else []
-        if problems:
-            raise IllegalAction(problems[0])
-        if self.bring_in >= self.small_bet:
-            raise IllegalAction(
-                f"the bring-in ({self.bring_in}) must be below the small bet ({self.small_bet})"
-            )
-        if not _is_int(self.max_raises) or self.max_raises < 1:
-            raise IllegalAction(
-                f"max_raises must be a whole number of at least 1, not {self.max_raises!r}"
-            )
+    @staticmethod
+    def problems(options: Mapping[str, object]) -> list[BadOption]:
+        """Everything wrong with a game's options, each problem on the option to
+        change, in the order a :class:`GameConfig` would raise them.
 
-    def _check_choices(self, variant: Variant) -> None:
-        choices = {
-            "structure": (self.structure, STRUCTURES),
-            "tie_break": (self.tie_break, TIE_BREAKS),
-            "all_in_opener": (self.all_in_opener, ALL_IN_OPENERS),
-            "short_all_in": (self.short_all_in, SHORT_ALL_IN_RULES),
-        }
-        for name, (value, allowed) in choices.items():
-            if value not in allowed:
-                raise IllegalAction(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
-        if self.structure not in variant.structures:
-            raise IllegalAction(f"{variant.name} isn't dealt {self.structure} limit")
-        flags = (
-            "heads_up_uncapped",
-            "auto_muck",
-            "raise_at_least_last",
-            "natural_beats_wild",
-            "declare_in_turn",
-            "exchange_price",
-            "high_low_declare",
-        )
-        for name in flags:
-            if type(getattr(self, name)) is not bool:
-                raise IllegalAction(f"{name} must be true or false")
-        if self.high_low_declare and not variant.declares_high_low:
-            raise IllegalAction(
-                f"{variant.name} isn't played high-low with declare here: only the "
-                "wild-card games whose wild cards everyone sees are"
-            )
-        if self.declare_in_turn and not (variant.declares or self.high_low_declare):
-            raise IllegalAction(f"{variant.name} has no declaration to make in turn")
-        if self.exchange_price and not variant.exchanges:
-            raise IllegalAction(f"{variant.name} has no exchanges to put a price on")
-        if self.open_pair_big_bet not in (None, True, False):
-            raise IllegalAction("open_pair_big_bet must be true, false or unset")
-        if self.open_pair_big_bet and not variant.open_pair_allowed:
-            raise IllegalAction(
-                f"{variant.name} has no open-pair big bet: pairs showing don't change bets"
-            )
-        if self.natural_beats_wild and not variant.wild_game:
-            raise IllegalAction(
-                f"{variant.name} has no wild cards, so natural_beats_wild has nothing to break"
-            )
-        if not isinstance(self.rake, RakeRule):
-            raise IllegalAction("rake must be a RakeRule")
+        An option left out is unknown, and so is one already found wrong: the
+        checks that read it are skipped, so each mistake is told once, on its
+        own option (a form passes the values its fields accepted).
+
+        >>> options = {"variant": "razz", "structure": "fixed", "bring_in": 2,
+        ...            "small_bet": 2, "big_bet": 1, "open_pair_big_bet": True}
+        >>> [problem.option for problem in GameConfig.problems(options)]
+        ['open_pair_big_bet', 'big_bet', 'bring_in']
+        >>> [str(problem) for problem in GameConfig.problems({"small_bet": 0, "bring_in": 1})]
+        ['small bet must be a positive whole number of chips, not 0']
+        """
+        return list(_problems(options))
 
     @property
     def game(self) -> Variant:
@@ -258,3 +226,164 @@ class GameConfig:
             except TypeError as exc:
                 raise IllegalAction(f"bad rake rule: {exc}") from None
         return cls(**values)
+
+
+# ---------------------------------------------------------------- the checks
+
+
+class _Check(NamedTuple):
+    """One rule of a game's options: ``problem`` is given the values of the
+    options ``reads`` names, in that order, and what it says is wrong is put
+    on ``option``. It runs only once each of those options has passed the
+    checks before it, so its parameters are typed as those checks leave them."""
+
+    option: str
+    reads: tuple[str, ...]
+    problem: Callable[..., str | None]
+
+
+def _problems(options: Mapping[str, object]) -> Iterator[BadOption]:
+    sound = dict(options)
+    for option, reads, problem in _CHECKS:
+        try:
+            values = [sound[name] for name in reads]
+        except KeyError:  # unknown, or found wrong already
+            continue
+        message = problem(*values)
+        if message is not None:
+            del sound[option]
+            yield BadOption(option, message)
+
+
+def _alone(option: str, problem: Callable[[Any], str | None]) -> _Check:
+    return _Check(option, (option,), problem)
+
+
+def _known_variant(code: object) -> str | None:
+    try:
+        get_variant(cast(str, code))  # it refuses anything that isn't a variant's code
+    except IllegalAction as exc:
+        return str(exc)
+    return None
+
+
+def _one_of(name: str, allowed: tuple[str, ...], value: object) -> str | None:
+    if value not in allowed:
+        return f"{name} must be one of {', '.join(allowed)}, not {value!r}"
+    return None
+
+
+def _flag(name: str, value: object) -> str | None:
+    return None if type(value) is bool else f"{name} must be true or false"
+
+
+def _dealt_in(code: str, structure: str) -> str | None:
+    variant = VARIANTS[code]
+    if structure not in variant.structures:
+        return f"{variant.name} isn't dealt {structure} limit"
+    return None
+
+
+def _declared_high_low(code: str, high_low_declare: bool) -> str | None:
+    variant = VARIANTS[code]
+    if high_low_declare and not variant.declares_high_low:
+        return (
+            f"{variant.name} isn't played high-low with declare here: only the "
+            "wild-card games whose wild cards everyone sees are"
+        )
+    return None
+
+
+def _declared_in_turn(code: str, high_low_declare: bool, in_turn: bool) -> str | None:
+    variant = VARIANTS[code]
+    if in_turn and not (variant.declares or high_low_declare):
+        return f"{variant.name} has no declaration to make in turn"
+    return None
+
+
+def _priced_exchange(code: str, exchange_price: bool) -> str | None:
+    variant = VARIANTS[code]
+    if exchange_price and not variant.exchanges:
+        return f"{variant.name} has no exchanges to put a price on"
+    return None
+
+
+def _open_pair_choice(value: object) -> str | None:
+    if value not in (None, True, False):
+        return "open_pair_big_bet must be true, false or unset"
+    return None
+
+
+def _open_pair_allowed(code: str, open_pair_big_bet: bool | None) -> str | None:
+    variant = VARIANTS[code]
+    if open_pair_big_bet and not variant.open_pair_allowed:
+        return f"{variant.name} has no open-pair big bet: pairs showing don't change bets"
+    return None
+
+
+def _wild_cards(code: str, natural_beats_wild: bool) -> str | None:
+    variant = VARIANTS[code]
+    if natural_beats_wild and not variant.wild_game:
+        return f"{variant.name} has no wild cards for a natural hand to beat"
+    return None
+
+
+def _rake_rule(rake: object) -> str | None:
+    return None if isinstance(rake, RakeRule) else "rake must be a RakeRule"
+
+
+def _bet_sizes(structure: str, small_bet: int, big_bet: int) -> str | None:
+    return next(iter(BETTING_STRUCTURES[structure].problems(small_bet, big_bet)), None)
+
+
+def _bring_in_below(bring_in: int, small_bet: int) -> str | None:
+    if bring_in >= small_bet:
+        return f"the bring-in ({bring_in}) must be below the small bet ({small_bet})"
+    return None
+
+
+def _raises(max_raises: object) -> str | None:
+    if not _is_int(max_raises) or max_raises < 1:
+        return f"max_raises must be a whole number of at least 1, not {max_raises!r}"
+    return None
+
+
+_CHOICES = {
+    "structure": STRUCTURES,
+    "tie_break": TIE_BREAKS,
+    "all_in_opener": ALL_IN_OPENERS,
+    "short_all_in": SHORT_ALL_IN_RULES,
+}
+_FLAGS = (
+    "heads_up_uncapped",
+    "auto_muck",
+    "raise_at_least_last",
+    "natural_beats_wild",
+    "declare_in_turn",
+    "exchange_price",
+    "high_low_declare",
+)
+# Each option's own type and range before the rules between options, which
+# then read only values that passed.
+_CHECKS = (
+    _alone("variant", _known_variant),
+    _alone("ante", partial(_chips, "ante")),
+    _alone("bring_in", partial(_chips, "bring_in")),
+    _alone("small_bet", partial(_chips, "small bet", positive=True)),
+    _alone("big_bet", partial(_chips, "big bet", positive=True)),
+    *(_alone(name, partial(_one_of, name, allowed)) for name, allowed in _CHOICES.items()),
+    _Check("structure", ("variant", "structure"), _dealt_in),
+    *(_alone(name, partial(_flag, name)) for name in _FLAGS),
+    _Check("high_low_declare", ("variant", "high_low_declare"), _declared_high_low),
+    _Check(
+        "declare_in_turn", ("variant", "high_low_declare", "declare_in_turn"), _declared_in_turn
+    ),
+    _Check("exchange_price", ("variant", "exchange_price"), _priced_exchange),
+    _alone("open_pair_big_bet", _open_pair_choice),
+    _Check("open_pair_big_bet", ("variant", "open_pair_big_bet"), _open_pair_allowed),
+    _Check("natural_beats_wild", ("variant", "natural_beats_wild"), _wild_cards),
+    _alone("rake", _rake_rule),
+    _Check("big_bet", ("structure", "small_bet", "big_bet"), _bet_sizes),
+    _Check("bring_in", ("bring_in", "small_bet"), _bring_in_below),
+    _alone("max_raises", _raises),
+)

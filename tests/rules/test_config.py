@@ -7,6 +7,7 @@ import json
 import pytest
 
 from tables.rules import GameConfig, IllegalAction, RakeRule
+from tables.rules.config import BadOption
 from tests.rules.stacking import config
 
 
@@ -31,6 +32,65 @@ from tests.rules.stacking import config
 def test_it_refuses_bad_options_with_a_clear_message(options, match):
     with pytest.raises(IllegalAction, match=match):
         config(**options)
+
+
+@pytest.mark.parametrize(
+    ("options", "option"),
+    [
+        ({"variant": "omaha"}, "variant"),
+        ({"bring_in": 5}, "bring_in"),
+        ({"big_bet": 4}, "big_bet"),
+        ({"structure": "spread", "big_bet": 5}, "big_bet"),
+        ({"tie_break": "coin"}, "tie_break"),
+        ({"max_raises": 0}, "max_raises"),
+        ({"variant": "razz", "open_pair_big_bet": True}, "open_pair_big_bet"),
+        ({"natural_beats_wild": True}, "natural_beats_wild"),
+        ({"declare_in_turn": True}, "declare_in_turn"),
+    ],
+)
+def test_a_refused_option_is_named_for_the_form_that_set_it(options, option):
+    with pytest.raises(BadOption) as caught:
+        config(**options)
+    assert caught.value.option == option
+
+
+def test_every_problem_is_listed_once_on_its_own_option():
+    options = {**config().to_dict(), "rake": RakeRule(), "variant": "razz"}
+    options.update(bring_in=5, big_bet=4, open_pair_big_bet=True, exchange_price=True)
+
+    problems = GameConfig.problems(options)
+
+    assert [(problem.option, str(problem)) for problem in problems] == [
+        ("exchange_price", "Razz has no exchanges to put a price on"),
+        ("open_pair_big_bet", "Razz has no open-pair big bet: pairs showing don't change bets"),
+        ("big_bet", "the big bet (4) can't be below the small bet (5)"),
+        ("bring_in", "the bring-in (5) must be below the small bet (5)"),
+    ]
+
+
+def test_the_first_problem_listed_is_the_one_a_config_raises():
+    options = {"variant": "stud", "bring_in": 5, "small_bet": 5, "tie_break": "coin"}
+
+    with pytest.raises(BadOption) as caught:
+        GameConfig(**options)
+
+    first = GameConfig.problems(options)[0]
+    assert (caught.value.option, str(caught.value)) == (first.option, str(first))
+
+
+def test_an_option_left_out_or_found_wrong_takes_no_part_in_the_checks_that_read_it():
+    # The small bet is unknown: the bring-in and the big bet can't be compared with it.
+    assert GameConfig.problems({"bring_in": 9, "big_bet": 1, "structure": "fixed"}) == []
+    # The variant is wrong: what the variant allows isn't asked, only the variant is told.
+    problems = GameConfig.problems({"variant": "omaha", "natural_beats_wild": True})
+    assert [problem.option for problem in problems] == ["variant"]
+
+
+def test_a_config_with_nothing_wrong_has_no_problems():
+    game = config(variant="deuces", high_low_declare=True, declare_in_turn=True)
+    options = {name: getattr(game, name) for name in game.to_dict()}
+
+    assert GameConfig.problems(options) == []
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import Permission
+from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
@@ -21,9 +22,20 @@ from django.utils.html import escape
 from accounts.models import User
 from cardroom.asgi import application
 from tables import services
-from tables.models import ChatLine, Hand, HandAction, RakeEntry, RakeRule, Stakes, Table
+from tables.admin import StakesAdmin
+from tables.models import (
+    ENGINE_FIELDS,
+    ChatLine,
+    Hand,
+    HandAction,
+    RakeEntry,
+    RakeRule,
+    Stakes,
+    Table,
+)
 from tables.reports.queries import RakeReport
-from tables.rules import HandState
+from tables.rules import GameConfig, HandState
+from tables.rules import RakeRule as EngineRake
 from tables.rules.cards import FULL_DECK, card_str, parse_cards
 from tables.rules.games import structure_choices, variant_choices
 from tables.rules.variants import VARIANTS
@@ -156,7 +168,7 @@ def test_one_bad_submit_reports_all_its_errors_on_their_fields(
         "big_bet": ["The big bet (2) can't be below the small bet (4)."],
         "min_buy_in": ["The minimum buy-in must cover a big bet (2)."],
         "max_buy_in": ["The maximum buy-in (0) can't be below the minimum (1)."],
-        "open_pair_big_bet": ["Razz has no open-pair big bet."],
+        "open_pair_big_bet": ["Razz has no open-pair big bet: pairs showing don't change bets."],
     }
     assert not Stakes.objects.exists()
 
@@ -287,6 +299,65 @@ def test_the_open_pair_big_bet_is_refused_outside_fixed_limit(
 
     assert form_errors(response) == {
         "open_pair_big_bet": ["The open-pair big bet is a fixed-limit rule."]
+    }
+
+
+def test_every_engine_option_is_a_stakes_field_shown_once_in_the_admin() -> None:
+    shown = [name for _, section in StakesAdmin.fieldsets for name in section["fields"]]
+
+    assert tuple(GameConfig().to_dict()) == ENGINE_FIELDS
+    assert {field.name for field in Stakes._meta.get_fields()} >= set(ENGINE_FIELDS)
+    assert len(shown) == len(set(shown))
+    assert set(shown) >= set(ENGINE_FIELDS)
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        GameConfig(variant="deuces", ante=1, bring_in=2, small_bet=5, big_bet=20,
+                   structure="spread", tie_break="suit", all_in_opener="best_still_betting",
+                   max_raises=4, raise_at_least_last=False, heads_up_uncapped=True,
+                   short_all_in="full", auto_muck=False, natural_beats_wild=True,
+                   declare_in_turn=True, high_low_declare=True,
+                   rake=EngineRake("2.5", cap=3, no_rake_third_street=False)),
+        GameConfig(variant="english", small_bet=4, big_bet=4, exchange_price=True,
+                   open_pair_big_bet=False),
+    ],
+)  # fmt: skip
+def test_the_stakes_hand_the_engine_every_option_they_hold(db: None, config: GameConfig) -> None:
+    options = {name: getattr(config, name) for name in ENGINE_FIELDS if name != "rake"}
+    rule = config.rake
+    rake = RakeRule.objects.create(
+        name="House", percent=Decimal(rule.percent), cap=rule.cap,
+        no_rake_third_street=rule.no_rake_third_street,
+    )  # fmt: skip
+    stakes = Stakes(name="Game", min_buy_in=100, max_buy_in=500, seats=6, rake=rake, **options)
+
+    stakes.full_clean()
+    assert stakes.game_config() == config
+
+
+def test_the_engines_refusal_is_put_on_the_option_it_names(admin_client: Client, db: None) -> None:
+    response = admin_client.post(
+        reverse("admin:tables_stakes_add"), stakes_form(natural_beats_wild="on")
+    )
+
+    assert form_errors(response) == {
+        "natural_beats_wild": ["Seven-card stud has no wild cards for a natural hand to beat."]
+    }
+    assert not Stakes.objects.exists()
+
+
+def test_a_rake_rule_saved_without_its_checks_is_refused_on_the_rake(db: None) -> None:
+    broken = RakeRule.objects.create(name="Greedy", percent=Decimal("150"))
+    stakes = Stakes(name="Stud 2/4", small_bet=2, big_bet=4, min_buy_in=40, max_buy_in=400,
+                    rake=broken)  # fmt: skip
+
+    with pytest.raises(ValidationError) as caught:
+        stakes.full_clean()
+
+    assert caught.value.message_dict == {
+        "rake": ["Rake percent must be between 0 and 100, not 150."]
     }
 
 
@@ -697,13 +768,18 @@ def test_the_home_games_rule_options_are_refused_for_games_without_them(
     )
     response = admin_client.post(reverse("admin:tables_stakes_add"), form)
     assert form_errors(response) == {
-        "high_low_declare": ["Seven-card stud isn't played high-low with declare."],
-        "exchange_price": ["Seven-card stud has no exchanges."],
+        "high_low_declare": [
+            "Seven-card stud isn't played high-low with declare here: only the wild-card games "
+            "whose wild cards everyone sees are."
+        ],
+        "exchange_price": ["Seven-card stud has no exchanges to put a price on."],
     }
     response = admin_client.post(
         reverse("admin:tables_stakes_add"), stakes_form(declare_in_turn="on")
     )
-    assert form_errors(response) == {"declare_in_turn": ["Seven-card stud has no declaration."]}
+    assert form_errors(response) == {
+        "declare_in_turn": ["Seven-card stud has no declaration to make in turn."]
+    }
     assert not Stakes.objects.exists()
 
 
