@@ -7,7 +7,7 @@ A balance is never edited in a form: staff post an adjustment, which goes throug
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
@@ -24,15 +24,28 @@ from accounts.forms import ChipAdjustmentForm, PlayerChangeForm, PlayerCreationF
 from accounts.models import ChipTransfer, User
 from accounts.services import LedgerError, ledger_post
 
+if TYPE_CHECKING:
+    # The stubs make the admin classes generic in their model; Django's are not
+    # subscriptable at runtime, so the model is named for mypy only.
+    UserAdminBase = DjangoUserAdmin[User]
+    ChipTransferAdminBase = admin.ModelAdmin[ChipTransfer]
+else:
+    UserAdminBase = DjangoUserAdmin
+    ChipTransferAdminBase = admin.ModelAdmin
+
+# Django's UserAdmin always sets its fieldsets (the "or" is for the stubs,
+# which type them as any ModelAdmin's, and those may be None).
+DJANGO_FIELDSETS = DjangoUserAdmin.fieldsets or ()
+
 
 @admin.register(User)
-class UserAdmin(DjangoUserAdmin):
+class UserAdmin(UserAdminBase):
     form = PlayerChangeForm
     add_form = PlayerCreationForm
     fieldsets = (
         (None, {"fields": ("username", "password")}),
         ("Player", {"fields": ("display_name", "balance", "ledger")}),
-        *DjangoUserAdmin.fieldsets[1:],
+        *DJANGO_FIELDSETS[1:],
     )
     add_fieldsets = (
         (
@@ -131,7 +144,7 @@ class UserAdmin(DjangoUserAdmin):
 
 
 @admin.register(ChipTransfer)
-class ChipTransferAdmin(admin.ModelAdmin):
+class ChipTransferAdmin(ChipTransferAdminBase):
     """The ledger, read only: rows are written by ``ledger_post`` and never changed."""
 
     list_display = ("created_at", "user", "kind", "amount", "balance_after", "table", "note")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib.auth import password_validation
@@ -15,6 +15,15 @@ from django.contrib.auth.forms import (
 from django.core.validators import MaxLengthValidator
 
 from accounts.models import User
+
+if TYPE_CHECKING:
+    # The stubs make these forms generic in their model; Django's classes are
+    # not subscriptable at runtime, so the model is named for mypy only.
+    UserModelForm = forms.ModelForm[User]
+    UserChangeFormBase = UserChangeForm[User]
+else:
+    UserModelForm = forms.ModelForm
+    UserChangeFormBase = UserChangeForm
 
 # Far beyond any sensible correction; it stops a typo of extra zeros, not a policy.
 MAX_ADJUSTMENT = 1_000_000_000
@@ -40,7 +49,7 @@ DISPLAY_NAME_HELP = (
 )
 
 
-class CardPreferencesForm(forms.ModelForm):
+class CardPreferencesForm(UserModelForm):
     """How a player likes the table: cards drawn, sounds and movement; kept on their account."""
 
     class Meta:
@@ -80,14 +89,15 @@ class SignupForm(forms.Form):
     )
 
     def clean_username(self) -> str:
-        username = self.cleaned_data["username"]
+        username: str = self.cleaned_data["username"]
         # Case-insensitive so "Alice" can't pass for "alice" at the table.
         if User.objects.filter(username__iexact=username).exists():
             raise forms.ValidationError("That username is taken; please choose another.")
         return username
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()  # returns cleaned_data, which the stubs allow to be None
+        cleaned = self.cleaned_data
         password1, password2 = cleaned.get("password1"), cleaned.get("password2")
         if password1 and password2 and password1 != password2:
             self.add_error("password2", "The two passwords don't match.")
@@ -150,7 +160,7 @@ class ChipAdjustmentForm(forms.Form):
     )
 
     def clean_amount(self) -> int:
-        amount = self.cleaned_data["amount"]
+        amount: int = self.cleaned_data["amount"]
         if amount == 0:
             raise forms.ValidationError("An adjustment of 0 chips changes nothing.")
         return amount
@@ -164,7 +174,7 @@ class PlayerCreationForm(AdminUserCreationForm):
         _username_checked_here(self.fields["username"]).validators.append(username_length)
 
 
-class PlayerChangeForm(UserChangeForm):
+class PlayerChangeForm(UserChangeFormBase):
     """The admin's player page: a changed username keeps to the signup's limit;
     one made before the limit stays as it is while other fields change."""
 
@@ -174,7 +184,7 @@ class PlayerChangeForm(UserChangeForm):
             _username_checked_here(self.fields["username"])
 
     def clean_username(self) -> str:
-        username = self.cleaned_data["username"]
+        username: str = self.cleaned_data["username"]
         if "username" in self.changed_data:
             username_length(username)
         return username

@@ -25,7 +25,8 @@ from django.http import HttpRequest
 LIMIT_SETTINGS = {"username": "LOGIN_FAILURE_LIMIT", "ip_address": "LOGIN_ADDRESS_FAILURE_LIMIT"}
 
 
-class LoginLimitsHandler(AxesDatabaseHandler):
+# Axes has no type hints, so its handler is Any to mypy.
+class LoginLimitsHandler(AxesDatabaseHandler):  # type: ignore[misc]
     """Axes' database handler, with a limit for each count of failures."""
 
     def get_failures(self, request: HttpRequest, credentials: dict[str, Any] | None = None) -> int:
@@ -35,7 +36,8 @@ class LoginLimitsHandler(AxesDatabaseHandler):
         limit less the failures that count has left before its own.
         """
         left = min(self.failures_left(request, credentials).values())
-        return get_failure_limit(request, credentials) - left
+        limit: int = get_failure_limit(request, credentials)
+        return limit - left
 
     def failures_left(
         self, request: HttpRequest, credentials: dict[str, Any] | None = None

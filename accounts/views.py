@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from axes.helpers import get_client_username
 from django.conf import settings
@@ -38,6 +38,9 @@ from accounts.services import (
     user_password_set,
     user_signup,
 )
+
+if TYPE_CHECKING:
+    from accounts.http import AuthenticatedHttpRequest
 
 RECENT_TRANSFERS = 20
 
@@ -124,7 +127,7 @@ class LogoutView(auth_views.LogoutView):
 
 @login_required
 @sensitive_post_parameters("old_password", "new_password1", "new_password2")
-def profile(request: HttpRequest) -> HttpResponse:
+def profile(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The balance and recent chip movements, and the player's own settings: how
     cards are drawn, the name the site greets them by, their password and the
     email for password resets. Each form posts on its own (``which`` names it)."""
@@ -139,7 +142,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         "email": EmailForm(_posted(request, which, "email"), initial={"email": user.email}),
     }
     if which in profile_forms and profile_forms[which].is_valid():
-        messages.success(request, _profile_save(request, which, profile_forms[which]))
+        messages.success(request, _profile_save(request, profile_forms[which]))
         return redirect("accounts:profile")
     transfers = user.transfers.select_related("table")[:RECENT_TRANSFERS]
     context = {"transfers": transfers, **profile_forms}
@@ -151,16 +154,16 @@ def _posted(request: HttpRequest, which: str | None, form: str) -> QueryDict | N
     return request.POST if which == form else None
 
 
-def _profile_save(request: HttpRequest, which: str, form: BaseForm) -> str:
+def _profile_save(request: AuthenticatedHttpRequest, form: BaseForm) -> str:
     """Save one of the profile's forms; what to tell the player."""
     data, user_id = form.cleaned_data, request.user.pk
-    if which == "cards":
+    if isinstance(form, CardPreferencesForm):
         form.save()
         return "Your table preferences are saved."
-    if which == "name":
+    if isinstance(form, DisplayNameForm):
         user_display_name_set(user_id=user_id, display_name=data["display_name"])
         return "Your display name is saved."
-    if which == "password":
+    if isinstance(form, ProfilePasswordForm):
         user = user_password_set(user_id=user_id, password=data["new_password1"])
         # This session goes on; the player's others end, as Django checks them
         # against the password they were made with.

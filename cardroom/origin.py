@@ -20,12 +20,16 @@ Default ports count as given: ``http://example.com`` is ``http://example.com:80`
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import urlsplit
 
 from channels.security.websocket import WebsocketDenier
 from django.conf import settings
-from django.http.request import is_same_domain, split_domain_port, validate_host
+from django.http.request import split_domain_port, validate_host
+from django.utils.http import is_same_domain
+
+if TYPE_CHECKING:
+    from asgiref.typing import ASGIReceiveCallable, ASGISendCallable, Scope, WebSocketScope
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
 # What Django's own host check allows when DEBUG is on and ALLOWED_HOSTS is empty.
@@ -51,7 +55,7 @@ def parse_origin(text: str) -> Origin | None:
     return Origin(scheme, parts.hostname, port or DEFAULT_PORTS[scheme])
 
 
-def origin_allowed(scope: dict[str, Any]) -> bool:
+def origin_allowed(scope: WebSocketScope) -> bool:
     """Whether a websocket handshake comes from a page of this site."""
     headers = _headers(scope)
     origin = parse_origin(headers.get("origin", ""))
@@ -64,7 +68,7 @@ def origin_allowed(scope: dict[str, Any]) -> bool:
     return any(_trusted(origin, pattern) for pattern in settings.CSRF_TRUSTED_ORIGINS)
 
 
-def _headers(scope: dict[str, Any]) -> dict[str, str]:
+def _headers(scope: WebSocketScope) -> dict[str, str]:
     """The handshake's headers by lower-case name; the first of a repeated one."""
     found: dict[str, str] = {}
     for name, value in scope.get("headers", []):
@@ -96,9 +100,12 @@ class SiteOriginValidator:
         self.application = application
         self.denier = WebsocketDenier.as_asgi()
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+    async def __call__(
+        self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable
+    ) -> None:
         if scope["type"] != "websocket":
             raise ValueError("SiteOriginValidator is for websockets only")
         if not origin_allowed(scope):
-            return await self.denier(scope, receive, send)
-        return await self.application(scope, receive, send)
+            await self.denier(scope, receive, send)
+        else:
+            await self.application(scope, receive, send)

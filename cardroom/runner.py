@@ -222,7 +222,8 @@ def start_embedded_redis(supervisor: Supervisor, workdir: Path) -> str:
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+        port: int = probe.getsockname()[1]  # (host, port) for an IPv4 socket
+        return port
 
 
 def _wait_for_redis(url: str, child: Child, supervisor: Supervisor) -> None:

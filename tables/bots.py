@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
+from websockets.typing import Origin
 
 from tables.rules.cards import low_rank, parse_card, rank, suit
 from tables.rules.evaluators import STRAIGHT, Evaluator
@@ -54,6 +55,8 @@ STRONG_HIGH, STRONG_LOW, MEDIUM_LOW = 1 / 8, 5 / 8, 3 / 8
 # row up to the maximum and jittered, so a struggling server is not stormed.
 RECONNECT_SECONDS = 1.0
 MAX_RECONNECT_SECONDS = 30.0
+# Enough doublings of RECONNECT_SECONDS to pass MAX_RECONNECT_SECONDS.
+MAX_RECONNECT_DOUBLINGS = 8
 MAX_SIT_REFUSALS = 8
 # After the server says a bot sends too much, it waits about this long before
 # asking again, so that its asking doesn't keep it over the limit.
@@ -186,8 +189,10 @@ def wager_size(option: dict[str, Any], view: dict[str, Any], rng: random.Random)
     collected = sum(each["amount"] for each in view["pots"])
     pot = collected + sum(player["bet"] for player in view["players"])
     to_call = view["current_bet"] - me["bet"]
-    total = view["current_bet"] + round(rng.uniform(*POT_SHARE) * (pot + to_call))
-    return max(option["min"], min(option["max"], total))
+    total: int = view["current_bet"] + round(rng.uniform(*POT_SHARE) * (pot + to_call))
+    low: int = option["min"]
+    high: int = option["max"]
+    return max(low, min(high, total))
 
 
 def hand_strength(view: dict[str, Any]) -> int:
@@ -329,7 +334,10 @@ class Bot:
 
     def reconnect_delay(self, failures: int) -> float:
         """Seconds to wait before reconnecting after ``failures`` failed attempts in a row."""
-        delay = min(MAX_RECONNECT_SECONDS, RECONNECT_SECONDS * 2**failures)
+        # The doubling stops at the cap, so a bot left failing for hours never
+        # works out a power of two too big for a float.
+        doublings = min(failures, MAX_RECONNECT_DOUBLINGS)
+        delay = min(MAX_RECONNECT_SECONDS, RECONNECT_SECONDS * 2.0**doublings)
         return delay * self.rng.uniform(0.5, 1.0)
 
     async def play(self, socket: Any) -> None:
@@ -500,11 +508,11 @@ def messages_of(data: Any) -> list[dict[str, Any]]:
     return data if isinstance(data, list) else [data]
 
 
-def _origin_of(url: str) -> str:
+def _origin_of(url: str) -> Origin:
     """The page origin a browser would send: the same host, over http(s)."""
     parts = urlsplit(url)
     scheme = "https" if parts.scheme == "wss" else "http"
-    return f"{scheme}://{parts.netloc}"
+    return Origin(f"{scheme}://{parts.netloc}")
 
 
 async def run_bots(bots: list[Bot], *, seconds: float | None = None) -> None:

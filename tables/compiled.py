@@ -20,7 +20,9 @@ from typing import Any, Generic, TypeVar
 
 from django.db import connections
 from django.db.models import Model, QuerySet
-from django.db.models.query import get_related_populators
+
+# Django's own helper for select_related rows; internal, so django-stubs leaves it out.
+from django.db.models.query import get_related_populators  # type: ignore[attr-defined]
 from django.db.transaction import TransactionManagementError
 
 M = TypeVar("M", bound=Model)

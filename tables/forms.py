@@ -44,7 +44,8 @@ class DateRangeForm(forms.Form):
     end = date_field("To")
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()  # returns cleaned_data, which the stubs allow to be None
+        cleaned = self.cleaned_data
         start, end = cleaned.get("start"), cleaned.get("end")
         if start and end and end < start:
             raise forms.ValidationError(f"The range ends ({end}) before it starts ({start}).")

@@ -5,10 +5,10 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 
-from tables.selectors.lobby import STATS_WINDOW, LobbyFilter, lobby_rows
 from tables.models import Stakes, Table
 from tables.rules import IllegalAction
 from tables.rules.games import how_it_plays
+from tables.selectors.lobby import STATS_WINDOW, LobbyFilter, lobby_rows
 
 # --------------------------------------------------------------------- the lobby
 

@@ -1,10 +1,12 @@
 # The per-address signup limit becomes one of several limits per key (an
 # address or an email); the signups counted so far are kept.
 
+from django.apps.registry import Apps
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 
 
-def signups_to_quotas(apps, schema_editor):
+def signups_to_quotas(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     SignupQuota = apps.get_model("accounts", "SignupQuota")
     AddressQuota = apps.get_model("accounts", "AddressQuota")
     AddressQuota.objects.bulk_create(
@@ -15,7 +17,7 @@ def signups_to_quotas(apps, schema_editor):
     )
 
 
-def quotas_to_signups(apps, schema_editor):
+def quotas_to_signups(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     SignupQuota = apps.get_model("accounts", "SignupQuota")
     AddressQuota = apps.get_model("accounts", "AddressQuota")
     SignupQuota.objects.bulk_create(

@@ -42,7 +42,7 @@ class HandRangeForm(DateRangeForm):
     def problems(self) -> str:
         """Every error on one line: ``start: Enter a real date ...``."""
         return "; ".join(
-            f"{field}: {message}" if field != "__all__" else message
+            f"{field}: {message}" if field != "__all__" else str(message)
             for field, messages in self.errors.items()
             for message in messages
         )

@@ -30,7 +30,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -40,6 +40,9 @@ from tables.models import Hand
 from tables.rules.formats.phh import hand_fields, write_phh, write_phhs
 from tables.rules.formats.pokerstars import HandInfo, write_text
 from tables.selectors.history import HandAccess, hand_access, hands_visible_to
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
 
 # The most hands one range download holds. Reading and writing a hand takes
 # about a millisecond: against 100,000 hands on the 2-core development machine
@@ -111,7 +114,7 @@ def hand_download(access: HandAccess, fmt: str) -> Download:
 # ---------------------------------------------------------------- many hands
 
 
-def range_download(user: Any, fmt: str, hands: HandRange) -> Download:
+def range_download(user: User | AnonymousUser, fmt: str, hands: HandRange) -> Download:
     """Every hand of ``hands`` that ``user`` may see, oldest first, in one file."""
     if fmt not in RANGE_FORMATS:
         raise ExportError(f"hands download as {' or '.join(RANGE_FORMATS)}, not {fmt!r}")
@@ -124,7 +127,7 @@ def range_download(user: Any, fmt: str, hands: HandRange) -> Download:
     return Download(range_filename(hands, fmt), CONTENT_TYPES[fmt], body)
 
 
-def hands_in_range(user: Any, hands: HandRange) -> QuerySet[Hand]:
+def hands_in_range(user: User | AnonymousUser, hands: HandRange) -> QuerySet[Hand]:
     """The finished hands ``user`` may see in ``hands``, oldest first."""
     found = hands_visible_to(user)
     if hands.start:
@@ -138,7 +141,7 @@ def hands_in_range(user: Any, hands: HandRange) -> QuerySet[Hand]:
     return found.order_by("started_at", "pk")
 
 
-def _fetch(user: Any, hands: HandRange) -> list[Hand]:
+def _fetch(user: User | AnonymousUser, hands: HandRange) -> list[Hand]:
     """The hands, in two queries: their ids first, so a range that is too big
     is refused before any hand's state is read."""
     ids = list(hands_in_range(user, hands).values_list("pk", flat=True)[: MAX_HANDS + 1])
@@ -178,9 +181,11 @@ def range_filename(hands: HandRange, fmt: str) -> str:
 
 
 def player_names(hands: Iterable[Hand]) -> dict[int, str]:
-    """User names of everyone dealt into ``hands``, by user id, in one query."""
-    ids = {entry["player"] for hand in hands for entry in hand.seating["players"]}
-    return dict(User.objects.filter(pk__in=ids).values_list("pk", "username"))
+    """The usernames of everyone dealt into those of ``hands`` that were dealt
+    before hands kept their names, by user id, in one query (none if there are
+    none): what :meth:`Hand.player_names` needs for them."""
+    ids = set().union(*(hand.players_unnamed() for hand in hands))
+    return dict(User.objects.filter(pk__in=ids).values_list("pk", "username")) if ids else {}
 
 
 def phh_fields(access: HandAccess, names: dict[int, str]) -> dict[str, Any]:
@@ -196,10 +201,12 @@ def phh_fields(access: HandAccess, names: dict[int, str]) -> dict[str, Any]:
 def phh_extra(access: HandAccess, names: dict[int, str]) -> dict[str, Any]:
     """The optional PHH fields this hand's rows can fill."""
     hand, local = access.hand, timezone.localtime(access.hand.started_at)
-    seating = hand.seating["players"]
+    # A HandAccess holds a finished hand, and the engine sets the result as it
+    # finishes one.
+    assert access.state.result is not None
     return {
-        "players": [_name(names, entry["player"]) for entry in seating],
-        "seats": [entry["seat"] for entry in seating],
+        "players": hand.player_names(names),
+        "seats": hand.seat_numbers(),
         "seat_count": hand.table.stakes.seats,
         "table": hand.table.name,
         "hand": hand.number,
@@ -216,18 +223,13 @@ def phh_extra(access: HandAccess, names: dict[int, str]) -> dict[str, Any]:
 
 def pokerstars_text(access: HandAccess, names: dict[int, str]) -> str:
     hand, local = access.hand, timezone.localtime(access.hand.started_at)
-    seating = hand.seating["players"]
     info = HandInfo(
         hand_id=hand.pk,
         table=hand.table.name,
         started=local.replace(microsecond=0),
         zone=local.tzname() or "",
-        players=[_name(names, entry["player"]) for entry in seating],
-        seats=[entry["seat"] for entry in seating],
+        players=hand.player_names(names),
+        seats=hand.seat_numbers(),
         max_seats=hand.table.stakes.seats,
     )
     return write_text(access.state, info, viewer=access.viewer, everything=access.everything)
-
-
-def _name(names: dict[int, str], user_id: int) -> str:
-    return names.get(user_id, f"player-{user_id}")  # users are never deleted; just in case

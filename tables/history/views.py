@@ -7,13 +7,13 @@ views only parse the request, ask it, and render.
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
@@ -33,6 +33,9 @@ from tables.selectors.history import (
     player_results,
     unshown_players,
 )
+
+if TYPE_CHECKING:
+    from accounts.http import AuthenticatedHttpRequest
 
 HANDS_PER_PAGE = 25
 OUTCOMES = [("", "Won or lost"), ("won", "Won"), ("lost", "Lost")]
@@ -78,7 +81,7 @@ def _midnight(day: datetime.date | None) -> datetime.datetime | None:
 
 
 @login_required
-def my_hands(request: HttpRequest) -> HttpResponse:
+def my_hands(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = HandFilter(request.GET)
     results = player_results(request.user.pk, **form.filters())
     page = Paginator(results, HANDS_PER_PAGE).get_page(request.GET.get("page"))
@@ -122,12 +125,12 @@ def _row(result: HandResult) -> dict[str, Any]:
 
 
 @login_required
-def hand_detail(request: HttpRequest, hand_id: int) -> HttpResponse:
-    hand = Hand.objects.select_related("table__stakes").filter(pk=hand_id).first()
-    access = hand_access(request.user, hand)
+def hand_detail(request: AuthenticatedHttpRequest, hand_id: int) -> HttpResponse:
+    found = Hand.objects.select_related("table__stakes").filter(pk=hand_id).first()
+    access = hand_access(request.user, found)  # Http404 if there is none to see
+    hand = access.hand
     results = {r.player_id: r for r in hand.results.select_related("player")}
-    players = hand.seating["players"]
-    names = [_name(results.get(entry["player"]), entry["seat"]) for entry in players]
+    names = hand.player_names({r.player_id: r.player.username for r in results.values()})
     # Sentences tell a long name cut short; the seats and the players' table
     # cut it with CSS and keep it whole in a title.
     told = [name_in_words(name) for name in names]
@@ -147,27 +150,24 @@ def hand_detail(request: HttpRequest, hand_id: int) -> HttpResponse:
     return render(request, "history/hand_detail.html", context)
 
 
-def _name(result: HandResult | None, seat: int) -> str:
-    return result.player.username if result is not None else f"Seat {seat}"
-
-
 def _players(
     access: HandAccess, replay: Replay, names: list[str], results: dict[int, HandResult]
 ) -> list[dict[str, Any]]:
     """Each player at the end of the hand, with the cards this viewer may see."""
-    final, seating = replay.final, access.hand.seating["players"]
+    final, hand = replay.final, access.hand
+    seats, players = hand.seat_numbers(), hand.player_ids()
     result = final["result"] or {}
     hands, contested = result.get("hands", {}), not result.get("uncontested")
     rows = []
     for p, seen in enumerate(final["players"]):
-        mine = results.get(seating[p]["player"])
+        mine = results.get(players[p])
         if seen["shown"]:
             outcome = hand_words(hands.get(str(p)))
         else:
             outcome = "folded" if seen["folded"] else "mucked" if contested else "not shown"
         rows.append(
             {
-                "seat": seating[p]["seat"],
+                "seat": seats[p],
                 "name": names[p],
                 "you": p == access.viewer,
                 "cards": card_faces(seen["cards"]),
@@ -183,12 +183,12 @@ def _replay_data(access: HandAccess, replay: Replay, names: list[str]) -> dict[s
     hand = access.hand
     return {
         "hand": hand.number,
-        "seats": [entry["seat"] for entry in hand.seating["players"]],
+        "seats": hand.seat_numbers(),
         "names": names,
         "viewer": access.viewer,
         "everything": access.everything,
         "seat_count": hand.table.stakes.seats,
-        "dealer": hand.seating["dealer"],
+        "dealer": hand.dealer_seat,
         "steps": replay.steps,
     }
 
@@ -200,8 +200,11 @@ def _deck(access: HandAccess, names: list[str]) -> dict[str, Any]:
     deck["unshown"] = [names[p] for p in unshown_players(access)]
     if access.everything:
         # Which of the hand's players the same rule gives the deck to.
-        as_player = (HandAccess(hand, state, p, everything=False) for p in range(state.n))
-        deck["players_with_deck"] = [names[a.viewer] for a in as_player if deck_revealed(a)]
+        deck["players_with_deck"] = [
+            names[p]
+            for p in range(state.n)
+            if deck_revealed(HandAccess(hand, state, p, everything=False))
+        ]
     if deck_revealed(access):
         deck["revealed"] = True
         deck["salt"] = hand.deck_salt

@@ -4,26 +4,30 @@ The data step fills the copy for hands finished before this field existed, from
 each hand's stored engine state, a batch of hands at a time.
 """
 
+from typing import Any
+
+from django.apps.registry import Apps
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 
 BATCH = 500
 RANKS, SUITS = "23456789TJQKA", "cdhs"
 
 
-def _code(card):
+def _code(card: int) -> str:
     # The engine's card numbering (tables.rules.cards), copied so that this
     # migration keeps working whatever that module becomes.
     return RANKS[card >> 2] + SUITS[card & 3]
 
 
-def _held(state, player):
+def _held(state: dict[str, Any], player: int) -> dict[str, list[str]]:
     return {
         "down": [_code(card) for card in state["hole"][player] if card >= 0],
         "up": [_code(card) for card in state["up"][player]],
     }
 
 
-def fill_cards(apps, schema_editor):
+def fill_cards(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     Hand = apps.get_model("tables", "Hand")
     HandResult = apps.get_model("tables", "HandResult")
     hand_ids = list(

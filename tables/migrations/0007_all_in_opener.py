@@ -6,13 +6,15 @@ rule into each such hand's stored game config, so that replaying it from its
 deck, as the hand page does, still leads to the state that was stored.
 """
 
+from django.apps.registry import Apps
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 
 BATCH = 500
 OLD_RULE = "best_still_betting"
 
 
-def keep_the_old_rule(apps, schema_editor):
+def keep_the_old_rule(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     Hand = apps.get_model("tables", "Hand")
     stale = Hand.objects.exclude(state__config__has_key="all_in_opener").only("state")
     ids = list(stale.values_list("pk", flat=True))

@@ -7,10 +7,12 @@ set to a time bank start everyone with all of it.
 """
 
 import django.core.validators
+from django.apps.registry import Apps
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 
 
-def make_every_bank_whole(apps, schema_editor):
+def make_every_bank_whole(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     Seat = apps.get_model("tables", "Seat")
     Seat.objects.exclude(time_bank_ms=None).update(time_bank_ms=None)
 

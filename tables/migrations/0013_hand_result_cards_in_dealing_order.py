@@ -9,15 +9,22 @@ know how a game deals. The data step puts every stored copy in that order; the
 reverse step splits it again.
 """
 
-from django.db import migrations, models
+from collections.abc import Callable
+from typing import Any
 
+from django.apps.registry import Apps
+from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+
+# A result's cards, as stored before or after this migration.
+Cards = dict[str, list[Any]] | list[dict[str, Any]]
 BATCH = 1000
 # Seven-card stud dealt this many down cards before its first upcard, and
 # every hand stored before this migration was seven-card stud dealt so.
 DOWN_BEFORE_UP = 2
 
 
-def in_dealing_order(cards):
+def in_dealing_order(cards: Cards) -> Cards:
     """A copy stored as ``{"down": [...], "up": [...]}``, as one list as dealt.
 
     A copy already in dealing order is returned as it is, so the step may run
@@ -33,7 +40,7 @@ def in_dealing_order(cards):
     )
 
 
-def down_and_up(cards):
+def down_and_up(cards: Cards) -> Cards:
     """The copy as it was stored before: the down cards and the upcards apart."""
     if isinstance(cards, dict):
         return cards
@@ -43,7 +50,7 @@ def down_and_up(cards):
     }
 
 
-def _convert(apps, change):
+def _convert(apps: Apps, change: Callable[[Cards], Cards]) -> None:
     HandResult = apps.get_model("tables", "HandResult")
     changed = []
     for result in HandResult.objects.only("pk", "cards").order_by("pk").iterator(BATCH):
@@ -57,11 +64,11 @@ def _convert(apps, change):
     HandResult.objects.bulk_update(changed, ["cards"])
 
 
-def forwards(apps, schema_editor):
+def forwards(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     _convert(apps, in_dealing_order)
 
 
-def backwards(apps, schema_editor):
+def backwards(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     _convert(apps, down_and_up)
 
 

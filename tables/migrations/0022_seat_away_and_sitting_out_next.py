@@ -2,11 +2,13 @@
 # idle table, measured from when they went away; a sit-out asked mid-hand
 # waits for the hand's end; hands keep their players' names.
 
+from django.apps.registry import Apps
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from django.utils import timezone
 
 
-def away_from_now(apps, schema_editor):
+def away_from_now(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     """Seats already away when this runs have been so since an unknown time:
     counted from now, so no one is stood up the moment the sweep first runs."""
     Seat = apps.get_model("tables", "Seat")

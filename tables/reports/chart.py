@@ -44,7 +44,7 @@ def nice_step(top: int, ticks: int = 5) -> int:
     if top <= ticks:
         return 1
     rough = top / ticks
-    power = 10 ** math.floor(math.log10(rough))
+    power: int = 10 ** math.floor(math.log10(rough))  # rough > 1: a whole power
     return next(k * power for k in (1, 2, 5, 10) if k * power >= rough)
 
 

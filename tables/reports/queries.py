@@ -80,6 +80,8 @@ def week_label(monday: datetime.date) -> str:
 
 # What each line of the rake report adds up, in the order of its fields.
 SUMS = ("hands", "raked_hands", "rake")
+# What a line's bucket is: a day, a week's Monday, or a stakes or table id.
+BucketKey = datetime.date | int
 
 
 @dataclass(frozen=True)
@@ -175,11 +177,11 @@ def week_dates(monday: datetime.date) -> str:
 def _roll_up(
     rows: Iterable[dict[str, Any]],
     *,
-    key: Callable[[dict[str, Any]], Hashable],
+    key: Callable[[dict[str, Any]], BucketKey],
     label: Callable[[dict[str, Any]], str],
 ) -> list[Line]:
     """Add up the ``SUMS`` of the rows sharing a key, in key order."""
-    sums: dict[Hashable, list[Any]] = {}
+    sums: dict[BucketKey, list[Any]] = {}
     for row in rows:
         entry = sums.setdefault(key(row), [label(row), *[0] * len(SUMS)])
         for i, sum_ in enumerate(SUMS, start=1):

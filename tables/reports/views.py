@@ -10,13 +10,14 @@ from __future__ import annotations
 import csv
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import Any, TypeVar
 
 from django import forms
 from django.contrib import admin
 from django.contrib.admin.views.decorators import staff_member_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
+from django.db.models import Model, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -32,6 +33,7 @@ CHOICE_ERRORS = {"invalid_choice": "That %(what)s no longer exists; choose anoth
 HANDS_PER_PAGE = 50
 
 View = Callable[..., HttpResponse]
+M = TypeVar("M", bound=Model)
 
 
 def staff_report(permission: str) -> Callable[[View], View]:
@@ -49,7 +51,7 @@ def staff_report(permission: str) -> Callable[[View], View]:
     return decorate
 
 
-def _choice_field(queryset: Any, what: str, empty: str) -> forms.ModelChoiceField:
+def _choice_field(queryset: QuerySet[M], what: str, empty: str) -> forms.ModelChoiceField[M]:
     messages = {"invalid_choice": CHOICE_ERRORS["invalid_choice"] % {"what": what}}
     return forms.ModelChoiceField(
         queryset, required=False, empty_label=empty, error_messages=messages

@@ -22,7 +22,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import QuerySet
 from django.http import Http404
@@ -31,6 +31,11 @@ from tables.models import Hand, HandResult, Stakes, Table
 from tables.rules import GameConfig, HandState
 from tables.rules.narration import BETTING, SUIT_SYMBOLS, Narrator, Told, card_text
 from tables.rules.views import events_for, view
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+
+    from accounts.models import User
 
 
 @dataclass(frozen=True)
@@ -44,29 +49,23 @@ class HandAccess:
     everything: bool
 
 
-def engine_player(hand: Hand, user_id: int | None) -> int | None:
-    """The user's engine player number in ``hand``; None if they were not dealt in."""
-    players = hand.seating["players"]
-    return next((i for i, entry in enumerate(players) if entry["player"] == user_id), None)
-
-
-def hand_access(user: Any, hand: Hand | None) -> HandAccess:
+def hand_access(user: User | AnonymousUser, hand: Hand | None) -> HandAccess:
     """``hand`` as ``user`` may see it, or Http404 if they may not see it at all."""
     if hand is None or not hand.is_finished or not user.is_authenticated:
         raise Http404("No such hand.")
     everything = sees_everything(user)
-    viewer = None if everything else engine_player(hand, user.pk)
+    viewer = None if everything else hand.engine_player(user.pk)
     if viewer is None and not everything:
         raise Http404("No such hand.")
     return HandAccess(hand, HandState.from_dict(hand.state, adopt=True), viewer, everything)
 
 
-def sees_everything(user: Any) -> bool:
+def sees_everything(user: User | AnonymousUser) -> bool:
     """Staff allowed to read every card of every hand (Django caches the permission)."""
     return user.is_staff and user.has_perm("tables.view_hand")
 
 
-def hands_visible_to(user: Any) -> QuerySet[Hand]:
+def hands_visible_to(user: User | AnonymousUser) -> QuerySet[Hand]:
     """The finished hands ``user`` may look back at, as one query.
 
     The same rule as :func:`hand_access`, for pages and exports of many hands:

@@ -9,7 +9,7 @@ then by game as players read its name, then by table name.
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django import forms
 from django.db.models import BooleanField, Count, Exists, OuterRef, Q, Sum, Value
@@ -19,8 +19,26 @@ from django.utils import timezone
 from tables.models import VARIANT_CHOICES, HandResult, Seat, Stakes, Table
 from tables.rules.games import structure_choices
 
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
 # The lobby's statistics look back this far, over hands that have finished.
 STATS_WINDOW = datetime.timedelta(hours=1)
+# A table with no hand finished in that window.
+NO_STATS = {"hands": 0, "lost": 0}
+
+
+class _Counts(TypedDict):
+    """What :func:`lobby_rows` annotates each table with."""
+
+    taken: int
+    waiting: int
+    held: int
+    seated: bool
+
+
+if TYPE_CHECKING:
+    LobbyTable = WithAnnotations[Table, _Counts]
 
 
 class LobbyFilter(forms.Form):
@@ -73,7 +91,7 @@ def lobby_rows(
     )
     rows = sorted(tables, key=_lobby_order)
     stats = _recent_stats([t.pk for t in rows])
-    return [_lobby_row(table, stats.get(table.pk)) for table in rows]
+    return [_lobby_row(table, stats.get(table.pk, NO_STATS)) for table in rows]
 
 
 def _seated(viewer_id: int | None) -> Exists | Value:
@@ -82,7 +100,7 @@ def _seated(viewer_id: int | None) -> Exists | Value:
     return Exists(Seat.objects.filter(table=OuterRef("pk"), player_id=viewer_id))
 
 
-def _lobby_order(table: Table) -> tuple[int, str, str, int]:
+def _lobby_order(table: LobbyTable) -> tuple[int, str, str, int]:
     """Tables with players first, the most first; then the game's name as the
     lobby shows it (not its code, which sorts "declare" among the d's); then
     the table's name. Sorted here, as the names come from the game registry."""
@@ -105,8 +123,8 @@ def _recent_stats(table_ids: list[int]) -> dict[int, dict[str, int]]:
     return {row["hand__table_id"]: row for row in per_table}
 
 
-def _lobby_row(table: Table, stats: dict[str, int] | None) -> dict[str, Any]:
-    hands = stats["hands"] if stats else 0
+def _lobby_row(table: LobbyTable, stats: dict[str, int]) -> dict[str, Any]:
+    hands = stats["hands"]
     stakes = table.stakes
     return {
         "id": table.pk,

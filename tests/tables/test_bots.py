@@ -409,6 +409,8 @@ def test_a_bot_waits_longer_after_each_failed_reconnect_up_to_a_cap() -> None:
     assert RECONNECT_SECONDS / 2 <= me.reconnect_delay(0) <= RECONNECT_SECONDS
     assert me.reconnect_delay(3) >= 4 * RECONNECT_SECONDS
     assert me.reconnect_delay(50) <= MAX_RECONNECT_SECONDS
+    # Hours of failures in a row: still the cap, not an overflow.
+    assert MAX_RECONNECT_SECONDS / 2 <= me.reconnect_delay(5000) <= MAX_RECONNECT_SECONDS
 
 
 class FakeSocket:

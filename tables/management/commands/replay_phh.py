@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +50,7 @@ def replay_file(path: str) -> list[dict[str, Any]]:
     except PHHError as exc:
         return [{"path": path, "error": str(exc)}]
     return [
-        _result(f"{path}#{label}", lambda fields=fields: HandHistory.from_fields(fields))
+        _result(f"{path}#{label}", partial(HandHistory.from_fields, fields))
         for label, fields in sections.items()
     ]
 

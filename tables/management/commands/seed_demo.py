@@ -16,7 +16,7 @@ from decimal import Decimal
 from typing import Any, TypeVar
 
 from django.core.management.base import BaseCommand, CommandParser
-from django.db import models, transaction
+from django.db import transaction
 from django.urls import reverse
 
 from accounts.models import User
@@ -24,7 +24,7 @@ from tables.models import RakeRule, Stakes, Table
 
 ADMIN_USERNAME = "admin"
 
-M = TypeVar("M", bound=models.Model)
+M = TypeVar("M", RakeRule, Stakes, Table)  # the demo rows looked up by name
 
 DEMO_RAKE = {"name": "Demo rake", "percent": Decimal("5"), "cap": 3}
 
