@@ -7,7 +7,7 @@
 with ``--hands`` finished hands. Each is played by the real rules engine
 (``HandState.new`` on a shuffled deck) with random legal moves, as in
 ``bench/engine.py``, 2% of them left to the turn clock (a check if free, else a
-fold, recorded as timed out). 12 tables of stud, razz and stud hi-lo at 5/10
+fold, marked as timed out). 12 tables of stud, razz and stud hi-lo at 5/10
 and 10/20 play in sessions of 20 to 180 hands over the 120 days up to
 yesterday, busier in the evening: 2 to 8 players from a pool of 300 (some far
 keener than others) sit down with a buy-in, their stacks carry from hand to
@@ -16,12 +16,14 @@ moves and seats are ordered as ``tables.services`` does it.
 
 Every hand is written as ``tables.services`` writes one that ends: the
 ``Hand`` (deck, salt and ``deck_commitment``, seating, the engine's final
-state, its version), a ``HandAction`` per move with the amount the services
-record, a ``HandResult`` per player, the ``RakeEntry`` and the activity
-summary's ``PlayerDay`` rows, with ``bulk_create`` a batch of hands per
-transaction. Then ``VACUUM ANALYZE``, as autovacuum would have run over
-months of play. The chips come from nowhere: nobody bought in through the
-ledger, so ``manage.py audit_chips`` fails on this database, as it should.
+state, its version), a ``HandResult`` per player, the ``RakeEntry`` and the
+activity summary's ``PlayerDay`` rows, with ``bulk_create`` a batch of hands
+per transaction. The moves are where the services keep them, in the state's
+action list, each with the time it was made (``"at"``) and, when the clock
+made it, its mark; the hand's version counts them, as the services count.
+Then ``VACUUM ANALYZE``, as autovacuum would have run over months of play.
+The chips come from nowhere: nobody bought in through the ledger, so
+``manage.py audit_chips`` fails on this database, as it should.
 
 **Timing.** In this process, through Django's test ``Client`` (no server, no
 network; ``DEBUG`` off), logged in as the player with the most hands and as a
@@ -200,16 +202,6 @@ class BenchSeat:
     stack: int
 
 
-@dataclass(frozen=True)
-class Move:
-    seat_number: int
-    player_id: int
-    kind: str
-    amount: int | None  # as the services record it: a wager's total, a call's chips
-    timed_out: bool
-    at: datetime
-
-
 @dataclass
 class PlayedHand:
     table: Any  # tables.models.Table
@@ -218,8 +210,7 @@ class PlayedHand:
     order: list[BenchSeat]  # engine order, the stacks as dealt
     deck: list[int]
     salt: str
-    state: Any  # tables.rules.HandState, finished
-    moves: list[Move]
+    state: Any  # tables.rules.HandState, finished, its actions timed
     started_at: datetime
     ended_at: datetime
 
@@ -285,7 +276,7 @@ class TablePlay:
         deck = list(range(52))
         self.rng.shuffle(deck)
         state = HandState.new(self.config, [seat.stack for seat in order], deck)
-        moves = play_moves(state, order, self.rng, start + timedelta(seconds=DEAL_SECONDS))
+        ended = play_moves(state, self.rng, start + timedelta(seconds=DEAL_SECONDS))
         self.number += 1
         return PlayedHand(
             table=self.table,
@@ -295,9 +286,8 @@ class TablePlay:
             deck=deck,
             salt=f"{self.rng.getrandbits(256):064x}",
             state=state,
-            moves=moves,
             started_at=start,
-            ended_at=moves[-1].at if moves else start,
+            ended_at=ended,
         )
 
     def _settle(self, hand: PlayedHand) -> None:
@@ -308,26 +298,24 @@ class TablePlay:
         self.seats = [seat for seat in self.seats if seat.stack > 0]
 
 
-def play_moves(state: Any, order: list[BenchSeat], rng: random.Random, at: datetime) -> list[Move]:
-    """Random legal moves to the end of the hand, some of them left to the clock."""
+def play_moves(state: Any, rng: random.Random, at: datetime) -> datetime:
+    """Random legal moves from ``at`` to the end of the hand, some of them left to
+    the clock, each timed and marked in the state as the services do it; returns
+    when the last was made (``at`` if nobody moved)."""
     from tables.models import Stakes
-    from tables.services import hands, timeouts
+    from tables.services import timeouts
 
-    moves = []
     while not state.finished:
-        options, player = state.legal_actions(), state.to_act
         timed_out = rng.random() < TIMEOUT_SHARE
         if timed_out:
             kind, amount = timeouts._timeout_move(state, Stakes.TimeoutPolicy.CHECK_FOLD), None
             at += timedelta(seconds=ACTION_SECONDS)
         else:
-            kind, amount = choose(rng, options)
+            kind, amount = choose(rng, state.legal_actions())
             at += timedelta(seconds=rng.uniform(*THINK_SECONDS))
-        state.act(player, kind, amount)
-        seat = order[player]
-        recorded = hands._chips_named(options, kind, amount)
-        moves.append(Move(seat.number, seat.player_id, kind, recorded, timed_out, at))
-    return moves
+        made = at.isoformat(timespec="milliseconds")  # as tables.services.hands stamps a move
+        state.act(state.to_act, kind, amount, timed_out=timed_out, at=made)
+    return at
 
 
 def choose(rng: random.Random, options: Sequence[Any]) -> tuple[str, int | None]:
@@ -345,7 +333,7 @@ def choose(rng: random.Random, options: Sequence[Any]) -> tuple[str, int | None]
 @dataclass(frozen=True)
 class Filled:
     hands: int
-    actions: int
+    actions: int  # the moves in the hands' action lists
     results: int
     player_days: int
     seconds: float
@@ -360,7 +348,7 @@ def fill(
 ) -> Filled:
     """Stakes, tables, players and ``hands`` finished hands over the DAYS before ``end``
     (default: a day ago), written as the services write them."""
-    from tables.models import HandAction, HandResult, PlayerDay
+    from tables.models import HandResult, PlayerDay
 
     began = time.perf_counter()
     end = end or _now() - timedelta(days=1)
@@ -379,11 +367,20 @@ def fill(
                 progress(written)
     return Filled(
         hands=written,
-        actions=HandAction.objects.count(),
+        actions=moves_stored(),
         results=HandResult.objects.count(),
         player_days=PlayerDay.objects.count(),
         seconds=time.perf_counter() - began,
     )
+
+
+def moves_stored() -> int:
+    """The moves of every stored hand: one version each, as the services count."""
+    from django.db.models import Sum
+
+    from tables.models import Hand
+
+    return Hand.objects.aggregate(moves=Sum("version"))["moves"] or 0
 
 
 def _now() -> datetime:
@@ -487,11 +484,10 @@ def _batches(hands: Iterable[PlayedHand]) -> Iterator[list[PlayedHand]]:
 @contextlib.contextmanager
 def _given_times() -> Iterator[None]:
     """Let ``bulk_create`` keep the times given: ``auto_now_add`` would stamp every row now."""
-    from tables.models import Hand, HandAction, RakeEntry
+    from tables.models import Hand, RakeEntry
 
     stamped = [
         Hand._meta.get_field("started_at"),
-        HandAction._meta.get_field("created_at"),
         RakeEntry._meta.get_field("created_at"),
     ]
     for stamp in stamped:
@@ -507,12 +503,11 @@ def write(batch: list[PlayedHand]) -> None:
     """The rows ``tables.services`` writes for these hands, in one transaction."""
     from django.db import transaction
 
-    from tables.models import Hand, HandAction, HandResult, PlayerDay, RakeEntry
+    from tables.models import Hand, HandResult, PlayerDay, RakeEntry
 
     with transaction.atomic():
         hands = Hand.objects.bulk_create(_hand_row(played) for played in batch)
         pairs = list(zip(hands, batch, strict=True))
-        HandAction.objects.bulk_create(_action_rows(pairs), batch_size=5000)
         HandResult.objects.bulk_create(_result_rows(pairs), batch_size=5000)
         RakeEntry.objects.bulk_create(_rake_row(hand, played) for hand, played in pairs)
         PlayerDay.objects.bulk_create(_player_day_rows(pairs), ignore_conflicts=True)
@@ -535,25 +530,9 @@ def _hand_row(played: PlayedHand) -> Any:
             "players": [{"seat": s.number, "player": s.player_id} for s in played.order],
         },
         state=played.state.to_dict(),
-        version=len(played.moves),  # one version per move, as the services count
+        # One version per move, as the services count; every action is a move.
+        version=len(played.state.actions),
     )
-
-
-def _action_rows(pairs: list[tuple[Any, PlayedHand]]) -> Iterator[Any]:
-    from tables.models import HandAction
-
-    for hand, played in pairs:
-        for seq, move in enumerate(played.moves, start=1):
-            yield HandAction(
-                hand=hand,
-                seq=seq,
-                seat_number=move.seat_number,
-                player_id=move.player_id,
-                kind=move.kind,
-                amount=move.amount,
-                timed_out=move.timed_out,
-                created_at=move.at,
-            )
 
 
 def _result_rows(pairs: list[tuple[Any, PlayedHand]]) -> Iterator[Any]:
@@ -857,7 +836,7 @@ def _vacuum() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     filled = prepare(args)
-    from tables.models import HandAction, HandResult, PlayerDay
+    from tables.models import HandResult, PlayerDay
 
     subjects = find_subjects()
     before = load_average()
@@ -866,7 +845,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     figures = {
         "date": datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z"),
         "hands": subjects.all_hands,
-        "actions": filled.actions if filled else HandAction.objects.count(),
+        "actions": filled.actions if filled else moves_stored(),
         "results": filled.results if filled else HandResult.objects.count(),
         "player_days": filled.player_days if filled else PlayerDay.objects.count(),
         "fill_seconds": filled.seconds if filled else None,

@@ -10,25 +10,24 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Field, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import URLPattern, path, reverse
+from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.views.decorators.http import require_POST
 
-from accounts.models import User
 from tables import broadcast
 from tables.models import (
     ENGINE_FIELDS,
     ChatLine,
     Hand,
-    HandAction,
     HandResult,
     RakeEntry,
     RakeRule,
@@ -44,6 +43,36 @@ from tables.rules.state import Held
 
 if TYPE_CHECKING:
     from django.contrib.admin.options import _FieldsetSpec
+    from django_stubs_ext import WithAnnotations
+
+    class SeatsTaken(TypedDict):
+        taken: int
+
+    # The stubs make the admin's and forms' classes generic in their model;
+    # Django's are not subscriptable at runtime, so the model is named for mypy only.
+    RakeRuleFormBase = forms.ModelForm[RakeRule]
+    RakeRuleAdminBase = admin.ModelAdmin[RakeRule]
+    StakesFormBase = forms.ModelForm[Stakes]
+    StakesAdminBase = admin.ModelAdmin[Stakes]
+    SeatInlineBase = admin.TabularInline[Seat, Table]
+    WaitingPlayerInlineBase = admin.TabularInline[WaitingPlayer, Table]
+    TableAdminBase = admin.ModelAdmin[Table]
+    HandResultInlineBase = admin.TabularInline[HandResult, Hand]
+    HandAdminBase = admin.ModelAdmin[Hand]
+    RakeEntryAdminBase = admin.ModelAdmin[RakeEntry]
+    ChatLineAdminBase = admin.ModelAdmin[ChatLine]
+else:
+    RakeRuleFormBase = forms.ModelForm
+    RakeRuleAdminBase = admin.ModelAdmin
+    StakesFormBase = forms.ModelForm
+    StakesAdminBase = admin.ModelAdmin
+    SeatInlineBase = admin.TabularInline
+    WaitingPlayerInlineBase = admin.TabularInline
+    TableAdminBase = admin.ModelAdmin
+    HandResultInlineBase = admin.TabularInline
+    HandAdminBase = admin.ModelAdmin
+    RakeEntryAdminBase = admin.ModelAdmin
+    ChatLineAdminBase = admin.ModelAdmin
 
 
 class ReadOnlyAdminMixin:
@@ -66,7 +95,7 @@ class PercentField(forms.DecimalField):
         return percent_text(value) if isinstance(value, Decimal) else value
 
 
-class RakeRuleForm(forms.ModelForm):
+class RakeRuleForm(RakeRuleFormBase):
     class Meta:
         model = RakeRule
         fields = "__all__"
@@ -74,7 +103,7 @@ class RakeRuleForm(forms.ModelForm):
 
 
 @admin.register(RakeRule)
-class RakeRuleAdmin(admin.ModelAdmin):
+class RakeRuleAdmin(RakeRuleAdminBase):
     form = RakeRuleForm
     list_display = ("name", "percent_shown", "cap", "no_rake_third_street")
     search_fields = ("name",)
@@ -132,21 +161,21 @@ def stakes_fieldsets() -> _FieldsetSpec:
     return (*sections, ("Rule options", {"fields": options}))
 
 
-class StakesForm(forms.ModelForm):
+class StakesForm(StakesFormBase):
     """The admin's stakes form: every problem is reported on the first submit."""
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
         # A value its own field refused is unknown to Stakes.clean(), which then
         # leaves it out, rather than comparing the others with the value it had.
         for name in self.errors:
             if name in self.fields:
                 setattr(self.instance, name, None)
-        return cleaned
+        return self.cleaned_data
 
 
 @admin.register(Stakes)
-class StakesAdmin(admin.ModelAdmin):
+class StakesAdmin(StakesAdminBase):
     form = StakesForm
     list_display = ("name", "describe", "seats", "min_buy_in", "max_buy_in", "rake")
     list_filter = ("variant", "structure")
@@ -158,9 +187,11 @@ class StakesAdmin(admin.ModelAdmin):
     def describe(self, stakes: Stakes) -> str:
         return stakes.describe()
 
-    def formfield_for_dbfield(self, db_field, request, **kwargs):  # type: ignore[no-untyped-def]
+    def formfield_for_dbfield(
+        self, db_field: Field[Any, Any], request: HttpRequest, **kwargs: Any
+    ) -> forms.Field | None:
         field = super().formfield_for_dbfield(db_field, request, **kwargs)
-        if db_field.name == "open_pair_big_bet":
+        if db_field.name == "open_pair_big_bet" and field is not None:
             # "Unknown" is Django's word for an empty yes/no; here it means the default.
             field.widget.choices = [
                 ("unknown", "The variant's default"),
@@ -170,7 +201,7 @@ class StakesAdmin(admin.ModelAdmin):
         return field
 
 
-class SeatInline(ReadOnlyAdminMixin, admin.TabularInline):
+class SeatInline(ReadOnlyAdminMixin, SeatInlineBase):
     model = Seat
     fields = (
         "number",
@@ -186,7 +217,7 @@ class SeatInline(ReadOnlyAdminMixin, admin.TabularInline):
     extra = 0
 
 
-class WaitingPlayerInline(ReadOnlyAdminMixin, admin.TabularInline):
+class WaitingPlayerInline(ReadOnlyAdminMixin, WaitingPlayerInlineBase):
     """The waiting list, first in line first, as the services keep it."""
 
     model = WaitingPlayer
@@ -196,7 +227,7 @@ class WaitingPlayerInline(ReadOnlyAdminMixin, admin.TabularInline):
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(TableAdminBase):
     list_display = ("name", "stakes", "game", "is_open", "seats_taken")
     list_filter = ("is_open", "stakes__variant", "stakes__structure", "stakes")
     list_select_related = ("stakes",)
@@ -207,7 +238,9 @@ class TableAdmin(admin.ModelAdmin):
     def get_queryset(self, request: HttpRequest) -> QuerySet[Table]:
         return super().get_queryset(request).annotate(taken=Count("seat_set"))
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Table | None = None) -> Sequence[str]:
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: Table | None = None
+    ) -> tuple[str, ...]:
         # A table in play opens and closes only through the services (the list's
         # actions, the button on its page), which let a hand in progress finish,
         # and keeps the stakes its players bought in at.
@@ -218,7 +251,7 @@ class TableAdmin(admin.ModelAdmin):
         return table.stakes.describe()
 
     @admin.display(description="Seats taken", ordering="taken")
-    def seats_taken(self, table: Table) -> str:
+    def seats_taken(self, table: WithAnnotations[Table, SeatsTaken]) -> str:
         return f"{table.taken} of {table.stakes.seats}"
 
     @admin.action(description="Open tables", permissions=["change"])
@@ -306,14 +339,7 @@ def _cards(cards: Sequence[int]) -> str:
     return " ".join("??" if card == UNKNOWN else card_str(card) for card in cards)
 
 
-class HandActionInline(ReadOnlyAdminMixin, admin.TabularInline):
-    model = HandAction
-    fields = ("seq", "seat_number", "player", "kind", "amount", "created_at")
-    readonly_fields = fields
-    extra = 0
-
-
-class HandResultInline(ReadOnlyAdminMixin, admin.TabularInline):
+class HandResultInline(ReadOnlyAdminMixin, HandResultInlineBase):
     model = HandResult
     fields = ("seat_number", "player", "starting_stack", "final_stack", "net")
     readonly_fields = fields
@@ -321,7 +347,7 @@ class HandResultInline(ReadOnlyAdminMixin, admin.TabularInline):
 
 
 @admin.register(Hand)
-class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class HandAdmin(ReadOnlyAdminMixin, HandAdminBase):
     """Every card of every hand, for staff reviewing play; players never see this."""
 
     list_display = ("__str__", "table", "number", "started_at", "ended_at", "finished")
@@ -338,9 +364,11 @@ class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         "dealer_seat",
         "full_deck",
         "players_cards",
+        "moves",
+        "story",
         "version",
     )
-    inlines = [HandActionInline, HandResultInline]
+    inlines = [HandResultInline]
 
     @admin.display(description="Finished", boolean=True)
     def finished(self, hand: Hand) -> bool:
@@ -348,7 +376,7 @@ class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
     @admin.display(description="Dealer's seat")
     def dealer_seat(self, hand: Hand) -> object:
-        return hand.seating.get("dealer")
+        return hand.dealer_seat
 
     @admin.display(description="Deck, in dealing order")
     def full_deck(self, hand: Hand) -> str:
@@ -365,17 +393,53 @@ class HandAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
             format_html_join("", "<tr><td>{}</td><td>{}</td><td><code>{}</code></td></tr>", rows),
         )
 
+    @admin.display(description="Moves")
+    def moves(self, hand: Hand) -> str:
+        rows = _move_rows(hand)
+        if not rows:
+            return "No moves yet."
+        return format_html(
+            "<table><tr><th>#</th><th>Time</th><th>Seat</th><th>Player</th><th>Move</th>"
+            "<th>Chips</th><th>Made by the clock</th></tr>{}</table>",
+            format_html_join("", "<tr>" + "<td>{}</td>" * 7 + "</tr>", rows),
+        )
+
+    @admin.display(description="The hand told street by street")
+    def story(self, hand: Hand) -> str:
+        if not hand.is_finished:
+            return "Once the hand has ended."
+        return format_html(
+            '<a href="{}">Hand #{}</a>', reverse("hand_detail", args=[hand.pk]), hand.pk
+        )
+
+
+def _move_rows(hand: Hand) -> list[tuple[object, ...]]:
+    """(number, time, seat, player, move, chips named, made by the clock) per move."""
+    names = dict(zip(hand.player_ids(), hand.player_names(), strict=True))
+    return [
+        (
+            move.number,
+            timezone.localtime(move.at).strftime("%H:%M:%S.%f")[:-3] if move.at else "—",
+            move.seat,
+            names[move.player_id],
+            move.kind.replace("_", " "),
+            "" if move.amount is None else move.amount,
+            "yes" if move.timed_out else "",
+        )
+        for move in hand.moves()
+    ]
+
 
 def _player_rows(hand: Hand) -> list[tuple[int, str, str]]:
     """(seat, player, cards as dealt) per player, in the engine's order."""
-    players = hand.seating.get("players", [])
-    names = User.objects.in_bulk([entry["player"] for entry in players])
     # Loaded by the engine, which also reads hands stored before the one card list.
-    dealt = zip(players, HandState.from_dict(hand.state).cards, strict=False)
-    return [
-        (entry["seat"], str(names.get(entry["player"], "?")), _as_dealt(cards))
-        for entry, cards in dealt
-    ]
+    dealt = zip(
+        hand.seat_numbers(),
+        hand.player_names(),
+        HandState.from_dict(hand.state).cards,
+        strict=False,
+    )
+    return [(seat, name, _as_dealt(cards)) for seat, name, cards in dealt]
 
 
 def _as_dealt(cards: Sequence[Held]) -> str:
@@ -384,7 +448,7 @@ def _as_dealt(cards: Sequence[Held]) -> str:
 
 
 @admin.register(RakeEntry)
-class RakeEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class RakeEntryAdmin(ReadOnlyAdminMixin, RakeEntryAdminBase):
     list_display = ("created_at", "hand", "table", "stakes", "amount")
     list_filter = ("stakes", "table")
     list_select_related = ("hand__table", "table", "stakes")
@@ -392,7 +456,7 @@ class RakeEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 
 @admin.register(ChatLine)
-class ChatLineAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class ChatLineAdmin(ReadOnlyAdminMixin, ChatLineAdminBase):
     """What was said at the tables, for staff looking into a complaint."""
 
     list_display = ("sent_at", "table", "player", "text")

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-from collections.abc import Iterator, Mapping
+import datetime
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -16,6 +18,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils.dateparse import parse_datetime
 
 from tables.rules import GameConfig, IllegalAction
 from tables.rules import RakeRule as EngineRake
@@ -66,11 +69,6 @@ MAX_SEATS = 8  # the most seats a table has (and players a hand is dealt to)
 
 
 class Stakes(models.Model):
-    # FIXED = "fixed", "Fixed limit", and so on for every structure in the registry.
-    Structure = models.TextChoices(
-        "Structure", [(code.upper(), (code, name)) for code, name in structure_choices()]
-    )
-
     class TimeoutPolicy(models.TextChoices):
         CHECK_FOLD = "check_fold", "Check if checking is free, otherwise fold"
         ALL_IN = (
@@ -100,7 +98,7 @@ class Stakes(models.Model):
 
     name = models.CharField(max_length=60, unique=True)
     variant = models.CharField(max_length=32, choices=VARIANT_CHOICES, default="stud")
-    structure = models.CharField(max_length=8, choices=Structure.choices, default="fixed")
+    structure = models.CharField(max_length=8, choices=structure_choices(), default="fixed")
     ante = models.PositiveIntegerField(
         default=0, help_text="Below the bring-in, or below the small bet with no bring-in."
     )
@@ -377,6 +375,10 @@ class Seat(models.Model):
         SITTING_OUT = "sitting_out", "Sitting out"
         DISCONNECTED = "disconnected", "Disconnected"
 
+    # The states dealt into the next hand (with chips). A disconnected player is
+    # dealt in, as in online rooms: the turn clock, not the socket, decides.
+    DEALT_IN_STATES = (State.PLAYING, State.DISCONNECTED)
+
     class SatOutFor(models.TextChoices):
         CHOICE = "", "Their own choice"
         TIMEOUTS = "timeouts", "Two turns timed out"
@@ -536,6 +538,23 @@ class TableConnection(models.Model):
         return f"{self.player_id} at {self.table_id} on {self.channel_name}"
 
 
+@dataclass(frozen=True)
+class Move:
+    """One player's move in a hand: its number among the hand's actions (the
+    hand's ``version`` after it), the seat and player, what they did, the
+    chips they named (a wager's street total; None for the others), whether
+    the turn clock made it, and when (None for hands stored before moves were
+    timed)."""
+
+    number: int
+    seat: int
+    player_id: int
+    kind: str
+    amount: int | None
+    timed_out: bool
+    at: datetime.datetime | None
+
+
 class Hand(models.Model):
     """One hand at a table. ``deck`` and ``state`` hold every card: server-only."""
 
@@ -594,8 +613,20 @@ class Hand(models.Model):
     def is_finished(self) -> bool:
         return self.ended_at is not None
 
-    # Who was dealt in. ``seating`` is read only through these: the engine
-    # numbers its players 0, 1, ... in ``seating["players"]`` order.
+    # Who was dealt in. ``seating`` is written and read only through these: the
+    # engine numbers its players 0, 1, ... in ``seating["players"]`` order.
+
+    @staticmethod
+    def seating_of(dealer: int, players: Sequence[tuple[int, int, str]]) -> dict[str, Any]:
+        """The seating of a hand dealt with the button at seat ``dealer`` to
+        ``players``, (seat number, user id, username) in engine order."""
+        return {
+            "dealer": dealer,
+            "players": [
+                {"seat": seat, "player": player_id, "name": name}
+                for seat, player_id, name in players
+            ],
+        }
 
     @property
     def dealer_seat(self) -> int:
@@ -630,37 +661,32 @@ class Hand(models.Model):
             found.update(users.values_list("pk", "username"))
         return [entry.get("name") or found[entry["player"]] for entry in self.seating["players"]]
 
+    def moves(self) -> list[Move]:
+        """The players' moves, in order, from the engine's action list: the
+        hand's one record of them (a scripted deal is no one's move)."""
+        seats, players = self.seat_numbers(), self.player_ids()
+        moves = []
+        for number, action in enumerate(self.state.get("actions", []), start=1):
+            player = action.get("player")
+            if player is None:
+                continue
+            at = action.get("at")
+            moves.append(
+                Move(
+                    number=number,
+                    seat=seats[player],
+                    player_id=players[player],
+                    kind=action["kind"],
+                    amount=action.get("amount"),
+                    timed_out=action.get("timed_out") is True,
+                    at=parse_datetime(at) if at else None,
+                )
+            )
+        return moves
+
     def players_unnamed(self) -> set[int]:
         """The user ids whose names the hand didn't keep (hands dealt before it did)."""
         return {entry["player"] for entry in self.seating["players"] if "name" not in entry}
-
-
-class HandAction(models.Model):
-    """An applied move; rows are only ever added, in ``seq`` order."""
-
-    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="actions")
-    seq = models.PositiveIntegerField()
-    seat_number = models.PositiveSmallIntegerField()
-    player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hand_actions"
-    )
-    kind = models.CharField(max_length=16)
-    # Big, as stacks are: at no limit one move may be a whole stack.
-    amount = models.PositiveBigIntegerField(null=True, blank=True)
-    timed_out = models.BooleanField(
-        default=False, help_text="Made for the player by the turn clock."
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["hand", "seq"]
-        constraints = [
-            models.UniqueConstraint(fields=["hand", "seq"], name="one_action_per_seq"),
-        ]
-
-    def __str__(self) -> str:
-        amount = f" {self.amount}" if self.amount is not None else ""
-        return f"{self.hand} #{self.seq}: seat {self.seat_number} {self.kind}{amount}"
 
 
 class ChatLine(models.Model):

@@ -25,13 +25,10 @@ def timeout_send(hand_id: int, turn: int, expires_at: datetime) -> None:
     """Send ``expire_turn`` for the moment turn ``turn`` of the hand expires."""
     from tables.tasks import expire_turn
 
-    options = {
-        "eta": expires_at,
-        "expires": expires_at + timedelta(seconds=settings.CARDROOM_TURN_TASK_EXPIRY_SECONDS),
-        "queue": settings.CARDROOM_TURN_QUEUE,
-    }
+    expires = expires_at + timedelta(seconds=settings.CARDROOM_TURN_TASK_EXPIRY_SECONDS)
+    queue = settings.CARDROOM_TURN_QUEUE
     try:
-        expire_turn.apply_async((hand_id, turn), **options)
+        expire_turn.apply_async((hand_id, turn), eta=expires_at, expires=expires, queue=queue)
     except Exception:
         logger.exception("could not send expire_turn for hand %s", hand_id)
 
@@ -41,12 +38,9 @@ def next_hand_send(table_id: int) -> None:
     from tables.tasks import start_next_hand
 
     delay = settings.CARDROOM_NEXT_HAND_DELAY_SECONDS
-    options = {
-        "countdown": delay,
-        "expires": delay + settings.CARDROOM_TURN_TASK_EXPIRY_SECONDS,
-        "queue": settings.CARDROOM_TURN_QUEUE,
-    }
+    expires = delay + settings.CARDROOM_TURN_TASK_EXPIRY_SECONDS
+    queue = settings.CARDROOM_TURN_QUEUE
     try:
-        start_next_hand.apply_async((table_id,), **options)
+        start_next_hand.apply_async((table_id,), countdown=delay, expires=expires, queue=queue)
     except Exception:
         logger.exception("could not send start_next_hand for table %s", table_id)

@@ -17,10 +17,9 @@ from typing import Any
 import pytest
 from django.db.models import Count
 
-from tables.models import Hand, HandAction, HandResult, RakeEntry
+from tables.models import Hand, HandResult, RakeEntry
 from tables.rules import HandState
 from tables.rules.cards import card_str
-from tables.rules.state import WAGERS
 from tables.services import deck_commitment
 from tests.tables.conftest import player_days, player_days_from_results
 
@@ -53,7 +52,7 @@ def hands() -> list[Hand]:
 
 def test_it_writes_the_hands_it_says(filled: Any) -> None:
     assert filled.hands == Hand.objects.count() == HANDS
-    assert filled.actions == HandAction.objects.count()
+    assert filled.actions == sum(len(hand.moves()) for hand in hands())
     assert filled.results == HandResult.objects.count()
 
 
@@ -78,30 +77,21 @@ def test_the_stakes_are_the_tables(filled: Any) -> None:
         assert hand.state["config"] == hand.table.stakes.game_config().to_dict()
 
 
-def test_actions_are_the_states_moves_one_version_each(filled: Any) -> None:
+def test_every_action_is_a_timed_move_one_version_each(filled: Any) -> None:
+    timed_out = 0
     for hand in hands():
-        moves = hand.state["actions"]
-        actions = list(hand.actions.order_by("seq"))
-        seating = hand.seating["players"]
+        moves = hand.moves()
 
-        assert hand.version == len(actions) == len(moves)
-        assert [a.seq for a in actions] == list(range(1, len(moves) + 1))
-        for action, move in zip(actions, moves, strict=True):
-            assert action.kind == move["kind"]
-            assert (action.seat_number, action.player_id) == (
-                seating[move["player"]]["seat"],
-                seating[move["player"]]["player"],
-            )
-            if move["kind"] in WAGERS:
-                assert action.amount == move["amount"]
-            elif move["kind"] in ("call", "bring_in"):
-                assert action.amount is not None and action.amount > 0
-            else:
-                assert action.amount is None
-            if action.timed_out:  # what the clock does: check if free, else fold
-                assert action.kind in ("check", "fold", "bring_in")
-        times = [a.created_at for a in actions]
-        assert times == sorted(times) and all(hand.started_at < t <= hand.ended_at for t in times)
+        assert hand.version == len(moves) == len(hand.state["actions"])
+        assert [move.number for move in moves] == list(range(1, len(moves) + 1))
+        for move in moves:
+            if move.timed_out:  # what the clock does: check if free, else fold
+                assert move.kind in ("check", "fold", "bring_in")
+                timed_out += 1
+        times = [move.at for move in moves if move.at is not None]
+        assert len(times) == len(moves) and times == sorted(times)
+        assert all(hand.started_at < t <= hand.ended_at for t in times)
+    assert timed_out  # some turns were left to the clock
 
 
 def test_results_are_the_engines_stacks_and_sum_to_minus_the_rake(filled: Any) -> None:

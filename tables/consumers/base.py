@@ -3,8 +3,8 @@ with orjson, database work in a pool of threads, and a limit on messages."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Coroutine
+from typing import Any, ParamSpec, TypeVar
 
 import orjson
 from channels.consumer import get_handler_name
@@ -40,7 +40,11 @@ class DirectConsumer(AsyncJsonWebsocketConsumer):
         return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-def in_db_thread(func: Callable[..., Any]) -> Callable[..., Any]:
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def in_db_thread(func: Callable[P, R]) -> Callable[P, Coroutine[Any, Any, R]]:
     """``func`` as a coroutine function run in a pool of threads, each with its own connection.
 
     Not the one thread that sync code shares by default: that thread waits for

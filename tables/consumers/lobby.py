@@ -40,7 +40,9 @@ class LobbyConsumer(DirectConsumer):
         if self.refresh is not None:
             self.refresh.cancel()
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
         if not self.messages.allow():
             error = too_many("messages", self.messages)
             await self.send_lobby({"type": "error", "code": "rate_limited", "message": error})

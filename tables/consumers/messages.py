@@ -182,7 +182,10 @@ def lobby_filters(message: dict[str, Any]) -> dict[str, Any]:
         raise BadMessage(f"'stakes' must be a stakes id or null, not {stakes!r}")
     form = LobbyFilter({key: message.get(key) or "" for key in LOBBY_FILTERS})
     if not form.is_valid():
-        problems = "; ".join(f"{name}: {' '.join(errors)}" for name, errors in form.errors.items())
+        # Each error is text at run time; the stubs allow a lazy string too, which str() resolves.
+        problems = "; ".join(
+            f"{name}: {' '.join(map(str, errors))}" for name, errors in form.errors.items()
+        )
         raise BadMessage(problems)
     return {name: value for name, value in form.cleaned_data.items() if value}
 
@@ -207,8 +210,7 @@ MESSAGES: dict[str, tuple[Checker, Service | None]] = {
     "chat": (_check_chat, None),
     "snapshot": (_check_snapshot, None),
 }
-# Anyone may watch; only these need a logged-in player.
-NEEDS_LOGIN = frozenset(
-    {"sit", "act", "leave", "stay", "sit_out", "sit_in", "chat"}
-    | {"top_up", "rebuy", "auto_rebuy", "wait", "unwait"}
-)
+# Anyone may watch (and ask for the table again); every other message, each
+# service and chat, needs a logged-in player.
+OPEN_TO_ALL = frozenset({"snapshot"})
+NEEDS_LOGIN = frozenset(MESSAGES) - OPEN_TO_ALL

@@ -10,7 +10,7 @@ import itertools
 import logging
 import secrets
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from tables import services
@@ -31,7 +31,8 @@ class SharedRead:
     """
 
     loop: asyncio.AbstractEventLoop
-    task: asyncio.Future[TableRows | None] | None = None
+    # Set as soon as the read is made: the task is given the read, to mark it started.
+    task: asyncio.Future[TableRows | None] = field(init=False)
     started: bool = False
 
 

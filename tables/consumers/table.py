@@ -61,7 +61,6 @@ class TableConsumer(DirectConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         user = self.scope.get("user")
         self.player_id: int | None = user.pk if user is not None and user.is_authenticated else None
-        self.username = user.get_username() if self.player_id is not None else ""
         session = self.scope.get("session")
         self.session_key: str | None = session.session_key if session is not None else None
         self.revoked = False  # closing because the user logged out or was deactivated
@@ -75,7 +74,7 @@ class TableConsumer(DirectConsumer):
         self.seated = False
         self.messages = message_limit()
         self.chats = RateLimit(settings.CARDROOM_CHAT_LIMIT, settings.CARDROOM_CHAT_WINDOW_SECONDS)
-        self.counted = False  # whether this socket is recorded as one of the player's
+        self.counted_for: int | None = None  # the player this socket is recorded as one of, if any
         await self.accept()  # then close, so the browser sees the 4404 code
         if not await in_db_thread(table_exists)(self.table_id):
             await self.close(code=CLOSE_NO_SUCH_TABLE)
@@ -87,7 +86,7 @@ class TableConsumer(DirectConsumer):
             self.groups.append(broadcast.user_group(self.player_id))
         for group in self.groups:
             await self.channel_layer.group_add(group, self.channel_name)
-        back = self.player_id is not None and await self.count_connection()
+        back = self.player_id is not None and await self.count_connection(self.player_id)
         # The page picks up where the table is: its recent chat, then the
         # latest hand's log from its first event, then the snapshot.
         for line in await in_db_thread(services.chat_recent)(table_id=self.table_id):
@@ -96,29 +95,32 @@ class TableConsumer(DirectConsumer):
         if back:  # the seat is no longer shown as disconnected, and the clock may have moved
             await broadcast.announce_changed(self.table_id)
 
-    async def count_connection(self) -> bool:
+    async def count_connection(self, player_id: int) -> bool:
         """Record this socket as one of the player's at the table; whether their seat changed."""
         back = await in_db_thread(services.connection_open)(
-            table_id=self.table_id, player_id=self.player_id, channel_name=self.channel_name
+            table_id=self.table_id, player_id=player_id, channel_name=self.channel_name
         )
-        self.counted = True
-        await OPEN_SOCKETS.add(self.channel_name, self.table_id, self.player_id)
+        self.counted_for = player_id
+        await OPEN_SOCKETS.add(self.channel_name, self.table_id, player_id)
         return back
 
     async def disconnect(self, code: int) -> None:
-        if not self.counted:
+        player_id = self.counted_for
+        if player_id is None:
             return
         await OPEN_SOCKETS.remove(self.channel_name)
         try:
             changed = await in_db_thread(services.connection_close)(
-                table_id=self.table_id, player_id=self.player_id, channel_name=self.channel_name
+                table_id=self.table_id, player_id=player_id, channel_name=self.channel_name
             )
         except services.ServiceError:
             return  # the table is gone, and its connections with it
         if changed:  # that was the player's last connection here
             await broadcast.announce_changed(self.table_id)
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
         if self.revoked:
             return  # the socket is closing; the close says why
         if not self.messages.allow():
@@ -169,6 +171,8 @@ class TableConsumer(DirectConsumer):
             await self.chat(fields["text"])
 
     async def chat(self, text: str) -> None:
+        # Chat needs a login (NEEDS_LOGIN): receive_json refuses it to an observer.
+        assert self.player_id is not None
         if not self.chats.allow():
             await self.send_error("rate_limited", too_many("chat messages", self.chats))
             return
@@ -182,6 +186,9 @@ class TableConsumer(DirectConsumer):
         await broadcast.announce_chat(self.table_id, line)
 
     async def run_service(self, service: Service, fields: dict[str, Any]) -> None:
+        # Every message with a service needs a login (NEEDS_LOGIN): receive_json
+        # refuses them to an observer.
+        assert self.player_id is not None
         try:
             rows = await in_db_thread(serve)(
                 service, self.table_id, self.player_id, self.session_key, **fields

@@ -134,10 +134,7 @@ def hand_detail(request: AuthenticatedHttpRequest, hand_id: int) -> HttpResponse
     # Sentences tell a long name cut short; the seats and the players' table
     # cut it with CSS and keep it whole in a title.
     told = [name_in_words(name) for name in names]
-    timed_out = frozenset(
-        hand.actions.filter(timed_out=True).order_by().values_list("seq", flat=True)
-    )
-    replay = hand_replay(access, told, timed_out)
+    replay = hand_replay(access, told)
     context = {
         "hand": hand,
         "stakes": hand.table.stakes,

@@ -426,22 +426,25 @@ class HandState:
         cards: Sequence[int] | None = None,
         *,
         timed_out: bool = False,
+        at: str | None = None,
     ) -> None:
         """Apply one player action after checking it against the rules.
 
         Raises :class:`IllegalAction` (and changes nothing) if it isn't legal.
         ``timed_out`` says the turn clock made the move for the player: its
         action and its event are marked so (for the log), and a replay of the
-        action list marks them again.
+        action list marks them again. ``at``, when the move was made (any text:
+        the rules don't read it), is kept in its action, so the action list is
+        the whole record of the hand's moves.
         """
         if self.phase != BETTING or player != self.to_act or type(player) is not int:
             self._check_actor(player)  # raises, unless it is a showdown's or a decision's turn
+        _check_time(at)
         if kind == PROTECT:
             raise IllegalAction(
                 f"player {player} can't choose {PROTECT!r}; only a timeout protects a player"
             )
-        if timed_out:
-            first_action, first_event = len(self.actions), len(self.events)
+        first_action, first_event = len(self.actions), len(self.events)
         if self.phase == SHOWDOWN:
             self._showdown_act(player, kind, cards)
         elif self.phase == DECIDING:
@@ -453,6 +456,11 @@ class HandState:
         if timed_out:
             self.actions[first_action] = {**self.actions[first_action], "timed_out": True}
             self.events[first_event] = {**self.events[first_event], "timed_out": True}
+        if at is not None:
+            self._stamp(first_action, at)
+
+    def _stamp(self, action: int, at: str) -> None:
+        self.actions[action] = {**self.actions[action], "at": at}
 
     def can_protect(self) -> bool:
         """Whether the player to act, if their time runs out, is protected (seed 002).
@@ -465,8 +473,10 @@ class HandState:
         player = self.to_act
         return self.committed[player] > min(self.config.ante, self.starting_stacks[player])
 
-    def protect(self, player: int) -> None:
-        """Seed 002's disconnect protection for ``player``, whose time ran out.
+    def protect(self, player: int, *, timed_out: bool = False, at: str | None = None) -> None:
+        """Seed 002's disconnect protection for ``player``, whose time ran out
+        (``timed_out`` and ``at`` mark its action as for :meth:`act`; the
+        turn clock always makes it, but a hand history may not say so).
 
         The player is all in for what they have put in so far: they stay in the
         hand, may win only the pots built up to that, put in nothing more and
@@ -474,12 +484,16 @@ class HandState:
         others bet on into side pots.
         """
         self._check_actor(player)
+        _check_time(at)
         if not self.can_protect():
             raise IllegalAction(
                 f"player {player} can't be protected now: only a player betting who has "
                 "put in more than the ante is; a timeout otherwise checks or folds"
             )
-        self.actions.append({"player": player, "kind": PROTECT, "amount": None})
+        marks = {"timed_out": True} if timed_out else {}
+        self.actions.append({"player": player, "kind": PROTECT, "amount": None, **marks})
+        if at is not None:
+            self._stamp(len(self.actions) - 1, at)
         self.turn += 1
         self.protected[player] = True
         self.needs[player] = False
@@ -489,6 +503,7 @@ class HandState:
                 "player": player,
                 "put_in": self.committed[player],
                 "stack": self.stacks[player],
+                **marks,
             }
         )
         if self._nobody_to_decide():
@@ -1729,8 +1744,14 @@ class HandState:
         elif action["kind"] in (PROTECT, OPEN_WITH):
             if action.get("amount") is not None or action.get("cards") is not None:
                 raise IllegalAction(f"{action['kind']!r} takes no amount and no cards")
-            door = self.protect if action["kind"] == PROTECT else self.open_with
-            door(action.get("player"))  # type: ignore[arg-type]
+            if action["kind"] == PROTECT:
+                self.protect(
+                    action.get("player"),  # type: ignore[arg-type]
+                    timed_out=action.get("timed_out") is True,
+                    at=action.get("at"),
+                )
+            else:
+                self.open_with(action.get("player"))  # type: ignore[arg-type]
         else:
             self.act(
                 action.get("player"),  # type: ignore[arg-type]
@@ -1738,7 +1759,13 @@ class HandState:
                 action.get("amount"),
                 action.get("cards"),
                 timed_out=action.get("timed_out") is True,
+                at=action.get("at"),
             )
+
+
+def _check_time(at: object) -> None:
+    if at is not None and type(at) is not str:
+        raise IllegalAction(f"a move's time is text, not {at!r}")
 
 
 def _saved_held(card: int, up: bool) -> Held:

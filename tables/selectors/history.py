@@ -29,7 +29,7 @@ from django.http import Http404
 
 from tables.models import Hand, HandResult, Stakes, Table
 from tables.rules import GameConfig, HandState
-from tables.rules.narration import BETTING, SUIT_SYMBOLS, Narrator, Told, card_text
+from tables.rules.narration import SUIT_SYMBOLS, Narrator, Told, card_text
 from tables.rules.views import events_for, view
 
 if TYPE_CHECKING:
@@ -184,14 +184,11 @@ class ReplayMismatch(RuntimeError):
     """A stored hand whose action list does not lead back to its stored state."""
 
 
-def hand_replay(
-    access: HandAccess, names: Sequence[str], timed_out: frozenset[int] = frozenset()
-) -> Replay:
+def hand_replay(access: HandAccess, names: Sequence[str]) -> Replay:
     """Replay the stored hand from its deck, one step per action, as the viewer sees it.
 
     Step 0 is the hand after the antes and the deal of 3rd street; step ``k``
-    follows the ``k``-th action. ``names`` are the players in engine order and
-    ``timed_out`` the (1-based) numbers of the actions the turn clock made.
+    follows the ``k``-th action. ``names`` are the players in engine order.
     Each step carries :func:`view` for this viewer (for staff, with every
     card) and the lines telling what happened since the step before, built
     from :func:`events_for` for the same viewer.
@@ -209,7 +206,7 @@ def hand_replay(
     teller = Teller(names, final)
     steps, start = [], 0
     for number, (seen, end) in enumerate(zip(views, ends, strict=True)):
-        lines = teller.tell(events[start:end], number, timed_out=number in timed_out)
+        lines = teller.tell(events[start:end], number)
         steps.append({"view": seen, "lines": [line.text for line in lines]})
         start = end
     return Replay(steps, teller.sections, views[-1])
@@ -279,15 +276,12 @@ class Teller:
         self.streets = final.game.streets
         self.sections: list[Section] = []
 
-    def tell(self, events: list[dict[str, Any]], step: int, *, timed_out: bool) -> list[Line]:
-        """The lines for one step's events; ``timed_out`` marks a hand stored
-        before its events said which move the turn clock made."""
+    def tell(self, events: list[dict[str, Any]], step: int) -> list[Line]:
+        """The lines for one step's events."""
         lines: list[Line] = []
         for told in self.narrator.tell(events):
             self._open_for(told)
             for text in told.lines:
-                if timed_out and told.event["type"] in BETTING and not told.event.get("timed_out"):
-                    text, timed_out = f"{text} (out of time)", False
                 line = Line(text, step)
                 self.sections[-1].lines.append(line)
                 lines.append(line)

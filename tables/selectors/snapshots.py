@@ -15,14 +15,12 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from accounts.models import User
 from tables.compiled import CompiledRead
 from tables.models import Hand, Seat, Table, WaitingPlayer
 from tables.names import name_in_words
 from tables.rules import HandState
 from tables.rules.narration import LiveNarrator
 from tables.rules.views import events_for, view
-from tables.selectors.tables import DEALT_IN_STATES
 
 
 @dataclass(frozen=True)
@@ -177,7 +175,7 @@ def build_snapshot(
             **_your_place(rows.waiting, player_id),
         }
     if hand is not None and rows.state is not None:
-        viewer = _engine_player(hand, player_id)
+        viewer = hand.engine_player(player_id)
         if ("view", viewer) not in shared:
             shared["view", viewer] = view(rows.state, viewer)
         if "hand_info" not in shared:
@@ -194,12 +192,6 @@ def build_snapshot(
             events += _event_messages(hand, visible, told, seen)
         cursor = Cursor(hand.pk, len(rows.state.events), hand.is_finished)
     return Snapshot(payload, events, cursor)
-
-
-def _engine_player(hand: Hand, player_id: int | None) -> int | None:
-    """The viewer's number in the hand's engine; None for observers and anyone not dealt in."""
-    players = hand.seating["players"]
-    return next((i for i, entry in enumerate(players) if entry["player"] == player_id), None)
 
 
 def _your_place(waiting: list[WaitingPlayer], player_id: int) -> dict[str, Any]:
@@ -247,7 +239,7 @@ def _waiting(table: Table, seats: list[Seat], hand: Hand | None) -> str | None:
         return None
     if not table.is_open:
         return "closed"
-    ready = [s for s in seats if s.state in DEALT_IN_STATES and s.stack > 0]
+    ready = [s for s in seats if s.state in Seat.DEALT_IN_STATES and s.stack > 0]
     return "players" if len(ready) < 2 else None
 
 
@@ -256,8 +248,8 @@ def _hand_info(hand: Hand, clocked: list[int], names: list[str]) -> dict[str, An
     return {
         "id": hand.pk,
         "number": hand.number,
-        "dealer": hand.seating["dealer"],
-        "seats": [entry["seat"] for entry in hand.seating["players"]],
+        "dealer": hand.dealer_seat,
+        "seats": hand.seat_numbers(),
         "names": names,
         "deck_commitment": hand.deck_commitment,
         "finished": hand.is_finished,
@@ -274,7 +266,8 @@ def _timer(hand: Hand, clocked: list[int]) -> dict[str, Any] | None:
     if not clocked or hand.turn_deadline is None or hand.turn_expires_at is None:
         return None
     extra = hand.turn_expires_at - hand.turn_deadline
-    seats = [hand.seating["players"][player]["seat"] for player in clocked]
+    numbers = hand.seat_numbers()
+    seats = [numbers[player] for player in clocked]
     return {
         "seat": seats[0] if len(clocked) == 1 else None,
         "seats": seats,
@@ -292,7 +285,7 @@ def events_since(cursor: Cursor, player_id: int | None) -> list[dict[str, Any]]:
         return []
     state = HandState.from_dict(hand.state, adopt=True)
     names = _live_names(hand, hand_names(hand))
-    visible = events_for(state, _engine_player(hand, player_id), since=cursor.seen)
+    visible = events_for(state, hand.engine_player(player_id), since=cursor.seen)
     told = LIVE_LINES.between(hand, state, names, cursor.seen)
     return _event_messages(hand, visible, told, cursor.seen)
 
@@ -372,33 +365,21 @@ LIVE_LINES = LiveLines()
 def _live_names(hand: Hand, names: list[str]) -> list[str]:
     """The hand's players as the live log names them: "Seat 3 (alice)"."""
     return [
-        f"Seat {entry['seat']} ({name_in_words(name)})"
-        for entry, name in zip(hand.seating["players"], names, strict=True)
+        f"Seat {seat} ({name_in_words(name)})"
+        for seat, name in zip(hand.seat_numbers(), names, strict=True)
     ]
 
 
 def _hand_names(rows: TableRows, hand: Hand) -> list[str]:
     """:func:`hand_names` of the rows' hand, worked out once for all their viewers."""
-    if "hand_names" not in rows.shared:
-        rows.shared["hand_names"] = hand_names(hand, rows.seats)
-    return rows.shared["hand_names"]
+    names: list[str] | None = rows.shared.get("hand_names")
+    if names is None:
+        names = rows.shared["hand_names"] = hand_names(hand, rows.seats)
+    return names
 
 
 def hand_names(hand: Hand, seats: list[Seat] | None = None) -> list[str]:
-    """The usernames of the hand's players in engine order, as the table
-    showed them when it was dealt, whoever sits in those seats now.
-
-    A hand keeps them in its seating; one dealt before it did names each
-    player as their seat does, if they still sit there (among ``seats``), else
-    as their account does now: one query, for old hands only.
-    """
-    players = hand.seating["players"]
-    missing = {entry["player"] for entry in players if "name" not in entry}
-    found: dict[int, str] = {}
-    for seat in seats or []:
-        if seat.player_id in missing:
-            found[seat.player_id] = seat.player.username
-    if missing - set(found):
-        users = User.objects.filter(pk__in=missing - set(found))
-        found.update(users.values_list("pk", "username"))
-    return [entry.get("name") or found[entry["player"]] for entry in players]
+    """The usernames of the hand's players in engine order (:meth:`Hand.player_names`);
+    a hand dealt before it kept them names each player as their seat among
+    ``seats`` does, if they still sit there, to spare a query."""
+    return hand.player_names({seat.player_id: seat.player.username for seat in seats or []})

@@ -1,13 +1,8 @@
-"""Small reads about a table: whether it is there, and which of its seats a hand is dealt to."""
+"""Small reads about a table."""
 
 from __future__ import annotations
 
-from tables.models import Seat, Table
-
-# Seats dealt into the next hand (if they have chips). A disconnected player is
-# dealt in, as in online rooms: the turn clock, not the socket, decides. The
-# services deal by it and the snapshots show why a table waits by it.
-DEALT_IN_STATES = (Seat.State.PLAYING, Seat.State.DISCONNECTED)
+from tables.models import Table
 
 
 def table_exists(table_id: int) -> bool:

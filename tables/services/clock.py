@@ -19,6 +19,7 @@ was sent for, so a late, early or repeated task changes nothing.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import cast
 
 from django.conf import settings
 from django.db import transaction
@@ -28,7 +29,7 @@ from django.utils import timezone
 from tables import scheduling
 from tables.models import Hand, Seat, Stakes
 from tables.rules import HandState
-from tables.services.common import SWEEP_BATCH, HandSeats, _engine_index, _lock_hand
+from tables.services.common import SWEEP_BATCH, HandSeats, _lock_hand
 
 
 @transaction.atomic
@@ -42,7 +43,7 @@ def hand_reconnect(*, hand_id: int, player_id: int, now: datetime | None = None)
     hand, now = _lock_hand(hand_id), now or timezone.now()
     if hand.is_finished or hand.turn_expires_at is None or now >= hand.turn_expires_at:
         return None
-    player = _engine_index(hand, player_id)
+    player = hand.engine_player(player_id)
     state = HandState.from_dict(hand.state)
     if player is None or (player != state.to_act and player not in state.deciding()):
         return None
@@ -159,13 +160,15 @@ def turn_timeouts_claim_due(*, now: datetime | None = None) -> list[tuple[int, i
     """
     now = now or timezone.now()
     horizon = now + timedelta(seconds=settings.CARDROOM_TURN_LOOKAHEAD_SECONDS)
-    due = list(
+    rows = (
         Hand.objects.select_for_update(skip_locked=True)
         .filter(ended_at__isnull=True, turn_expires_at__lte=horizon)
         .exclude(timeout_sent_for=F("turn_expires_at"))
         .order_by("turn_expires_at")
         .values_list("pk", "version", "turn_expires_at")[:SWEEP_BATCH]
     )
+    # The column is nullable, but no null is ever at or before the horizon.
+    due = cast("list[tuple[int, int, datetime]]", list(rows))
     if due:
         claimed = [hand_id for hand_id, _, _ in due]
         Hand.objects.filter(pk__in=claimed).update(timeout_sent_for=F("turn_expires_at"))

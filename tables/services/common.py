@@ -106,14 +106,15 @@ class HandSeats:
 
     @classmethod
     def load(cls, hand: Hand) -> HandSeats:
-        players = hand.seating["players"]
-        numbers = [entry["seat"] for entry in players]
+        numbers, players = hand.seat_numbers(), hand.player_ids()
         found = {s.number: s for s in _SEATS_AT(hand.table_id) if s.number in numbers}
-        seats = [found.get(entry["seat"]) for entry in players]
-        for seat, entry in zip(seats, players, strict=True):
-            if seat is None or seat.player_id != entry["player"]:
+        seats = []
+        for number, player_id in zip(numbers, players, strict=True):
+            seat = found.get(number)
+            if seat is None or seat.player_id != player_id:
                 # Leaving is refused mid-hand, so this is a bug: roll back.
-                raise ServiceError(f"seat {entry['seat']} of hand #{hand.number} lost its player")
+                raise ServiceError(f"seat {number} of hand #{hand.number} lost its player")
+            seats.append(seat)
         return cls(seats)
 
     def __getitem__(self, player: int) -> Seat:
@@ -155,19 +156,11 @@ def _seat_at(table: Table, player_id: int) -> Seat:
 
 def _is_dealt_in(table: Table, player_id: int) -> bool:
     hand = _unfinished_hand(table)
-    return hand is not None and _engine_index(hand, player_id) is not None
+    return hand is not None and hand.engine_player(player_id) is not None
 
 
 def _unfinished_hand(table: Table) -> Hand | None:
     return Hand.objects.filter(table=table, ended_at__isnull=True).first()
-
-
-def _engine_index(hand: Hand, player_id: int) -> int | None:
-    """The player's number in the engine for this hand, or None if not dealt in."""
-    for index, entry in enumerate(hand.seating["players"]):
-        if entry["player"] == player_id:
-            return index
-    return None
 
 
 def _tables_sweep(

@@ -6,12 +6,9 @@ in the hand's ``state["committed"]``. When the hand ends the engine pays the
 pots into its stacks, which are copied to the seats, and the rake leaves the
 table as a :class:`RakeEntry`.
 
-``Hand.seating`` is ``{"dealer": seat number, "players": [{"seat": n, "player":
-id, "name": username}, ...]}`` with the players in engine order: engine player
-``i`` is ``players[i]``, starting from the first seat clockwise from the
-dealer. ``name`` is the username the table showed at the deal, so the hand
-names its players after they leave; hands dealt before it was kept have none
-(``tables.selectors.snapshots.hand_names``).
+A hand's seating (:meth:`Hand.seating_of`) lists its players in engine order,
+starting from the first seat clockwise from the dealer, with the usernames the
+table showed at the deal, so the hand names its players after they leave.
 
 What follows a hand's change is :func:`hand_follow_up`, whoever made it: a
 player's move (:func:`tables.services.play.hand_play`), a timeout task or
@@ -31,12 +28,11 @@ from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from tables import scheduling
-from tables.models import Hand, HandAction, HandResult, PlayerDay, RakeEntry, Seat, Table
-from tables.rules import HandState, IllegalAction, LegalAction
+from tables.models import Hand, HandResult, PlayerDay, RakeEntry, Seat, Table
+from tables.rules import HandState, IllegalAction
 from tables.rules.cards import card_str, shuffled_deck
-from tables.rules.state import PROTECT, WAGERS
+from tables.rules.state import PROTECT
 from tables.rules.views import view
-from tables.selectors.tables import DEALT_IN_STATES
 from tables.services.clock import (
     _clock_charge_move,
     _clock_refill_banks,
@@ -49,7 +45,6 @@ from tables.services.common import (
     IllegalMove,
     ServiceError,
     StaleMove,
-    _engine_index,
     _lock_hand,
     _lock_table,
     deck_commitment,
@@ -132,7 +127,9 @@ def _why_no_deal(table: Table, now: datetime | None = None) -> str | None:
     players = _dealt_in_seats(table).count()
     if players < 2:
         return f"a hand needs two players with chips; {table.name} has {players}"
-    if now is not None and last is not None and now < last.ended_at + next_hand_pause():
+    if now is None or last is None or last.ended_at is None:
+        return None
+    if now < last.ended_at + next_hand_pause():
         return f"hand #{last.number} at {table.name} ended moments ago"
     return None
 
@@ -141,7 +138,7 @@ def _hand_deal(table: Table, now: datetime) -> Hand:
     """Deal at a locked table that :func:`_why_no_deal` has cleared."""
     seats = list(_dealt_in_seats(table).select_related("player").order_by("number"))
     previous = table.hands.order_by("-number").first()
-    dealer = _next_dealer(seats, previous.seating["dealer"] if previous else 0)
+    dealer = _next_dealer(seats, previous.dealer_seat if previous else 0)
     hand = _hand_create(table, _engine_order(seats, dealer), dealer, previous, now)
     _seats_count_missed_hand(table, dealt=seats)
     return hand
@@ -201,7 +198,7 @@ def _tables_due(now: datetime) -> QuerySet[Table, int]:
     busy = Hand.objects.filter(table=OuterRef("pk")).filter(
         Q(ended_at__isnull=True) | Q(ended_at__gt=now - next_hand_pause())
     )
-    dealt_in = Q(seat_set__state__in=DEALT_IN_STATES, seat_set__stack__gt=0)
+    dealt_in = Q(seat_set__state__in=Seat.DEALT_IN_STATES, seat_set__stack__gt=0)
     return (
         tables.filter(~Exists(busy))
         .annotate(players=Count("seat_set", filter=dealt_in))
@@ -212,7 +209,7 @@ def _tables_due(now: datetime) -> QuerySet[Table, int]:
 
 
 def _dealt_in_seats(table: Table) -> QuerySet[Seat]:
-    return Seat.objects.filter(table=table, state__in=DEALT_IN_STATES, stack__gt=0)
+    return Seat.objects.filter(table=table, state__in=Seat.DEALT_IN_STATES, stack__gt=0)
 
 
 def _seats_count_missed_hand(table: Table, *, dealt: list[Seat]) -> None:
@@ -250,13 +247,9 @@ def _hand_create(
         deck=deck,
         deck_salt=salt,
         deck_commitment=deck_commitment(salt, deck),
-        seating={
-            "dealer": dealer,
-            "players": [
-                {"seat": seat.number, "player": seat.player_id, "name": seat.player.username}
-                for seat in order
-            ],
-        },
+        seating=Hand.seating_of(
+            dealer, [(s.number, s.player_id, s.player.username) for s in order]
+        ),
         state=state.to_dict(),
         version=0,
     )
@@ -298,7 +291,7 @@ def hand_act(
     hand = _lock_hand(hand_id, table_id)
     if hand.is_finished:
         raise StaleMove(f"hand #{hand.number} is over")
-    player = _engine_index(hand, player_id)
+    player = hand.engine_player(player_id)
     state = HandState.from_dict(hand.state)
     if type(version) is not int or version != hand.version:
         at_once = state.simultaneous and player in state.deciding()
@@ -313,7 +306,7 @@ def hand_act(
     seats = HandSeats.load(hand)
     _clock_charge_move(hand, seats, player, now)  # against this turn's deadline
     step = state.step if state.simultaneous else None
-    _hand_apply(hand, state, seats, player, kind, amount, cards)
+    _hand_apply(hand, state, seats, player, kind, amount, cards, now)
     # A choice made at once keeps its one clock until the last player chooses.
     _hand_store(hand, state, seats, now, keep_clock=step == state.step and state.simultaneous)
     return hand
@@ -326,29 +319,26 @@ def _hand_apply(
     player: int,
     kind: str,
     amount: int | None,
-    cards: Sequence[int] | None = None,
+    cards: Sequence[int] | None,
+    now: datetime,
     *,
     timed_out: bool = False,
 ) -> None:
-    """Make the move in ``state`` and record it; the caller stores the hand."""
-    options = state.legal_actions(player)
+    """Make the move in ``state``, which records it in its action list with the
+    time it was made; the caller stores the hand.
+
+    That list is the hand's one record of its moves (there is no row per move):
+    the history, the exports and the admin read it.
+    """
+    at = now.isoformat(timespec="milliseconds")
     try:
         if kind == PROTECT and timed_out:
-            state.protect(player)  # the engine's own door: act() refuses it to players
+            # The engine's own door: act() refuses it to players.
+            state.protect(player, timed_out=True, at=at)
         else:
-            state.act(player, kind, amount, cards, timed_out=timed_out)
+            state.act(player, kind, amount, cards, timed_out=timed_out, at=at)
     except IllegalAction as exc:
         raise IllegalMove(str(exc)) from None
-    # Every applied move is one action and one version, so the next seq is known.
-    HandAction.objects.create(
-        hand=hand,
-        seq=hand.version + 1,
-        seat_number=seats[player].number,
-        player_id=seats[player].player_id,
-        kind=kind,
-        amount=_chips_named(options, kind, amount),
-        timed_out=timed_out,
-    )
     hand.state, hand.version = state.to_dict(), hand.version + 1
     seats.take_stacks(state.stacks)
 
@@ -395,15 +385,6 @@ def _hand_clock_or_end(hand: Hand, state: HandState, seats: HandSeats, now: date
     _turn_clock_start(hand, state, seats, now)
 
 
-def _chips_named(options: list[LegalAction], kind: str, amount: int | None) -> int | None:
-    """The amount to record: a wager's street total, or the chips a call or bring-in puts in."""
-    if kind in WAGERS:
-        return amount
-    if kind in ("call", "bring_in"):
-        return next(option.min for option in options if option.kind == kind)
-    return None
-
-
 def _hand_results_write(hand: Hand, state: HandState) -> None:
     """Write the results and the rake of a hand the engine has ended (and that is saved).
 
@@ -411,25 +392,35 @@ def _hand_results_write(hand: Hand, state: HandState) -> None:
     hand has exactly one and rake reports can count unraked hands too. Each
     player's day at the table goes into the activity report's summary.
     """
+    # The engine sets the result in the move that ends the hand, and only a
+    # hand the engine has ended comes here.
+    assert state.result is not None, f"hand #{hand.number} has ended with no result"
+    rake = state.result["rake"]
     HandResult.objects.bulk_create(
         HandResult(
             hand=hand,
-            player_id=entry["player"],
-            seat_number=entry["seat"],
+            player_id=player_id,
+            seat_number=number,
             starting_stack=start,
             final_stack=final,
             net=final - start,
             cards=_held_cards(state, player),
         )
-        for player, (entry, start, final) in enumerate(
-            zip(hand.seating["players"], state.starting_stacks, state.stacks, strict=True)
+        for player, (number, player_id, start, final) in enumerate(
+            zip(
+                hand.seat_numbers(),
+                hand.player_ids(),
+                state.starting_stacks,
+                state.stacks,
+                strict=True,
+            )
         )
     )
     RakeEntry.objects.create(
         hand=hand,
         table_id=hand.table_id,
         stakes_id=hand.table.stakes_id,
-        amount=state.result["rake"],
+        amount=rake,
     )
     _player_days_write(hand)
 
@@ -447,9 +438,9 @@ def _player_days_write(hand: Hand) -> None:
                 day=day,
                 table_id=hand.table_id,
                 stakes_id=hand.table.stakes_id,
-                player_id=entry["player"],
+                player_id=player_id,
             )
-            for entry in hand.seating["players"]
+            for player_id in hand.player_ids()
         ),
         ignore_conflicts=True,
     )
@@ -478,5 +469,5 @@ def hand_view(*, hand_id: int, player_id: int | None) -> dict[str, Any]:
     hand = Hand.objects.filter(pk=hand_id).first()
     if hand is None:
         raise ServiceError(f"there is no hand #{hand_id}")
-    viewer = None if player_id is None else _engine_index(hand, player_id)
+    viewer = hand.engine_player(player_id)
     return view(HandState.from_dict(hand.state), viewer)

@@ -16,7 +16,6 @@ from tables.models import Hand, KeptTimeBank, Seat, Table, WaitingPlayer
 from tables.services.chips import _seat_auto_rebuy
 from tables.services.common import (
     ServiceError,
-    _engine_index,
     _is_dealt_in,
     _lock_table,
     _seat_at,
@@ -88,7 +87,7 @@ def seat_leave(*, table_id: int, player_id: int) -> int | None:
     table = _lock_table(table_id)
     seat = _seat_at(table, player_id)
     hand = _unfinished_hand(table)
-    if hand is not None and _engine_index(hand, player_id) is not None:
+    if hand is not None and hand.engine_player(player_id) is not None:
         if not seat.leaving:
             seat.leaving = True
             seat.save(update_fields=["leaving"])
@@ -110,7 +109,7 @@ def _seats_after_hand(hand: Hand) -> None:
     """Stand up the ended hand's players who asked to leave during it, sit out
     those who asked to, then top up those staying whose auto-rebuy amount is
     above their stack: one read for all three."""
-    numbers = [entry["seat"] for entry in hand.seating["players"]]
+    numbers = hand.seat_numbers()
     wanted = (
         Q(leaving=True)
         | Q(sitting_out_next=True)

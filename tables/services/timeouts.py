@@ -53,16 +53,19 @@ def hand_timeout(*, hand_id: int, turn: int, now: datetime | None = None) -> Han
     if state.simultaneous:  # a choice everyone makes at once: all still choosing time out
         for player in state.deciding():
             kind, cards = state.default_decision(player)
-            _hand_apply(hand, state, seats, player, kind, None, cards, timed_out=True)
+            _hand_apply(hand, state, seats, player, kind, None, cards, now, timed_out=True)
             _seat_timed_out(seats, player, hand.table.stakes, now)
         _hand_store(hand, state, seats, now)
         return hand
+    # The clock runs (checked above) only while someone is to act, and a choice
+    # made in turn names who (_turn_clock_start stops it otherwise).
+    assert state.to_act is not None
     player = state.to_act
     if state.decision is not None:
         kind, cards = state.default_decision(player)
     else:
         kind, cards = _timeout_move(state, hand.table.stakes.timeout_policy), None
-    _hand_apply(hand, state, seats, player, kind, None, cards, timed_out=True)
+    _hand_apply(hand, state, seats, player, kind, None, cards, now, timed_out=True)
     _seat_timed_out(seats, player, hand.table.stakes, now)
     _hand_store(hand, state, seats, now)
     return hand

@@ -78,8 +78,8 @@ def _seats_offer(table: Table, now: datetime) -> None:
     """
     if not table.is_open:  # nobody new sits at a closed table
         return
-    waiting = WaitingPlayer.objects.filter(table=table, offered_seat__isnull=True)
-    waiting = list(waiting.order_by("joined_at", "pk")[: table.stakes.seats])
+    line = WaitingPlayer.objects.filter(table=table, offered_seat__isnull=True)
+    waiting = list(line.order_by("joined_at", "pk")[: table.stakes.seats])
     if not waiting:
         return
     expires = now + timedelta(seconds=settings.CARDROOM_SEAT_OFFER_SECONDS)
@@ -90,7 +90,8 @@ def _seats_offer(table: Table, now: datetime) -> None:
 
 def _seats_free(table: Table) -> list[int]:
     """The table's seat numbers that nobody sits in and no offer holds, lowest first."""
-    taken = set(Seat.objects.filter(table=table).values_list("number", flat=True))
+    # Of int | None, as offered_seat is nullable, though no held offer's is null.
+    taken: set[int | None] = set(Seat.objects.filter(table=table).values_list("number", flat=True))
     held = WaitingPlayer.objects.filter(table=table, offered_seat__isnull=False)
     taken.update(held.values_list("offered_seat", flat=True))
     return [n for n in range(1, table.stakes.seats + 1) if n not in taken]

@@ -64,8 +64,8 @@ def moved_on(table: Table, turn: int) -> Any:
 
 
 def last_action(table: Table) -> tuple[str, int | None]:
-    action = latest_hand(table).actions.order_by("-seq").first()
-    return action.kind, action.amount
+    move = latest_hand(table).moves()[-1]
+    return move.kind, move.amount
 
 
 def test_a_pot_limit_hand_is_played_to_the_showdown_with_the_bet_size_control(

@@ -20,7 +20,7 @@ import pytest
 
 from accounts.services import user_signup
 from tables import broadcast, services
-from tables.models import HandAction, Seat, Stakes, Table
+from tables.models import Seat, Stakes, Table
 from tables.rules import HandState
 from tables.rules.cards import FULL_DECK
 from tables.services import hands as hand_services
@@ -40,6 +40,7 @@ from tests.browser.test_table_play import (
 )
 from tests.tables.conftest import bet_and_call, play_out
 from tests.tables.test_history_access import MUCK_DECK
+from tests.tables.test_services import chips_paid
 
 try:
     from playwright.sync_api import Page, expect
@@ -170,8 +171,8 @@ def test_timed_out_turns_are_said_in_the_log_and_on_the_seat(
             "sat out: two turns timed out"
         )
     # F made real checks for bob: moves of his own, not the clock's.
-    bobs = HandAction.objects.filter(hand__table=table, player__username="bob", kind="check")
-    assert bobs.filter(timed_out=False).exists()
+    bobs = [m for h in table.hands.all() for m in h.moves() if m.seat == 2 and m.kind == "check"]
+    assert any(not m.timed_out for m in bobs)
     expect(alice.locator("#seat-controls")).to_contain_text(
         "You were sat out: two turns timed out. Untick “Sit out next hand” to be dealt in again."
     )
@@ -250,8 +251,9 @@ def test_a_hi_lo_split_says_who_took_which_half_and_calls_say_how_much(
         f"Seat {low} ({names[low]}) wins {won[low]} (low)"
     )
     # Every call says what it cost: the chips the caller put in on that street.
-    # (The stored action's amount is the chips a call put in.)
-    calls = [(a.seat_number, a.amount) for a in hand.actions.filter(kind="call").order_by("seq")]
+    # (What the engine asked of each call, replayed from the stored hand.)
+    paid = chips_paid(hand)
+    calls = [(move.seat, paid[move.number]) for move in hand.moves() if move.kind == "call"]
     assert calls
     texts = log.locator("li.log-call").all_inner_texts()
     assert texts == [f"Seat {seat} ({names[seat]}) calls {chips}" for seat, chips in calls]

@@ -439,7 +439,7 @@ WATCH_FRAMES = """() => {
 
 def made(table: Table) -> list[tuple[int, str]]:
     """The moves of the latest hand, as (seat, kind)."""
-    return list(latest_hand(table).actions.values_list("seat_number", "kind"))
+    return [(move.seat, move.kind) for move in latest_hand(table).moves()]
 
 
 def test_keys_make_moves_after_chatting_and_the_turn_waits_for_the_cards_to_land(

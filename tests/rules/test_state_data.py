@@ -76,6 +76,25 @@ def test_a_move_the_clock_made_is_marked_in_its_action_and_event_and_replays_so(
     assert HandState.replay(state.to_dict()).to_dict() == state.to_dict()
 
 
+def test_a_moves_time_is_kept_in_its_action_and_replays_so():
+    state = to_seventh()
+    actions, events = len(state.actions), len(state.events)
+    state.act(state.to_act, "check", at="2026-11-28T10:00:01.250+00:00")
+    assert state.actions[actions]["at"] == "2026-11-28T10:00:01.250+00:00"
+    assert "at" not in state.events[events]  # the log's words don't carry it
+    play(state, (state.to_act, "bet", 10))
+    assert "at" not in state.actions[-1]
+    assert HandState.replay(state.to_dict()).to_dict() == state.to_dict()
+
+
+def test_a_time_that_is_not_text_is_refused_and_changes_nothing():
+    state = to_seventh()
+    before = state.to_dict()
+    with pytest.raises(IllegalAction, match="a move's time is text"):
+        state.act(state.to_act, "check", at=12)  # type: ignore[arg-type]
+    assert state.to_dict() == before
+
+
 # Hands saved by the engine before each player's cards were one list (down
 # cards and upcards apart): four finished at the showdown, two mid-betting.
 BEFORE_ONE_LIST = Path(__file__).parent / "saved" / "before_one_card_list.json"

@@ -27,7 +27,6 @@ from tables.models import (
     ENGINE_FIELDS,
     ChatLine,
     Hand,
-    HandAction,
     RakeEntry,
     RakeRule,
     Stakes,
@@ -412,7 +411,7 @@ def test_stakes_saved_without_validation_still_describe_themselves() -> None:
 def test_the_variant_and_structure_choices_come_from_the_engines_registry() -> None:
     assert Stakes._meta.get_field("structure").choices == structure_choices()
     assert Stakes._meta.get_field("variant").choices == variant_choices()
-    assert Stakes.Structure.SPREAD.label == "Spread limit"
+    assert Stakes(structure="spread").get_structure_display() == "Spread limit"
 
 
 def test_the_stakes_form_says_what_the_sizes_mean_in_each_structure(
@@ -532,11 +531,22 @@ def test_hands_have_no_add_change_or_delete(
     assert hand.number == 1
 
 
+def make_moves(hand: Hand, *moves: tuple[str, int | None, str | None, bool]) -> Hand:
+    """Make ``moves`` (kind, amount, time, made by the clock) in turn in a stored
+    hand, recorded as the services record them: in the engine's action list."""
+    state = HandState.from_dict(hand.state)
+    for kind, amount, at, timed_out in moves:
+        state.act(state.to_act, kind, amount, timed_out=timed_out, at=at)
+    hand.state, hand.version = state.to_dict(), hand.version + len(moves)
+    hand.save(update_fields=["state", "version"])
+    return hand
+
+
 def test_a_hand_shows_the_deck_each_players_cards_and_the_actions(
     admin_client: Client, stud: Stakes, players: list[User]
 ) -> None:
     hand = make_hand(Table.objects.create(name="Alpha", stakes=stud), 1, players)
-    HandAction.objects.create(hand=hand, seq=1, seat_number=3, player=players[1], kind="bring_in")
+    make_moves(hand, ("bring_in", None, "2026-01-01T12:00:01.250+00:00", False))  # alice's 6c
 
     response = admin_client.get(reverse("admin:tables_hand_change", args=[hand.pk]))
 
@@ -545,7 +555,59 @@ def test_a_hand_shows_the_deck_each_players_cards_and_the_actions(
     assert "<tr><td>1</td><td>alice</td><td><code>[As] [Kd] 6c</code></td></tr>" in page
     assert "<tr><td>3</td><td>bob</td><td><code>[2c] [3h] 6d</code></td></tr>" in page
     assert "c0ffee" in page
-    assert "bring_in" in page
+    assert "<td>alice</td><td>bring in</td>" in page
+
+
+def test_a_hands_moves_are_listed_with_their_times_and_the_clocks_marked(
+    admin_client: Client, stud: Stakes, players: list[User]
+) -> None:
+    hand = make_hand(Table.objects.create(name="Alpha", stakes=stud), 1, players)
+    url = reverse("admin:tables_hand_change", args=[hand.pk])
+    assert "No moves yet." in admin_client.get(url).content.decode()
+    make_moves(
+        hand,
+        ("bring_in", None, "2026-01-01T12:00:01.250+00:00", False),
+        ("complete", 5, "2026-01-01T12:00:04.000+00:00", False),
+        ("fold", None, "2026-01-01T12:00:34.500+00:00", True),  # alice's time ran out
+    )
+
+    page = admin_client.get(url).content.decode()
+
+    # Numbered as the hand's versions, timed to the millisecond (the site's time zone).
+    assert (
+        "<tr><td>1</td><td>12:00:01.250</td><td>1</td><td>alice</td><td>bring in</td>"
+        "<td></td><td></td></tr>"
+        "<tr><td>2</td><td>12:00:04.000</td><td>3</td><td>bob</td><td>complete</td>"
+        "<td>5</td><td></td></tr>"
+        "<tr><td>3</td><td>12:00:34.500</td><td>1</td><td>alice</td><td>fold</td>"
+        "<td></td><td>yes</td></tr>"
+    ) in page
+
+
+def test_a_move_stored_before_moves_were_timed_shows_no_time(
+    admin_client: Client, stud: Stakes, players: list[User]
+) -> None:
+    hand = make_moves(
+        make_hand(Table.objects.create(name="Alpha", stakes=stud), 1, players),
+        ("bring_in", None, None, False),
+    )
+
+    page = admin_client.get(reverse("admin:tables_hand_change", args=[hand.pk])).content.decode()
+
+    assert "<tr><td>1</td><td>—</td><td>1</td><td>alice</td><td>bring in</td>" in page
+
+
+def test_a_hand_links_to_its_story_once_it_has_ended(
+    admin_client: Client, stud: Stakes, players: list[User]
+) -> None:
+    hand = make_hand(Table.objects.create(name="Alpha", stakes=stud), 1, players)
+    url = reverse("admin:tables_hand_change", args=[hand.pk])
+    story = f'<a href="{reverse("hand_detail", args=[hand.pk])}">Hand #{hand.pk}</a>'
+    assert "Once the hand has ended." in admin_client.get(url).content.decode()
+
+    Hand.objects.filter(pk=hand.pk).update(ended_at=datetime.datetime.now(datetime.UTC))
+
+    assert story in admin_client.get(url).content.decode()
 
 
 def put_rake(hand: Hand, amount: int, when: datetime.datetime) -> None:

@@ -14,12 +14,13 @@ from django.test import Client
 
 from accounts.models import User
 from tables import services
-from tables.models import Hand, HandAction, HandResult, Seat, Stakes, Table
+from tables.models import Hand, HandResult, Seat, Stakes, Table
 from tables.rules import HandState
 from tables.rules.state import LegalAction
 from tests.tables.conftest import engine, player_to_act
 from tests.tables.test_history_access import MUCK_DECK, deal_next, detail_url, page
 from tests.tables.test_history_replay import story
+from tests.tables.test_services import chips_paid
 
 pytestmark = pytest.mark.django_db
 
@@ -104,14 +105,15 @@ def test_a_wager_outside_its_bounds_is_refused_and_changes_nothing(pot_limit, al
     with pytest.raises(services.IllegalMove, match="can't complete to"):
         move(hand, bob, "complete", amount)
     assert Hand.objects.get(pk=hand.pk).state == before
-    assert HandAction.objects.filter(hand=hand).count() == 1
+    assert len(Hand.objects.get(pk=hand.pk).moves()) == 1
 
 
 def test_each_move_is_recorded_with_its_amount(pot_limit, alice, bob):
     hand = play(pot_limit, POT_LIMIT_HAND, {"alice": alice, "bob": bob})
-    actions = HandAction.objects.filter(hand=hand).order_by("seq")
-    # A wager's street total; the chips a call or bring-in puts in.
-    assert [(a.player.username, a.kind, a.amount) for a in actions] == [
+    names = dict(zip(hand.player_ids(), hand.player_names(), strict=True))
+    paid = chips_paid(hand)
+    # A wager's street total, as the move named it; the chips a call or bring-in put in.
+    assert [(names[m.player_id], m.kind, paid.get(m.number, m.amount)) for m in hand.moves()] == [
         ("alice", "bring_in", 25),
         ("bob", "complete", 50),
         ("alice", "call", 25),
@@ -183,6 +185,6 @@ def test_a_no_limit_move_bigger_than_a_32_bit_number_is_recorded(alice, bob, mon
     hand = move(hand, bob, "complete", huge - 10)
     hand = move(hand, alice, "call", None)
     assert hand.is_finished
-    recorded = HandAction.objects.filter(hand=hand, kind="complete").get()
+    (recorded,) = [m for m in hand.moves() if m.kind == "complete"]
     assert recorded.amount == huge - 10
     assert sum(Seat.objects.filter(table=table).values_list("stack", flat=True)) == 2 * huge

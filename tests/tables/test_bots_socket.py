@@ -64,7 +64,7 @@ class FumblingBot(Bot):
 
 @database_sync_to_async
 def actions_of(hand: Hand) -> int:
-    return hand.actions.count()
+    return len(Hand.objects.get(pk=hand.pk).moves())
 
 
 async def until(check: Callable[[], Any], what: str, seconds: float = 5) -> None:

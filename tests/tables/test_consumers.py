@@ -148,7 +148,7 @@ def current_hand(table: Table) -> Hand | None:
 @database_sync_to_async
 def hand_record(hand_id: int) -> tuple[int, int, dict[str, Any]]:
     hand = Hand.objects.get(pk=hand_id)
-    return hand.version, hand.actions.count(), hand.state
+    return hand.version, len(hand.moves()), hand.state
 
 
 async def sit(socket: Socket, seat: int, buy_in: int = 200) -> dict[str, Any]:

@@ -16,7 +16,7 @@ import pytest
 from accounts.models import User
 from tables import services
 from tables.consumers.messages import BadMessage, _check_act
-from tables.models import Hand, HandAction, Stakes, Table
+from tables.models import Hand, Stakes, Table
 from tables.rules.cards import parse_card
 from tables.rules.state import DECIDING
 from tables.selectors.snapshots import build_snapshot, read_table
@@ -70,7 +70,7 @@ def test_declarations_made_at_once_are_taken_at_the_version_each_player_saw(
     state = engine(hand)
     assert state.finished
     assert [state.declared[p] for p in (0, 1)] == ["high", "low"]
-    kinds = list(HandAction.objects.filter(hand=hand).values_list("kind", flat=True))
+    kinds = [move.kind for move in hand.moves()]
     assert kinds[-2:] == ["declare_high", "declare_low"]
 
 
@@ -102,7 +102,7 @@ def test_a_choice_made_at_once_has_one_clock_that_times_out_everyone_still_choos
     state = engine(hand)
     bob = state.actions[-1]
     assert (bob["player"], bob["kind"], bob["timed_out"]) == (1, expected, True)
-    assert HandAction.objects.filter(hand=hand, timed_out=True).count() == 1
+    assert len([move for move in hand.moves() if move.timed_out]) == 1
 
 
 def test_rolls_are_timed_out_for_every_player_still_choosing(stakes: Stakes, seated: Table) -> None:

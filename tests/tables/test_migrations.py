@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 from django.apps import apps
 from django.apps.registry import Apps
 from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.loader import MigrationLoader
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tables.models import Hand, HandResult, Seat
+from tables.models import Hand, HandResult, Seat, Stakes, Table
 from tables.rules import HandState
 from tables.selectors.history import ReplayMismatch, hand_access, hand_replay
+from tests.tables.clock import T0, act, expire, seconds, start
 from tests.tables.test_history_access import (
     MUCK_DECK,
     deal_next,
@@ -205,3 +209,165 @@ def test_seats_away_when_their_time_began_to_be_kept_count_from_the_migration(ta
     SEAT_AWAY.away_from_now(apps_at("0022_seat_away_and_sitting_out_next"), None)
     assert Seat.objects.get(player=alice).away_since >= before
     assert Seat.objects.get(player=bob).away_since is None  # playing: not away
+
+
+# ------------------------------------------- 0023: one record of the moves
+
+BEFORE_ONE_LOG = "0022_seat_away_and_sitting_out_next"
+# When the rows say the moves were made: not when the test played them, and
+# finer than the milliseconds the action list keeps.
+ROW_TIMES = [datetime(2025, 6, 1, 9, 30, n, 123_456, tzinfo=UTC) for n in range(10)]
+
+
+def migrate_to(targets: list[tuple[str, str]] | None = None) -> None:
+    """Migrate to ``targets`` (default: every app's latest), with an executor
+    made now, so it knows what is applied."""
+    executor = MigrationExecutor(connection)
+    executor.migrate(targets or executor.loader.graph.leaf_nodes())
+
+
+@pytest.fixture
+def migrating(transactional_db: None) -> Iterator[None]:
+    """A test that migrates back and forth; it leaves the database at the latest."""
+    yield
+    migrate_to()
+
+
+def play_a_clock_check(table: Table) -> Hand:
+    """Heads-up: a bring-in and its call, then on 4th street the first to act
+    leaves it to the clock, which checks (or protects them, under the all-in
+    policy); a bet and a fold end the hand if it goes on."""
+    hand = act(start(table), "bring_in", T0 + seconds(1))
+    expired = expire(act(hand, "call", T0 + seconds(2)))
+    assert expired is not None
+    if expired.is_finished:
+        return expired
+    return act(act(expired, "bet", T0 + seconds(40), amount=5), "fold", T0 + seconds(41))
+
+
+def stored_before_one_log(state: dict[str, Any]) -> dict[str, Any]:
+    """A hand as stored before the engine marked the clock's moves and timed
+    them: its rows held both."""
+
+    def unmarked(entry: dict[str, Any]) -> dict[str, Any]:
+        return {key: value for key, value in entry.items() if key not in ("at", "timed_out")}
+
+    return {
+        **state,
+        "actions": [unmarked(action) for action in state["actions"]],
+        "events": [unmarked(event) for event in state["events"]],
+    }
+
+
+def as_before_one_log(hand: Hand, clock: set[int], state: dict[str, Any] | None = None) -> None:
+    """Store ``hand`` as it was before 0023 (at 0022): its state without the
+    times and the marks (or ``state``), and a row per move, made at ROW_TIMES,
+    the moves numbered in ``clock`` made by the clock."""
+    rows = apps_at(BEFORE_ONE_LOG).get_model("tables", "HandAction").objects
+    for move, at in zip(hand.moves(), ROW_TIMES, strict=False):
+        rows.create(
+            hand_id=hand.pk,
+            seq=move.number,
+            seat_number=move.seat,
+            player_id=move.player_id,
+            kind=move.kind,
+            amount=move.amount,
+            timed_out=move.number in clock,
+        )
+        rows.filter(hand_id=hand.pk, seq=move.number).update(created_at=at)  # not auto_now_add's
+    Hand.objects.filter(pk=hand.pk).update(state=state or stored_before_one_log(hand.state))
+
+
+def timed(state: dict[str, Any]) -> dict[str, Any]:
+    """``state`` with its moves timed as their rows were, to the millisecond."""
+    actions = [
+        {**action, "at": at.isoformat(timespec="milliseconds")}
+        for action, at in zip(state["actions"], ROW_TIMES, strict=False)
+    ]
+    return {**state, "actions": actions}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_each_move_takes_its_rows_time_and_the_clocks_move_its_mark(
+    migrating: None, seated: Table
+) -> None:
+    migrate_to([("tables", BEFORE_ONE_LOG)])
+    hand = play_a_clock_check(seated)
+    marked = hand.state  # as the services store it now: the check marked, action and event
+    as_before_one_log(hand, clock={3})
+
+    migrate_to()
+
+    hand.refresh_from_db()
+    assert hand.state == timed(marked)
+    assert HandState.replay(hand.state).to_dict() == hand.state
+    at = [time.replace(microsecond=123_000) for time in ROW_TIMES]
+    assert [(m.number, m.kind, m.timed_out, m.at) for m in hand.moves()] == [
+        (1, "bring_in", False, at[0]),
+        (2, "call", False, at[1]),
+        (3, "check", True, at[2]),
+        (4, "bet", False, at[3]),
+        (5, "fold", False, at[4]),
+    ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_clocks_move_whose_event_is_not_found_is_left_unmarked(
+    migrating: None, seated: Table
+) -> None:
+    migrate_to([("tables", BEFORE_ONE_LOG)])
+    hand = play_a_clock_check(seated)
+    # Stored with no event for the check, so no event can be marked as its.
+    old = stored_before_one_log(hand.state)
+    old["events"] = [event for event in old["events"] if event["type"] != "check"]
+    as_before_one_log(hand, clock={3}, state=old)
+
+    migrate_to()
+
+    hand.refresh_from_db()
+    assert hand.state == timed(old)  # timed, and otherwise as it was stored
+    assert [m.timed_out for m in hand.moves()] == [False] * 5
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_protection_the_clock_made_is_marked_and_still_replays(
+    migrating: None, stakes: Stakes, seated: Table
+) -> None:
+    stakes.timeout_policy = Stakes.TimeoutPolicy.ALL_IN
+    stakes.save(update_fields=["timeout_policy"])
+    migrate_to([("tables", BEFORE_ONE_LOG)])
+    hand = play_a_clock_check(seated)  # heads-up, 3 chips in each: protected
+    assert [m.kind for m in hand.moves()] == ["bring_in", "call", "protect"]
+    as_before_one_log(hand, clock={3})
+
+    migrate_to()
+
+    hand.refresh_from_db()
+    protect = next(event for event in hand.state["events"] if event["type"] == "protect")
+    assert hand.state["actions"][2]["timed_out"] is protect["timed_out"] is True
+    assert HandState.replay(hand.state).to_dict() == hand.state
+
+
+@pytest.mark.django_db(transaction=True)
+def test_going_back_rebuilds_a_row_per_move_from_the_action_list(
+    migrating: None, seated: Table
+) -> None:
+    hand = play_a_clock_check(seated)
+    moves = hand.moves()
+
+    migrate_to([("tables", BEFORE_ONE_LOG)])
+
+    rows = apps_at(BEFORE_ONE_LOG).get_model("tables", "HandAction").objects
+    assert list(
+        rows.filter(hand_id=hand.pk)
+        .order_by("seq")
+        .values_list("seq", "seat_number", "player_id", "kind", "amount", "timed_out", "created_at")
+    ) == [(m.number, m.seat, m.player_id, m.kind, m.amount, m.timed_out, m.at) for m in moves]
+    assert [m.timed_out for m in moves] == [False, False, True, False, False]
+    assert [m.at for m in moves] == [
+        T0 + seconds(1),
+        T0 + seconds(2),
+        T0 + seconds(32),  # the turn's expiry: its action time and countdown
+        T0 + seconds(40),
+        T0 + seconds(41),
+    ]

@@ -19,7 +19,7 @@ from django.core.management import call_command
 
 from accounts.models import User
 from tables import services
-from tables.models import Hand, HandAction, HandResult, Seat, Stakes, Table
+from tables.models import Hand, HandResult, Move, Seat, Stakes, Table
 from tables.rules import HandState
 from tests.tables.conftest import bet_and_call, engine, play_out, player_to_act
 
@@ -68,8 +68,8 @@ def time_out(hand: Hand) -> Hand:
     return done
 
 
-def last_action(hand: Hand) -> HandAction:
-    return hand.actions.order_by("-seq").first()
+def last_move(hand: Hand) -> Move:
+    return hand.moves()[-1]
 
 
 def audit() -> str:
@@ -99,7 +99,7 @@ def test_a_player_with_chips_in_beyond_the_ante_is_protected(
     sit(table, alice, bob, carol)
     hand, bringer = to_bring_in_facing_a_completion(table)
     hand = time_out(hand)
-    move = last_action(hand)
+    move = last_move(hand)
     assert (move.player_id, move.kind, move.amount, move.timed_out) == (
         bringer,
         "protect",
@@ -118,8 +118,10 @@ def test_a_bring_in_that_times_out_is_posted_not_protected(
 ) -> None:
     sit(table, alice, bob)
     hand = time_out(services.hand_start(table_id=table.pk, now=T0))
-    move = last_action(hand)
-    assert (move.kind, move.amount, move.timed_out) == ("bring_in", 2, True)
+    move = last_move(hand)
+    assert (move.kind, move.timed_out) == ("bring_in", True)
+    posted = next(event for event in hand.state["events"] if event["type"] == "bring_in")
+    assert posted["total"] == 2  # the stakes' bring-in
 
 
 def test_a_player_with_only_the_ante_in_folds(
@@ -129,7 +131,7 @@ def test_a_player_with_only_the_ante_in_folds(
     hand = act(services.hand_start(table_id=table.pk, now=T0), "bring_in")
     waiting = player_to_act(hand)
     hand = time_out(hand)
-    move = last_action(hand)
+    move = last_move(hand)
     assert (move.player_id, move.kind, move.timed_out) == (waiting, "fold", True)
 
 
@@ -145,7 +147,7 @@ def test_a_qualifying_player_is_protected_even_when_checking_is_free(
     assert state.street == 1 and "check" in {a.kind for a in state.legal_actions()}
     waiting = player_to_act(hand)
     hand = time_out(hand)
-    assert (last_action(hand).player_id, last_action(hand).kind) == (waiting, "protect")
+    assert (last_move(hand).player_id, last_move(hand).kind) == (waiting, "protect")
     assert hand.is_finished
     results = {r.player_id: r for r in HandResult.objects.filter(hand=hand)}
     assert results[waiting].final_stack in (BUY_IN - 3, BUY_IN, BUY_IN + 3)  # lost, split, won
@@ -159,7 +161,7 @@ def test_the_check_fold_policy_never_protects(
     sit(table, alice, bob, carol)
     hand, bringer = to_bring_in_facing_a_completion(table)
     hand = time_out(hand)
-    assert (last_action(hand).player_id, last_action(hand).kind) == (bringer, "fold")
+    assert (last_move(hand).player_id, last_move(hand).kind) == (bringer, "fold")
 
 
 # -------------------------------------------------------------- what protection does
@@ -171,9 +173,9 @@ def test_the_protected_player_plays_only_for_the_main_pot_and_is_never_asked_aga
     sit(table, alice, bob, carol)
     hand, bringer = to_bring_in_facing_a_completion(table)
     hand = time_out(hand)
-    protected_at = last_action(hand).seq
+    protected_at = last_move(hand).number
     hand = play_out(hand, bet_and_call)  # the other two bet every street into a side pot
-    assert not hand.actions.filter(seq__gt=protected_at, player_id=bringer).exists()
+    assert [m for m in hand.moves() if m.number > protected_at and m.player_id == bringer] == []
     state = engine(hand)
     index = state.protected.index(True)
     main, *sides = state.result["pots"]
@@ -233,10 +235,10 @@ def test_a_player_cannot_send_a_protection_themselves(
     with pytest.raises(services.IllegalMove, match="only a timeout protects"):
         act(hand, "protect")
     hand.refresh_from_db()
-    assert not hand.actions.filter(kind="protect").exists()
+    assert "protect" not in [move.kind for move in hand.moves()]
 
 
-def test_the_stored_hand_replays_with_the_protection_and_matches_its_action_rows(
+def test_the_stored_hand_replays_with_the_protection_and_lists_it_among_its_moves(
     all_in_policy: Stakes, table: Table, alice: User, bob: User, carol: User
 ) -> None:
     sit(table, alice, bob, carol)
@@ -244,5 +246,5 @@ def test_the_stored_hand_replays_with_the_protection_and_matches_its_action_rows
     hand = play_out(time_out(hand), bet_and_call)
     assert HandState.replay(hand.state).to_dict() == hand.state
     moves = [a["kind"] for a in hand.state["actions"]]
-    assert list(hand.actions.order_by("seq").values_list("kind", flat=True)) == moves
+    assert [move.kind for move in hand.moves()] == moves
     assert moves.count("protect") == 1

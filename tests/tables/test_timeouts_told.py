@@ -32,7 +32,8 @@ def test_a_move_the_clock_makes_is_marked_and_a_players_own_is_not(
     timed, own = moves(hand)
     assert (timed["type"], timed.get("timed_out")) == ("check", True)
     assert own["type"] == "check" and "timed_out" not in own
-    assert hand.actions.get(seq=1).timed_out and hand.actions.get(seq=1).player_id == first
+    first_move = hand.moves()[0]
+    assert first_move.number == 1 and first_move.timed_out and first_move.player_id == first
 
 
 def test_two_timeouts_sit_the_player_out_saying_why_until_they_sit_in(

@@ -19,14 +19,19 @@ from django.utils import timezone
 
 from accounts.models import User
 from tables import services
-from tables.models import Hand, HandAction, Seat, Stakes, Table
+from tables.models import Hand, Move, Seat, Stakes, Table
 from tables.tasks import expire_turn, sweep_overdue_turns
 from tests.tables.clock import ACTION, EXTRA, T0, act, expire, seat_of, seconds, start
 from tests.tables.conftest import Worker, player_to_act, wait_until
 
 
-def last_action(hand: Hand) -> HandAction:
-    return hand.actions.order_by("-seq").first()
+def stored_moves(hand: Hand) -> list[Move]:
+    """The hand's moves as stored now (``hand`` itself may be an older copy)."""
+    return Hand.objects.get(pk=hand.pk).moves()
+
+
+def last_move(hand: Hand) -> Move:
+    return stored_moves(hand)[-1]
 
 
 # ------------------------------------------------------------- the deadline
@@ -44,7 +49,7 @@ def test_an_unanswered_turn_times_out_to_a_check_when_checking_is_free(
     hand = start(seated)
     waiting = player_to_act(hand)
     hand = expire(hand, T0 + ACTION + EXTRA)
-    move = last_action(hand)
+    move = last_move(hand)
     assert (move.player_id, move.kind, move.timed_out) == (waiting, "check", True)
     assert hand.version == 1
 
@@ -56,7 +61,7 @@ def test_an_unanswered_turn_facing_a_bet_times_out_to_a_fold(
     act(hand, "bet", T0 + seconds(1), amount=5)
     waiting = player_to_act(hand)
     hand = expire(hand, T0 + seconds(1) + ACTION + EXTRA)
-    move = last_action(hand)
+    move = last_move(hand)
     assert (move.player_id, move.kind, move.timed_out) == (waiting, "fold", True)
     assert hand.is_finished
     assert (hand.turn_deadline, hand.turn_expires_at) == (None, None)
@@ -65,15 +70,17 @@ def test_an_unanswered_turn_facing_a_bet_times_out_to_a_fold(
 def test_an_unanswered_bring_in_is_posted(seated: Table) -> None:
     hand = start(seated)
     hand = expire(hand, T0 + ACTION + EXTRA)
-    move = last_action(hand)
-    assert (move.kind, move.amount, move.timed_out) == ("bring_in", 2, True)
+    move = last_move(hand)
+    assert (move.kind, move.timed_out) == ("bring_in", True)
+    posted = next(event for event in hand.state["events"] if event["type"] == "bring_in")
+    assert posted["total"] == 2  # the stakes' bring-in
 
 
 def test_a_timeout_before_the_turn_expires_does_nothing(seated: Table) -> None:
     hand = start(seated)
     assert expire(hand, T0 + ACTION + EXTRA - seconds(0.001)) is None
     hand.refresh_from_db()
-    assert (hand.version, hand.actions.count()) == (0, 0)
+    assert (hand.version, len(hand.moves())) == (0, 0)
 
 
 def test_a_move_just_before_expiry_wins_and_the_old_turns_task_does_nothing(
@@ -86,7 +93,7 @@ def test_a_move_just_before_expiry_wins_and_the_old_turns_task_does_nothing(
     assert late is None
     hand.refresh_from_db()
     assert hand.version == old_turn + 1
-    assert not hand.actions.filter(timed_out=True).exists()
+    assert not [move for move in hand.moves() if move.timed_out]
 
 
 def test_a_repeated_timeout_task_changes_nothing(seated: Table) -> None:
@@ -95,7 +102,7 @@ def test_a_repeated_timeout_task_changes_nothing(seated: Table) -> None:
     assert services.hand_timeout(hand_id=hand.pk, turn=turn, now=at) is not None
     assert services.hand_timeout(hand_id=hand.pk, turn=turn, now=at) is None
     hand.refresh_from_db()
-    assert (hand.version, hand.actions.count()) == (turn + 1, 1)
+    assert (hand.version, len(hand.moves())) == (turn + 1, 1)
 
 
 def test_a_timeout_for_a_missing_hand_does_nothing(db: None) -> None:
@@ -142,7 +149,7 @@ def test_two_timeouts_in_a_row_sit_the_player_out(
         if timeouts == 1:
             assert seat_of(seated, alice.pk).state == Seat.State.PLAYING
     assert seat_of(seated, alice.pk).state == Seat.State.SITTING_OUT
-    assert last_action(hand).kind == "check"  # still in this hand, dealt out of the next
+    assert last_move(hand).kind == "check"  # still in this hand, dealt out of the next
 
 
 # ---------------------------------------------------------------- reconnect
@@ -200,7 +207,7 @@ def test_the_sweep_times_out_a_turn_whose_task_was_lost(seated: Table) -> None:
         now=T0 + ACTION + EXTRA + seconds(1), on_expired=lambda h: seen.append(h.pk)
     )
     assert (expired, seen) == (1, [hand.pk])
-    assert last_action(hand).timed_out
+    assert last_move(hand).timed_out
 
 
 def test_the_sweep_task_times_out_overdue_turns(seated: Table) -> None:
@@ -208,7 +215,7 @@ def test_the_sweep_task_times_out_overdue_turns(seated: Table) -> None:
     assert sweep_overdue_turns() == 1
     assert sweep_overdue_turns() == 0  # the next turn has all its time
     hand.refresh_from_db()
-    assert hand.version == 1 and last_action(hand).timed_out
+    assert hand.version == 1 and last_move(hand).timed_out
 
 
 def test_the_sweep_runs_on_the_beat_schedule(settings: Any) -> None:
@@ -290,8 +297,8 @@ def _short_clock(stakes: Stakes, action_seconds: int) -> None:
     stakes.save(update_fields=["action_seconds", "time_bank_seconds"])
 
 
-def _timed_out(hand: Hand) -> list[HandAction]:
-    return list(HandAction.objects.filter(hand=hand, timed_out=True).order_by("seq"))
+def _timed_out(hand: Hand) -> list[Move]:
+    return [move for move in stored_moves(hand) if move.timed_out]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -301,8 +308,8 @@ def test_a_real_worker_times_out_an_unanswered_turn(
     start_worker()
     _short_clock(stakes, 1)
     hand = services.hand_start(table_id=seated.pk)  # commits, which sends the task
-    (action,) = wait_until(lambda: _timed_out(hand), "the turn to time out")
-    assert (action.seq, action.kind) == (1, "bring_in")  # a forced bet is posted
+    (move,) = wait_until(lambda: _timed_out(hand), "the turn to time out")
+    assert (move.number, move.kind) == (1, "bring_in")  # a forced bet is posted
 
 
 @pytest.mark.django_db(transaction=True)
@@ -318,8 +325,8 @@ def test_a_move_just_before_expiry_wins_and_the_real_late_task_does_nothing(
     # The first turn's task fires at its expiry and finds the turn played; the
     # second turn's, three seconds after the move, times that turn out.
     (timed_out,) = wait_until(lambda: _timed_out(hand), "the second turn to time out")
-    assert timed_out.seq == 2
-    first = hand.actions.get(seq=1)
+    assert timed_out.number == 2
+    first = stored_moves(hand)[0]
     assert (first.kind, first.timed_out) == ("bring_in", False)
     assert worker.wait_results("tables.tasks.expire_turn", 2) == ["False", "True"]
 
@@ -357,8 +364,8 @@ def test_beats_sweep_times_out_a_turn_whose_task_was_lost(
     client = redis.Redis.from_url(redis_url)
     try:
         hand = services.hand_start(table_id=seated.pk)
-        (action,) = wait_until(lambda: _timed_out(hand), "the sweep to time the turn out")
-        assert action.seq == 1
+        (move,) = wait_until(lambda: _timed_out(hand), "the sweep to time the turn out")
+        assert move.number == 1
         assert client.llen(lost) == 1  # the turn's own task never left its queue
         # The sweep did it: one of its runs timed out one turn.
         sweep = "tables.tasks.sweep_overdue_turns"
@@ -378,7 +385,7 @@ def test_beat_sends_the_task_that_times_out_a_turn_longer_than_the_lookahead(
     hand = services.hand_start(table_id=seated.pk)  # commits, and sends no task
     hand.refresh_from_db()
     assert hand.timeout_sent_for is None
-    (action,) = wait_until(lambda: _timed_out(hand)[:1], "the turn to time out")
-    assert (action.seq, action.kind) == (1, "bring_in")
+    (move,) = wait_until(lambda: _timed_out(hand)[:1], "the turn to time out")
+    assert (move.number, move.kind) == (1, "bring_in")
     assert worker.wait_results("tables.tasks.expire_turn", 1) == ["True"]
     assert "1" in worker.results("tables.tasks.send_due_timeouts")

@@ -372,7 +372,9 @@ def _answers(port: int, host: str = "127.0.0.1") -> bool:
             f"http://{client_host(host)}:{port}/static/favicon.svg", timeout=2
         ):
             return True
-    except (urllib.error.URLError, ConnectionError):
+    # Refused, reset, or (on a busy machine, while Django loads) too slow for
+    # this try: all OSErrors, and all mean "not yet".
+    except OSError:
         return False
 
 
