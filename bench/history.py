@@ -532,6 +532,7 @@ def _hand_row(played: PlayedHand) -> Any:
         state=played.state.to_dict(),
         # One version per move, as the services count; every action is a move.
         version=len(played.state.actions),
+        **Hand.game_fields(played.state.config, played.table.stakes.seats),
     )
 
 

@@ -340,6 +340,8 @@ ENGINE_FIELDS = tuple(option.name for option in dataclasses.fields(GameConfig))
 ENGINE_COLUMNS = tuple(name for name in ENGINE_FIELDS if name != "rake")
 # What describe() reads: the game and its bet sizes (no rake to fetch, no rule
 # options but the one that names the game).
+# The game fields a hand and its GameConfig share.
+HAND_GAME = ("variant", "structure", "ante", "bring_in", "small_bet", "big_bet")
 DESCRIBED = ("variant", "high_low_declare", "structure", "ante", "bring_in", "small_bet", "big_bet")
 
 
@@ -567,6 +569,19 @@ class Hand(models.Model):
     deck_commitment = models.CharField(
         max_length=64, help_text="SHA-256 of the salt and deck, published when the hand starts."
     )
+    # The game the hand was dealt, as it was dealt: its history, filters,
+    # exports and reports read these (and the frozen config in ``state``),
+    # never the table's stakes, which may change after it.
+    variant = models.CharField(max_length=32, choices=VARIANT_CHOICES, db_index=True)
+    structure = models.CharField(max_length=8, choices=structure_choices())
+    ante = models.PositiveBigIntegerField()
+    bring_in = models.PositiveBigIntegerField()
+    small_bet = models.PositiveBigIntegerField()
+    big_bet = models.PositiveBigIntegerField()
+    game = models.CharField(
+        max_length=200, help_text="The game and its stakes in words, as the hand was dealt."
+    )
+    seat_count = models.PositiveSmallIntegerField(help_text="The seats the table had.")
     # The players' names as the table showed them at the deal, so the hand
     # keeps them whatever happens to the seats (older hands have none).
     seating = models.JSONField(
@@ -612,6 +627,30 @@ class Hand(models.Model):
     @property
     def is_finished(self) -> bool:
         return self.ended_at is not None
+
+    @staticmethod
+    def game_fields(config: GameConfig, seat_count: int) -> dict[str, Any]:
+        """The fields that record the game a hand is dealt with ``config`` at a
+        table of ``seat_count`` seats (the config itself is frozen in ``state``)."""
+        return {
+            "variant": config.variant,
+            "structure": config.structure,
+            "ante": config.ante,
+            "bring_in": config.bring_in,
+            "small_bet": config.small_bet,
+            "big_bet": config.big_bet,
+            "game": config.describe(),
+            "seat_count": seat_count,
+        }
+
+    def stakes_words(self) -> str:
+        """The hand's bet sizes in words, as its structure says them: "2/4" at
+        fixed limit, "pot limit, minimum bet 5" (the whole game is ``game``)."""
+        try:
+            config = GameConfig(**{name: getattr(self, name) for name in HAND_GAME})
+        except IllegalAction:  # stored by hand, not by the services: still say the sizes
+            return f"{self.small_bet}/{self.big_bet}"
+        return config.betting.describe(config)
 
     # Who was dealt in. ``seating`` is written and read only through these: the
     # engine numbers its players 0, 1, ... in ``seating["players"]`` order.

@@ -51,7 +51,7 @@ class HandRangeForm(DateRangeForm):
 def export_hand(request: HttpRequest, hand_id: int, fmt: str) -> HttpResponse:
     if fmt not in exports.ONE_HAND_FORMATS:
         return _plain(404, f"No such export: a hand downloads as .phh or .txt, not .{fmt}.")
-    hand = Hand.objects.select_related("table__stakes").filter(pk=hand_id).first()
+    hand = Hand.objects.select_related("table").filter(pk=hand_id).first()
     try:
         access = hand_access(request.user, hand)
     except Http404:

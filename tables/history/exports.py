@@ -152,7 +152,7 @@ def _fetch(user: User | AnonymousUser, hands: HandRange) -> list[Hand]:
         )
     if not ids:
         raise NoHands(f"No finished hands to download {_describe(hands)}.")
-    found = Hand.objects.filter(pk__in=ids).select_related("table__stakes").defer(*UNREAD)
+    found = Hand.objects.filter(pk__in=ids).select_related("table").defer(*UNREAD)
     return list(found.order_by("started_at", "pk"))
 
 
@@ -207,7 +207,7 @@ def phh_extra(access: HandAccess, names: dict[int, str]) -> dict[str, Any]:
     return {
         "players": hand.player_names(names),
         "seats": hand.seat_numbers(),
-        "seat_count": hand.table.stakes.seats,
+        "seat_count": hand.seat_count,
         "table": hand.table.name,
         "hand": hand.number,
         "year": local.year,
@@ -230,6 +230,6 @@ def pokerstars_text(access: HandAccess, names: dict[int, str]) -> str:
         zone=local.tzname() or "",
         players=hand.player_names(names),
         seats=hand.seat_numbers(),
-        max_seats=hand.table.stakes.seats,
+        max_seats=hand.seat_count,
     )
     return write_text(access.state, info, viewer=access.viewer, everything=access.everything)

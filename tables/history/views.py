@@ -22,6 +22,7 @@ from tables.history.exports import MAX_HANDS
 from tables.models import VARIANT_CHOICES, Hand, HandResult, Stakes, Table
 from tables.names import name_in_words
 from tables.rules.cards import card_str
+from tables.rules.games import structure_choices
 from tables.rules.narration import hand_words
 from tables.selectors.history import (
     HandAccess,
@@ -44,7 +45,7 @@ OUTCOMES = [("", "Won or lost"), ("won", "Won"), ("lost", "Lost")]
 class HandFilter(DateRangeForm):
     """The list's filters, all optional; with any bad value none of them applies."""
 
-    field_order = ["table", "stakes", "variant", "start", "end", "outcome"]
+    field_order = ["table", "stakes", "variant", "structure", "start", "end", "outcome"]
 
     table = forms.ModelChoiceField(
         required=False, queryset=Table.objects.order_by("name"), empty_label="Any table"
@@ -54,6 +55,9 @@ class HandFilter(DateRangeForm):
     )
     variant = forms.ChoiceField(
         required=False, label="Game", choices=[("", "Any game"), *VARIANT_CHOICES]
+    )
+    structure = forms.ChoiceField(
+        required=False, label="Betting", choices=[("", "Any betting"), *structure_choices()]
     )
     outcome = forms.ChoiceField(required=False, label="Result", choices=OUTCOMES)
 
@@ -66,6 +70,7 @@ class HandFilter(DateRangeForm):
             "table": data["table"],
             "stakes": data["stakes"],
             "variant": data["variant"],
+            "structure": data["structure"],
             "start": _midnight(data["start"]),
             # Both ends are whole days: up to the midnight after ``end``.
             "end": _midnight(data["end"] + datetime.timedelta(days=1)) if data["end"] else None,
@@ -118,7 +123,6 @@ def _row(result: HandResult) -> dict[str, Any]:
     hand = result.hand
     return {
         "hand": hand,
-        "stakes": hand.table.stakes,
         "cards": card_faces(result.cards),
         "net": result.net,
     }
@@ -126,7 +130,7 @@ def _row(result: HandResult) -> dict[str, Any]:
 
 @login_required
 def hand_detail(request: AuthenticatedHttpRequest, hand_id: int) -> HttpResponse:
-    found = Hand.objects.select_related("table__stakes").filter(pk=hand_id).first()
+    found = Hand.objects.select_related("table").filter(pk=hand_id).first()
     access = hand_access(request.user, found)  # Http404 if there is none to see
     hand = access.hand
     results = {r.player_id: r for r in hand.results.select_related("player")}
@@ -137,7 +141,6 @@ def hand_detail(request: AuthenticatedHttpRequest, hand_id: int) -> HttpResponse
     replay = hand_replay(access, told)
     context = {
         "hand": hand,
-        "stakes": hand.table.stakes,
         "everything": access.everything,
         "sections": replay.sections,
         "players": _players(access, replay, names, results),
@@ -184,7 +187,7 @@ def _replay_data(access: HandAccess, replay: Replay, names: list[str]) -> dict[s
         "names": names,
         "viewer": access.viewer,
         "everything": access.everything,
-        "seat_count": hand.table.stakes.seats,
+        "seat_count": hand.seat_count,
         "dealer": hand.dealer_seat,
         "steps": replay.steps,
     }

@@ -600,6 +600,7 @@ def _hour_chart(by_hour: list[Activity], span: tuple[datetime.date, datetime.dat
 class HandQuery:
     player: User | None = None
     table: Table | None = None
+    variant: str = ""  # the game each hand was dealt, whatever its table deals now
     start: datetime.date | None = None
     end: datetime.date | None = None
 
@@ -611,6 +612,7 @@ class HandRow:
     id: int
     table: str
     number: int
+    game: str  # as the hand was dealt
     ended_at: datetime.datetime
     players: list[str]
     pot: int
@@ -626,6 +628,8 @@ def hands_found(query: HandQuery) -> QuerySet[Hand]:
         hands = hands.filter(pk__in=query.player.hand_results.values("hand_id"))
     if query.table:
         hands = hands.filter(table=query.table)
+    if query.variant:
+        hands = hands.filter(variant=query.variant)
     return hands.order_by("-ended_at", "-id")
 
 
@@ -641,7 +645,7 @@ def hands_listed(ids: list[int]) -> list[Hand]:
         .select_related("table", "rake_entry")
         # Only the pots, not the whole state with its every card and move.
         .annotate(pots=KeyTransform("pots", KeyTransform("result", "state")))
-        .only("number", "ended_at", "table__name", "rake_entry__amount")
+        .only("number", "ended_at", "game", "table__name", "rake_entry__amount")
         .prefetch_related(Prefetch("results", queryset=results))
         .in_bulk()
     )
@@ -657,6 +661,7 @@ def hand_row(hand: Hand, player: User | None) -> HandRow:
         id=hand.pk,
         table=hand.table.name,
         number=hand.number,
+        game=hand.game,
         ended_at=hand.ended_at,  # type: ignore[arg-type]
         players=[r.player.username for r in results],
         # The pots hold every chip put in, the rake included.

@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from tables.forms import DateRangeForm
-from tables.models import Stakes, Table
+from tables.models import VARIANT_CHOICES, Stakes, Table
 from tables.reports import queries
 from tables.reports.chart import bar_chart
 from tables.selectors.audit import chip_audit
@@ -82,8 +82,11 @@ class ReportFilter(DateRangeForm):
 class HandSearchForm(DateRangeForm):
     player = forms.CharField(required=False, max_length=150, label="Player")
     table = _choice_field(Table.objects.order_by("name"), "table", "All tables")
+    variant = forms.ChoiceField(
+        required=False, label="Game", choices=[("", "All games"), *VARIANT_CHOICES]
+    )
 
-    field_order = ["player", "table", "start", "end"]
+    field_order = ["player", "table", "variant", "start", "end"]
 
     def clean_player(self) -> User | None:
         name = self.cleaned_data["player"].strip()

@@ -119,13 +119,15 @@ def player_results(
     table: Table | None = None,
     stakes: Stakes | None = None,
     variant: str = "",
+    structure: str = "",
     start: datetime.datetime | None = None,
     end: datetime.datetime | None = None,
     outcome: str = "",
 ) -> QuerySet[HandResult]:
     """The player's results in finished hands, newest first, filtered.
 
-    ``start`` and ``end`` bound the hand's start time (``end`` excluded);
+    ``variant`` and ``structure`` are the game each hand was dealt (a
+    table's game may change); ``start`` and ``end`` bound the hand's start time (``end`` excluded);
     ``outcome`` is "won" (net above 0), "lost" (below 0) or "" (any). Hands'
     ids grow as they start, so "newest first" is ``-hand_id``, which the
     (player, hand) index serves read backwards.
@@ -136,7 +138,9 @@ def player_results(
     if stakes is not None:
         results = results.filter(hand__table__stakes=stakes)
     if variant:
-        results = results.filter(hand__table__stakes__variant=variant)
+        results = results.filter(hand__variant=variant)
+    if structure:
+        results = results.filter(hand__structure=structure)
     if start is not None:
         results = results.filter(hand__started_at__gte=start)
     if end is not None:
@@ -147,7 +151,7 @@ def player_results(
         results = results.filter(net__lt=0)
     # The hands' states and decks are large and hold every card: never loaded here.
     return (
-        results.select_related("hand__table__stakes")
+        results.select_related("hand__table")
         .defer("hand__state", "hand__deck", "hand__deck_salt", "hand__seating")
         .order_by("-hand_id")
     )

@@ -240,7 +240,8 @@ def _hand_create(
     table: Table, order: list[Seat], dealer: int, previous: Hand | None, now: datetime | None
 ) -> Hand:
     deck, salt = shuffled_deck(), secrets.token_hex(32)
-    state = HandState.new(table.stakes.game_config(), [seat.stack for seat in order], deck)
+    config = table.stakes.game_config()
+    state = HandState.new(config, [seat.stack for seat in order], deck)
     hand = Hand(
         table=table,
         number=previous.number + 1 if previous else 1,
@@ -252,6 +253,7 @@ def _hand_create(
         ),
         state=state.to_dict(),
         version=0,
+        **Hand.game_fields(config, table.stakes.seats),
     )
     seats = HandSeats(order)
     seats.take_stacks(state.stacks)  # the antes

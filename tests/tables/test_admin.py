@@ -486,6 +486,7 @@ def make_hand(table: Table, number: int, players: list[User]) -> Hand:
             "players": [{"seat": 1, "player": players[0].pk}, {"seat": 3, "player": players[1].pk}],
         },
         state=state.to_dict(),
+        **Hand.game_fields(table.stakes.game_config(), table.stakes.seats),
     )
 
 

@@ -81,7 +81,7 @@ def test_each_row_shows_the_hand_and_my_cards_in_dealing_order(table, alice, bob
     net = HandResult.objects.get(hand=hand, player=alice).net
     assert (f">{net:+}<" if net else ">0<") in row
     assert reverse("hand_detail", args=[hand.pk]) in row
-    for text in ("Table 1", "#1", "Seven-card stud", "Stud 5/10"):
+    for text in ("Table 1", "#1", "Seven-card stud", ">5/10<"):
         assert text in row
 
 

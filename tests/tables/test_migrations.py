@@ -262,8 +262,10 @@ def stored_before_one_log(state: dict[str, Any]) -> dict[str, Any]:
 def as_before_one_log(hand: Hand, clock: set[int], state: dict[str, Any] | None = None) -> None:
     """Store ``hand`` as it was before 0023 (at 0022): its state without the
     times and the marks (or ``state``), and a row per move, made at ROW_TIMES,
-    the moves numbered in ``clock`` made by the clock."""
+    the moves numbered in ``clock`` made by the clock. The hand is played at the
+    latest schema, so going back has already rebuilt rows for it: they go first."""
     rows = apps_at(BEFORE_ONE_LOG).get_model("tables", "HandAction").objects
+    rows.filter(hand_id=hand.pk).delete()
     for move, at in zip(hand.moves(), ROW_TIMES, strict=False):
         rows.create(
             hand_id=hand.pk,
@@ -291,8 +293,8 @@ def timed(state: dict[str, Any]) -> dict[str, Any]:
 def test_each_move_takes_its_rows_time_and_the_clocks_move_its_mark(
     migrating: None, seated: Table
 ) -> None:
-    migrate_to([("tables", BEFORE_ONE_LOG)])
     hand = play_a_clock_check(seated)
+    migrate_to([("tables", BEFORE_ONE_LOG)])
     marked = hand.state  # as the services store it now: the check marked, action and event
     as_before_one_log(hand, clock={3})
 
@@ -315,8 +317,8 @@ def test_each_move_takes_its_rows_time_and_the_clocks_move_its_mark(
 def test_a_clocks_move_whose_event_is_not_found_is_left_unmarked(
     migrating: None, seated: Table
 ) -> None:
-    migrate_to([("tables", BEFORE_ONE_LOG)])
     hand = play_a_clock_check(seated)
+    migrate_to([("tables", BEFORE_ONE_LOG)])
     # Stored with no event for the check, so no event can be marked as its.
     old = stored_before_one_log(hand.state)
     old["events"] = [event for event in old["events"] if event["type"] != "check"]
@@ -335,8 +337,8 @@ def test_a_protection_the_clock_made_is_marked_and_still_replays(
 ) -> None:
     stakes.timeout_policy = Stakes.TimeoutPolicy.ALL_IN
     stakes.save(update_fields=["timeout_policy"])
-    migrate_to([("tables", BEFORE_ONE_LOG)])
     hand = play_a_clock_check(seated)  # heads-up, 3 chips in each: protected
+    migrate_to([("tables", BEFORE_ONE_LOG)])
     assert [m.kind for m in hand.moves()] == ["bring_in", "call", "protect"]
     as_before_one_log(hand, clock={3})
 

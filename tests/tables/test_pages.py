@@ -159,6 +159,7 @@ def test_lobby_json_reports_recent_hands_and_average_pot(
     old = Hand.objects.create(
         table=seated, number=99, deck=[], deck_salt="", deck_commitment="", seating={},
         state={}, ended_at=timezone.now() - datetime.timedelta(hours=2),
+        **Hand.game_fields(seated.stakes.game_config(), seated.stakes.seats),
     )  # fmt: skip
     HandResult.objects.create(hand=old, player=alice, seat_number=1,
                               starting_stack=100, final_stack=0, net=-100)  # fmt: skip

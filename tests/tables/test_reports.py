@@ -414,6 +414,7 @@ def finished_hand(
         deck_commitment="c0ffee",
         seating={"dealer": 1, "players": seats},
         state={"result": {"rake": rake, "pots": [{"amount": amount} for amount in pots]}},
+        **Hand.game_fields(table.stakes.game_config(), table.stakes.seats),
     )
     HandResult.objects.bulk_create(
         HandResult(hand=hand, player=p, seat_number=i, starting_stack=100, final_stack=100, net=0)
