@@ -350,13 +350,14 @@ class HandResultInline(ReadOnlyAdminMixin, HandResultInlineBase):
 class HandAdmin(ReadOnlyAdminMixin, HandAdminBase):
     """Every card of every hand, for staff reviewing play; players never see this."""
 
-    list_display = ("__str__", "table", "number", "started_at", "ended_at", "finished")
-    list_filter = ("table",)
+    list_display = ("__str__", "table", "number", "game", "started_at", "ended_at", "finished")
+    list_filter = ("table", "variant", "structure")
     list_select_related = ("table",)
     date_hierarchy = "started_at"
     fields = (
         "table",
         "number",
+        "game",
         "started_at",
         "ended_at",
         "deck_commitment",

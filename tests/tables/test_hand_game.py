@@ -84,6 +84,17 @@ def test_the_hand_search_lists_and_filters_by_the_hands_game(
     assert "Seven-card stud, 5/10" not in none
 
 
+def test_the_admin_shows_and_filters_hands_by_their_own_game(
+    played: Hand, admin_client: Client
+) -> None:
+    page = admin_client.get(reverse("admin:tables_hand_change", args=[played.pk]))
+    assert "Seven-card stud, 5/10, ante 1, bring-in 2" in page.content.decode()
+    listed = admin_client.get(reverse("admin:tables_hand_changelist"), {"variant": "stud"})
+    assert "Seven-card stud, 5/10, ante 1, bring-in 2" in listed.content.decode()
+    none = admin_client.get(reverse("admin:tables_hand_changelist"), {"variant": "razz"})
+    assert "Seven-card stud, 5/10" not in none.content.decode()
+
+
 def test_the_migration_fills_each_hands_game_from_its_frozen_config(
     played: Hand, table: Table
 ) -> None:
