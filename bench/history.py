@@ -563,6 +563,7 @@ def _rake_row(hand: Any, played: PlayedHand) -> Any:
         hand=hand,
         table_id=played.table.pk,
         stakes_id=played.table.stakes_id,
+        variant=played.state.config.variant,
         amount=played.state.result["rake"],
         created_at=played.ended_at,  # the services take the rake as the hand ends
     )

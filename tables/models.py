@@ -783,6 +783,9 @@ class RakeEntry(models.Model):
     hand = models.OneToOneField(Hand, on_delete=models.PROTECT, related_name="rake_entry")
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rake_entries")
     stakes = models.ForeignKey(Stakes, on_delete=models.PROTECT, related_name="rake_entries")
+    # The hand's game, copied as the table and stakes are, so the rake report
+    # groups by it from this table alone.
+    variant = models.CharField(max_length=32, choices=VARIANT_CHOICES)
     amount = models.PositiveBigIntegerField()  # a share of a pot, which may be as big
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -26,7 +26,7 @@ from django.db.models.functions import ExtractHour, TruncDate, TruncWeek
 from django.utils import timezone
 
 from accounts.models import User
-from tables.models import Hand, HandResult, PlayerDay, RakeEntry, Stakes, Table
+from tables.models import VARIANT_CHOICES, Hand, HandResult, PlayerDay, RakeEntry, Stakes, Table
 from tables.reports.chart import Axes, Bar
 
 ONE_DAY = datetime.timedelta(days=1)
@@ -80,6 +80,7 @@ def week_label(monday: datetime.date) -> str:
 
 # What each line of the rake report adds up, in the order of its fields.
 SUMS = ("hands", "raked_hands", "rake")
+GAME_NAMES = dict(VARIANT_CHOICES)
 # What a line's bucket is: a day, a week's Monday, or a stakes or table id.
 BucketKey = datetime.date | int
 
@@ -102,6 +103,7 @@ class RakeReport:
     by_week: list[Line]
     by_stakes: list[Line]
     by_table: list[Line]
+    by_game: list[Line]  # as each hand was dealt: a table's game may change
     total: Line
     chart: Chart | None
 
@@ -116,12 +118,12 @@ class Chart:
 
 
 def rake_report(scope: Scope) -> RakeReport:
-    """Rake and raked hands per day, week, stakes and table, from one grouped query."""
+    """Rake and raked hands per day, week, stakes, table and game, from one grouped query."""
     rows = list(
         _within(_ledger(scope), "created_at", scope.start, scope.end)
         .annotate(day=TruncDate("created_at"))
         # Ids, not names: grouping by text makes PostgreSQL sort instead of hash.
-        .values("day", "stakes_id", "table_id")
+        .values("day", "stakes_id", "table_id", "variant")
         .annotate(
             hands=Count("id"), raked_hands=Count("id", filter=Q(amount__gt=0)), rake=Sum("amount")
         )
@@ -134,6 +136,7 @@ def rake_report(scope: Scope) -> RakeReport:
         by_week=_weeks(by_day),
         by_stakes=_by_name(_roll_up(rows, key=_get("stakes_id"), label=_name(stakes, "stakes_id"))),
         by_table=_by_name(_roll_up(rows, key=_get("table_id"), label=_name(tables, "table_id"))),
+        by_game=_by_name(_roll_up(rows, key=_get("variant"), label=_game_name)),
         total=Line(None, "Total", *(sum(r[sum_] for r in rows) for sum_ in SUMS)),
         chart=_rake_chart(by_day, scope),
     )
@@ -155,6 +158,11 @@ def _names_of(model: type[Stakes | Table], rows: list[dict[str, Any]], key: str)
 
 def _name(names: dict[int, str], key: str) -> Callable[[dict[str, Any]], str]:
     return lambda row: names[row[key]]
+
+
+def _game_name(row: dict[str, Any]) -> str:
+    code: str = row["variant"]
+    return GAME_NAMES.get(code, code)
 
 
 def _get(name: str) -> Callable[[dict[str, Any]], Any]:
@@ -280,6 +288,7 @@ def rake_csv_rows(report: RakeReport) -> Iterator[list[object]]:
         ("week", report.by_week),
         ("stakes", report.by_stakes),
         ("table", report.by_table),
+        ("game", report.by_game),
     ):
         for line in lines:
             yield [grouping, spreadsheet_safe(line.label), *(getattr(line, s) for s in SUMS)]

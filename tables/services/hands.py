@@ -422,6 +422,7 @@ def _hand_results_write(hand: Hand, state: HandState) -> None:
         hand=hand,
         table_id=hand.table_id,
         stakes_id=hand.table.stakes_id,
+        variant=hand.variant,
         amount=rake,
     )
     _player_days_write(hand)

@@ -613,7 +613,7 @@ def test_a_hand_links_to_its_story_once_it_has_ended(
 
 def put_rake(hand: Hand, amount: int, when: datetime.datetime) -> None:
     entry = RakeEntry.objects.create(
-        hand=hand, table=hand.table, stakes=hand.table.stakes, amount=amount
+        hand=hand, table=hand.table, stakes=hand.table.stakes, variant=hand.variant, amount=amount
     )
     # created_at is set on insert; the report groups by it, so move it to `when`.
     RakeEntry.objects.filter(pk=entry.pk).update(created_at=when)

@@ -16,7 +16,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from tables.models import Hand, Stakes, Table
+from tables.models import Hand, RakeEntry, Stakes, Table
 from tables.rules import GameConfig, HandState
 from tables.rules.formats.phh import read_phh
 from tests.tables.test_history_access import detail_url, folds, page, play_hand, seat
@@ -25,6 +25,7 @@ from tests.tables.test_history_list import my_hands
 pytestmark = pytest.mark.django_db
 
 GAME_MIGRATION = importlib.import_module("tables.migrations.0024_hand_game")
+RAKE_MIGRATION = importlib.import_module("tables.migrations.0025_rake_entry_variant")
 
 
 @pytest.fixture
@@ -122,3 +123,10 @@ def test_the_migration_takes_the_tables_game_for_a_hand_with_no_config(
     filled = Hand.objects.get(pk=played.pk)
     razz = GameConfig(variant="razz", ante=2, bring_in=3, small_bet=10, big_bet=20)
     assert (filled.variant, filled.game) == ("razz", razz.describe())
+
+
+def test_the_rake_ledger_names_each_hands_game_and_the_migration_fills_it(played: Hand) -> None:
+    assert RakeEntry.objects.get(hand=played).variant == "stud"
+    RakeEntry.objects.filter(hand=played).update(variant="")
+    RAKE_MIGRATION.fill(apps, None)
+    assert RakeEntry.objects.get(hand=played).variant == "stud"

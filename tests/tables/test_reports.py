@@ -145,7 +145,13 @@ def test_each_grouping_sums_to_the_rake_ledger(played: list[Hand]) -> None:
     report = queries.rake_report(queries.Scope())
 
     total = ledger_total()
-    for lines in (report.by_day, report.by_week, report.by_stakes, report.by_table):
+    for lines in (
+        report.by_day,
+        report.by_week,
+        report.by_stakes,
+        report.by_table,
+        report.by_game,
+    ):
         assert sum(line.rake for line in lines) == total
         assert sum(line.raked_hands for line in lines) == 6
     assert (report.total.raked_hands, report.total.rake) == (6, total)
@@ -181,6 +187,28 @@ def test_stakes_and_tables_sum_to_their_ledger_rows(played: list[Hand]) -> None:
     assert as_dict(report.by_stakes) == ledger_by(lambda e: e.stakes.name)
     assert as_dict(report.by_table) == ledger_by(lambda e: e.table.name)
     assert [line.label for line in report.by_table] == ["Razz table", "Table 1"]
+
+
+def test_a_tables_rake_splits_by_the_game_each_hand_was_dealt(
+    admin_client: Client, played: list[Hand], table: Table, razz: Stakes
+) -> None:
+    # Table 1 dealt stud; now its stakes deal razz, as a rotation would.
+    Stakes.objects.filter(pk=table.stakes_id).update(
+        variant="razz", ante=razz.ante, bring_in=razz.bring_in
+    )
+    razz_hand = play_out(services.hand_start(table_id=table.pk), bet_and_call)
+    assert razz_hand.variant == "razz" and razz_hand.rake_entry.amount > 0
+
+    report = queries.rake_report(queries.Scope(table=table))
+
+    by_game = ledger_by(lambda e: e.hand.get_variant_display() if e.table == table else None)
+    del by_game[None]
+    assert as_dict(report.by_game) == by_game
+    assert sorted(by_game) == ["Razz", "Seven-card stud"]
+    assert by_game["Razz"][0] == 1 and by_game["Seven-card stud"][0] == 3
+    page = admin_client.get(RAKE_REPORT, {"table": table.pk}).content.decode()
+    games = page[page.index('id="rake-by-game"') :]
+    assert "Razz" in games and "Seven-card stud" in games
 
 
 def test_a_date_range_keeps_to_paris_days(played: list[Hand]) -> None:
@@ -318,7 +346,7 @@ def test_the_csv_is_an_attachment_with_every_grouping(
     rows = read_csv(response)
     assert rows[0] == ["grouping", "bucket", "hands", "raked_hands", "rake"]
     assert Counter(row[0] for row in rows[1:]) == {
-        "day": 5, "week": 3, "stakes": 2, "table": 2, "total": 1,
+        "day": 5, "week": 3, "stakes": 2, "table": 2, "game": 2, "total": 1,
     }  # fmt: skip
 
 
@@ -326,7 +354,7 @@ def test_each_csv_grouping_sums_to_the_ledger(admin_client: Client, played: list
     rows = read_csv(admin_client.get(RAKE_REPORT, {"format": "csv"}))[1:]
 
     total = ledger_total()
-    for grouping in ("day", "week", "stakes", "table"):
+    for grouping in ("day", "week", "stakes", "table", "game"):
         assert sum(int(row[4]) for row in rows if row[0] == grouping) == total, grouping
         assert sum(int(row[3]) for row in rows if row[0] == grouping) == 6, grouping
     assert rows[-1] == ["total", "", "6", "6", str(total)]
@@ -420,7 +448,9 @@ def finished_hand(
         HandResult(hand=hand, player=p, seat_number=i, starting_stack=100, final_stack=100, net=0)
         for i, p in enumerate(players, start=1)
     )
-    RakeEntry.objects.create(hand=hand, table=table, stakes=table.stakes, amount=rake)
+    RakeEntry.objects.create(
+        hand=hand, table=table, stakes=table.stakes, variant=hand.variant, amount=rake
+    )
     move(hand, ended, summary=summary)
     return hand
 
