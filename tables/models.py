@@ -602,7 +602,7 @@ class Hand(models.Model):
         default=list, blank=True, help_text="Players who have had their reconnect extension."
     )
     # The expiry the turn's timeout task was sent for. A task is sent only for a
-    # turn near its expiry (``services.turn_timeouts_send_due``): most turns are
+    # turn near its expiry (``services.turn_timeouts_claim_due``): most turns are
     # played well before it, and need none.
     timeout_sent_for = models.DateTimeField(
         null=True, blank=True, editable=False, help_text="The expiry a timeout task was sent for."
@@ -632,16 +632,8 @@ class Hand(models.Model):
     def game_fields(config: GameConfig, seat_count: int) -> dict[str, Any]:
         """The fields that record the game a hand is dealt with ``config`` at a
         table of ``seat_count`` seats (the config itself is frozen in ``state``)."""
-        return {
-            "variant": config.variant,
-            "structure": config.structure,
-            "ante": config.ante,
-            "bring_in": config.bring_in,
-            "small_bet": config.small_bet,
-            "big_bet": config.big_bet,
-            "game": config.describe(),
-            "seat_count": seat_count,
-        }
+        game = {name: getattr(config, name) for name in HAND_GAME}
+        return {**game, "game": config.describe(), "seat_count": seat_count}
 
     def stakes_words(self) -> str:
         """The hand's bet sizes in words, as its structure says them: "2/4" at
