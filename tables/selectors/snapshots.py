@@ -382,4 +382,6 @@ def hand_names(hand: Hand, seats: list[Seat] | None = None) -> list[str]:
     """The usernames of the hand's players in engine order (:meth:`Hand.player_names`);
     a hand dealt before it kept them names each player as their seat among
     ``seats`` does, if they still sit there, to spare a query."""
-    return hand.player_names({seat.player_id: seat.player.username for seat in seats or []})
+    unnamed = hand.players_unnamed()  # none for hands dealt now: no seat's player is read
+    known = {s.player_id: s.player.username for s in seats or [] if s.player_id in unnamed}
+    return hand.player_names(known)
