@@ -263,8 +263,14 @@ class Stakes(models.Model):
             game = f"{self.get_variant_display()}, {self.get_structure_display().lower()}"
             return f"{game} (not a valid game)"
 
-    def game_config(self) -> GameConfig:
-        return GameConfig(**self._columns(), rake=self._engine_rake())
+    def game_config(self, *, rake: EngineRake | None = None) -> GameConfig:
+        """The stakes' game for the engine, with their own rake, or ``rake``
+        (a mixed table's list deals each game with the table's rake)."""
+        return GameConfig(**self._columns(), rake=self._engine_rake() if rake is None else rake)
+
+    def engine_rake(self) -> EngineRake:
+        """The stakes' rake as the engine takes it (none without a rule)."""
+        return self._engine_rake()
 
     def _columns(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in ENGINE_COLUMNS}
@@ -287,7 +293,7 @@ class Stakes(models.Model):
 
     def _problems(self) -> Iterator[tuple[str, str]]:
         refused: set[str] = set()
-        for problem in GameConfig.problems(self._known_options()):
+        for problem in GameConfig.problems(self.known_options()):
             refused.add(problem.option)
             yield problem.option, _sentence(str(problem))
         try:
@@ -296,7 +302,7 @@ class Stakes(models.Model):
             yield "rake", _sentence(str(exc))
         yield from self._house_problems(refused)
 
-    def _known_options(self) -> dict[str, Any]:
+    def known_options(self) -> dict[str, Any]:
         """The options in the stakes' columns that their own fields accept: one
         refused there (or missing) is that field's error alone."""
         known: dict[str, Any] = {}
@@ -355,20 +361,181 @@ def _known(*values: object) -> bool:
 
 
 class Table(models.Model):
+    """A table: its terms (seats, buy-ins, clock, rake, sit-out rules: its
+    stakes), and the game or games it deals, by its policy.
+
+    A fixed table deals its stakes' game. A rotation or dealer's-choice table
+    deals from its list of games (:class:`TableGame`): each game in turn, or
+    the one the dealer calls (``tables.services.games``). The fields after
+    ``choice_default`` are that policy's state, which only the services write.
+    """
+
+    class Policy(models.TextChoices):
+        FIXED = "fixed", "Fixed: the stakes' game, every hand"
+        ROTATION = "rotation", "Rotation: each game of the list in turn"
+        DEALERS_CHOICE = "dealers_choice", "Dealer's choice: the dealer calls a game from the list"
+
+    class ChoiceFor(models.TextChoices):
+        HAND = "hand", "The next hand"
+        ORBIT = "orbit", "The next orbit: until the deal comes back round to them"
+
+    class ChoiceDefault(models.TextChoices):
+        LAST = "last", "The last game dealt (the list's first before any)"
+        FIRST = "first", "The list's first game"
+
     name = models.CharField(max_length=60, unique=True)
-    stakes = models.ForeignKey(Stakes, on_delete=models.PROTECT, related_name="tables")
+    stakes = models.ForeignKey(
+        Stakes,
+        on_delete=models.PROTECT,
+        related_name="tables",
+        help_text="The table's terms: seats, buy-ins, clock, rake and sit-out rules; and "
+        "its game when it deals one game, or the sizes its list's games share.",
+    )
     is_open = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    policy = models.CharField(
+        max_length=16,
+        choices=Policy.choices,
+        default=Policy.FIXED,
+        verbose_name="games",
+        help_text="Which game each hand is: one, a rotation, or the dealer's call.",
+    )
+    rotate_hands = models.PositiveSmallIntegerField(
+        default=0,
+        validators=[MaxValueValidator(100)],
+        verbose_name="hands per game",
+        help_text="Rotation: the hands dealt of each game before the next; 0: one orbit, "
+        "until the deal comes back round to where the game began. 0 to 100.",
+    )
+    choice_for = models.CharField(
+        max_length=8,
+        choices=ChoiceFor.choices,
+        default=ChoiceFor.HAND,
+        verbose_name="the dealer calls",
+        help_text="Dealer's choice: whether each call is for one hand or for an orbit.",
+    )
+    choice_default = models.CharField(
+        max_length=8,
+        choices=ChoiceDefault.choices,
+        default=ChoiceDefault.LAST,
+        verbose_name="when the dealer doesn't call",
+        help_text="Dealer's choice: the game dealt when the dealer's time runs out or they "
+        "are away. A game that doesn't fit the players gives way to the list's first that does.",
+    )
+    # The policy's state. The game of the hands now being dealt: its position
+    # in the list (None before the first, and at a fixed table), how many
+    # hands of it have been dealt since it began, and the dealer's seat then.
+    game_position = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    game_hands = models.PositiveIntegerField(default=0, editable=False)
+    game_began_seat = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    # A dealer's call under way (``call_seat`` set) or just made (``called``,
+    # kept for the hand it is dealt with). ``call_number`` counts the calls,
+    # so a late timeout for an earlier one changes nothing.
+    call_number = models.PositiveIntegerField(default=0, editable=False)
+    call_seat = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    call_player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        editable=False,
+    )
+    call_deadline = models.DateTimeField(null=True, blank=True, editable=False)
+    call_expires_at = models.DateTimeField(null=True, blank=True, editable=False)
+    called = models.JSONField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["name"]
+        indexes = [models.Index(fields=["call_expires_at"])]
 
     def __str__(self) -> str:
         return self.name
 
     @property
+    def is_mixed(self) -> bool:
+        """Whether the table deals from its list (a rotation or dealer's choice)."""
+        return self.policy != self.Policy.FIXED
+
+    @property
     def current_hand(self) -> Hand | None:
         return self.hands.filter(ended_at__isnull=True).first()
+
+
+class TableGame(models.Model):
+    """One game of a mixed table's list: either a stakes' whole game (its
+    variant, structure, sizes and rule options), or a variant dealt with the
+    sizes and options of the table's own stakes (seed 003's "spread limit
+    dealer's choice"). Either way the table's terms, its rake included, stay
+    the table's."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
+    position = models.PositiveSmallIntegerField(
+        default=0, help_text="Its place in the list: the rotation's order."
+    )
+    stakes = models.ForeignKey(
+        Stakes,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name="game of the stakes",
+        help_text="A game with its own structure and sizes. Empty: the variant below, "
+        "with the table's sizes.",
+    )
+    variant = models.CharField(
+        max_length=32,
+        choices=VARIANT_CHOICES,
+        blank=True,
+        help_text="A game dealt with the table's stakes' structure, sizes and options.",
+    )
+
+    class Meta:
+        ordering = ["table", "position", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="one_game_per_place"),
+            models.CheckConstraint(
+                condition=models.Q(stakes__isnull=True) ^ models.Q(variant=""),
+                name="game_of_stakes_or_variant",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def game_variant(self) -> str:
+        """The variant this entry deals."""
+        return self.stakes.variant if self.stakes is not None else self.variant
+
+    @property
+    def name(self) -> str:
+        """The game's name: "Razz"."""
+        variant = VARIANTS.get(self.game_variant)
+        return variant.name if variant is not None else self.game_variant
+
+    @property
+    def max_players(self) -> int:
+        variant = VARIANTS.get(self.game_variant)
+        return variant.max_players if variant is not None else MAX_SEATS
+
+    def game_config(self, terms: Stakes) -> GameConfig:
+        """The game this entry deals at a table whose stakes are ``terms``."""
+        if self.stakes is not None:
+            return self.stakes.game_config(rake=terms.engine_rake())
+        return dataclasses.replace(terms.game_config(), variant=self.variant)
+
+    def clean(self) -> None:
+        if (self.stakes_id is None) == (not self.variant):
+            raise ValidationError("Choose a stakes' game or a variant, one of the two.")
+        terms = self.table.stakes if self.table_id is not None else None
+        if self.stakes is None and terms is not None:
+            options = {**terms.known_options(), "variant": self.variant}
+            problems = GameConfig.problems(options)
+            if problems:
+                raise ValidationError(
+                    {"variant": [f"With the table's stakes: {_sentence(str(problems[0]))}"]}
+                )
 
 
 class Seat(models.Model):
@@ -582,6 +749,12 @@ class Hand(models.Model):
         max_length=200, help_text="The game and its stakes in words, as the hand was dealt."
     )
     seat_count = models.PositiveSmallIntegerField(help_text="The seats the table had.")
+    # A mixed table's game: where it stands in the table's list (None at a
+    # fixed table), and at dealer's choice the call that chose it: {"by":
+    # username, "how": "called", "timed_out" or "away"} (None for the hands
+    # of an orbit after its first).
+    game_position = models.PositiveSmallIntegerField(null=True, blank=True)
+    call = models.JSONField(null=True, blank=True)
     # The players' names as the table showed them at the deal, so the hand
     # keeps them whatever happens to the seats (older hands have none).
     seating = models.JSONField(

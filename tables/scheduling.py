@@ -44,3 +44,15 @@ def next_hand_send(table_id: int) -> None:
         start_next_hand.apply_async((table_id,), countdown=delay, expires=expires, queue=queue)
     except Exception:
         logger.exception("could not send start_next_hand for table %s", table_id)
+
+
+def call_timeout_send(table_id: int, call: int, expires_at: datetime) -> None:
+    """Send ``expire_call`` for the moment the dealer's call number ``call`` runs out."""
+    from tables.tasks import expire_call
+
+    expires = expires_at + timedelta(seconds=settings.CARDROOM_TURN_TASK_EXPIRY_SECONDS)
+    queue = settings.CARDROOM_TURN_QUEUE
+    try:
+        expire_call.apply_async((table_id, call), eta=expires_at, expires=expires, queue=queue)
+    except Exception:
+        logger.exception("could not send expire_call for table %s", table_id)

@@ -47,8 +47,13 @@ def sweep_overdue_turns() -> int:
 
 @shared_task(ignore_result=True)
 def deal_due_hands() -> int:
-    """Deal at every ready table idle past its pause (its own task lost, say); how many."""
-    return services.hands_start_due(on_started=_announce)
+    """Deal at every ready table idle past its pause (its own task lost, say), and
+    time out every dealer's call past its time; how many hands were dealt."""
+    dealt = services.hands_start_due(on_started=_announce, on_calling=broadcast.table_changed)
+    changes = services.calls_expire_overdue()
+    for change in changes:
+        _announce_deal(change)
+    return dealt + sum(isinstance(change, Hand) for change in changes)
 
 
 @shared_task(ignore_result=True)
@@ -72,11 +77,30 @@ def stand_up_idle_seats() -> int:
 
 @shared_task(ignore_result=True)
 def start_next_hand(table_id: int) -> bool:
-    """Deal the table's next hand if it is ready for one; whether a hand was dealt."""
+    """Deal the table's next hand if it is ready for one, or begin the dealer's
+    call of its game; whether a hand was dealt."""
     hand = services.hand_start_if_ready(table_id=table_id)
+    _announce_deal(hand if hand is not None else table_id)
+    return hand is not None
+
+
+@shared_task(ignore_result=True)
+def expire_call(table_id: int, call: int) -> bool:
+    """Deal the default game if the dealer's call number ``call`` is still under
+    way and out of time; whether it was."""
+    hand = services.game_call_timeout(table_id=table_id, call=call)
     if hand is not None:
         _announce(hand)
     return hand is not None
+
+
+def _announce_deal(change: Hand | int) -> None:
+    """Announce a hand dealt, or a change at a table (by id) that dealt none: its
+    dealer may have begun a call of its game, or had one timed out."""
+    if isinstance(change, Hand):
+        _announce(change)
+    else:
+        broadcast.table_changed(change)
 
 
 def _announce(hand: Hand) -> None:

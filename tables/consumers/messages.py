@@ -21,6 +21,7 @@ MOVE_KINDS = frozenset(BET_KINDS + SHOWDOWN_KINDS + DECISION_KINDS)
 # Generous outer bounds; the services apply the table's own limits.
 MAX_SEAT_NUMBER = 8
 MAX_CHIPS = 10**12
+MAX_GAME_POSITION = 32767
 
 
 class BadMessage(ValueError):
@@ -129,6 +130,12 @@ def _cards_field(message: dict[str, Any]) -> list[int] | None:
         raise BadMessage(f"'cards' must name a card such as \"Kd\", not {named[0]!r}") from None
 
 
+def _check_call(message: dict[str, Any]) -> dict[str, Any]:
+    """The dealer's call: ``"game"`` is the game's position in the table's list."""
+    _only_fields(message, "game")
+    return {"game": _int_field(message, "game", 0, MAX_GAME_POSITION)}
+
+
 def _check_chat(message: dict[str, Any]) -> dict[str, Any]:
     _only_fields(message, "text")
     text = message.get("text")
@@ -198,6 +205,7 @@ Service = Callable[..., object]
 MESSAGES: dict[str, tuple[Checker, Service | None]] = {
     "sit": (_check_sit, services.seat_take_and_deal),
     "act": (_check_act, services.hand_play),
+    "call_game": (_check_call, services.game_call_and_deal),
     "leave": (_check_bare, services.seat_leave),
     "stay": (_check_bare, services.seat_stay),
     "sit_out": (_check_bare, services.seat_sit_out),

@@ -269,9 +269,10 @@ class TableConsumer(DirectConsumer):
             self.balance = await in_db_thread(player_balance)(self.player_id)
 
     def timer_change(self, snapshot: dict[str, Any]) -> list[dict[str, Any]]:
-        """A ``timer`` message when the turn clock differs from the last one sent."""
-        info = snapshot["hand_info"]
-        timer = (info and info["timer"]) or NO_TIMER
+        """A ``timer`` message when the turn clock (or the dealer's clock for
+        calling the game) differs from the last one sent."""
+        info, call = snapshot["hand_info"], snapshot["table"]["call"]
+        timer = (info and info["timer"]) or (call and call["timer"]) or NO_TIMER
         if timer == self.timer:
             return []
         self.timer = timer

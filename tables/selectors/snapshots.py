@@ -16,11 +16,13 @@ from datetime import timedelta
 from typing import Any
 
 from tables.compiled import CompiledRead
-from tables.models import Hand, Seat, Table, WaitingPlayer
+from tables.models import Hand, Seat, Stakes, Table, TableGame, WaitingPlayer
 from tables.names import name_in_words
-from tables.rules import HandState
+from tables.rules import GameConfig, HandState, IllegalAction
+from tables.rules.games import how_it_plays
 from tables.rules.narration import LiveNarrator
 from tables.rules.views import events_for, view
+from tables.selectors.games import coming, fitting
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,7 @@ class TableRows:
     hand: Hand | None  # the latest hand, running or ended
     state: HandState | None  # its state, rebuilt once: ``view`` and ``events_for`` only read it
     waiting: list[WaitingPlayer] = field(default_factory=list)  # the waiting list, in order
+    games: list[TableGame] = field(default_factory=list)  # a mixed table's list, in order
     # What every viewer's snapshot shares, built for the first and kept for the
     # rest: the table's part, the hand's public facts, and each engine
     # player's view of the hand (observers and anyone not dealt in share None's).
@@ -78,7 +81,7 @@ def read_table(table_id: int) -> TableRows | None:
     if hand is not None:
         table = hand.table
     else:
-        found = Table.objects.select_related("stakes").filter(pk=table_id).first()
+        found = Table.objects.select_related("stakes", "call_player").filter(pk=table_id).first()
         if found is None:
             return None
         table = found
@@ -101,14 +104,15 @@ def rows_after_move(hand: Hand) -> TableRows:
 
 
 def _with_seats(table: Table, hand: Hand | None, state: HandState | None) -> TableRows:
-    return TableRows(table, SEATS(table.pk), hand, state, WAITING(table.pk))
+    games = GAMES(table.pk) if table.is_mixed else []
+    return TableRows(table, SEATS(table.pk), hand, state, WAITING(table.pk), games)
 
 
 # The reads every change to a table makes, compiled once (see tables.compiled).
 # The latest hand comes with its table and stakes.
 LATEST_HAND = CompiledRead(
     lambda table_id: (
-        Hand.objects.select_related("table__stakes")
+        Hand.objects.select_related("table__stakes", "table__call_player")
         .filter(table_id=table_id)
         .order_by("-number")[:1]
     )
@@ -123,6 +127,15 @@ WAITING = CompiledRead(
         WaitingPlayer.objects.select_related("player")
         .filter(table_id=table_id)
         .order_by("joined_at", "pk")
+    )
+)
+
+
+GAMES = CompiledRead(
+    lambda table_id: (
+        TableGame.objects.select_related("stakes")
+        .filter(table_id=table_id)
+        .order_by("position", "pk")
     )
 )
 
@@ -155,7 +168,7 @@ def build_snapshot(
     seats, hand, shared = rows.seats, rows.hand, rows.shared
     events = list(earlier or []) if with_events else []
     if "table" not in shared:
-        shared["table"] = _table_payload(rows.table, seats, hand, rows.waiting)
+        shared["table"] = _table_payload(rows, seats, hand, rows.waiting)
     payload = {
         "type": "snapshot",
         "table": shared["table"],
@@ -209,12 +222,20 @@ def _your_place(waiting: list[WaitingPlayer], player_id: int) -> dict[str, Any]:
 
 
 def _table_payload(
-    table: Table, seats: list[Seat], hand: Hand | None, waiting: list[WaitingPlayer]
+    rows: TableRows, seats: list[Seat], hand: Hand | None, waiting: list[WaitingPlayer]
 ) -> dict[str, Any]:
+    table = rows.table
+    config = _game_config(rows)
     return {
         "id": table.pk,
         "name": table.name,
-        "stakes": table.stakes.describe(),
+        # The game of the hand being dealt (or last dealt, or to be dealt next),
+        # and how it plays; the buy-ins are the table's.
+        "stakes": config.describe() if config is not None else table.stakes.describe(),
+        "rules": _rules(config),
+        "buy_in": [table.stakes.min_buy_in, table.stakes.max_buy_in],
+        "mix": _mix(rows, seats, hand),
+        "call": _call(rows, seats),
         "is_open": table.is_open,
         "waiting": _waiting(table, seats, hand),
         "waiting_list": [entry.player.username for entry in waiting],
@@ -233,12 +254,94 @@ def _table_payload(
     }
 
 
+def _game_config(rows: TableRows) -> GameConfig | None:
+    """The game of the latest hand, or before any the one the table deals first
+    (at dealer's choice, the list's first until a dealer calls one)."""
+    if rows.state is not None:
+        return rows.state.config
+    try:
+        if rows.games:
+            return rows.games[0].game_config(rows.table.stakes)
+        return rows.table.stakes.game_config()
+    except IllegalAction:  # stakes saved without their checks: the page still opens
+        return None
+
+
+_RULES: dict[GameConfig, list[str]] = {}
+
+
+def _rules(config: GameConfig | None) -> list[str]:
+    """How the game plays, for the table's panel (:func:`how_it_plays`), told once per game."""
+    if config is None:
+        return []
+    told = _RULES.get(config)
+    if told is None:
+        if len(_RULES) > 256:
+            _RULES.clear()
+        told = _RULES[config] = list(how_it_plays(config))
+    return told
+
+
+def _mix(rows: TableRows, seats: list[Seat], hand: Hand | None) -> dict[str, Any] | None:
+    """A mixed table's list, the game now and what comes next (None at a fixed table)."""
+    table = rows.table
+    if not rows.games:
+        return None
+    dealt_in = [s.number for s in seats if s.state in Seat.DEALT_IN_STATES and s.stack > 0]
+    ahead = coming(table, rows.games, dealt_in, hand.dealer_seat if hand else None)
+    return {
+        "policy": table.policy,
+        "words": ahead.words(table.policy),
+        "games": [{"position": game.position, "name": game.name} for game in rows.games],
+        "now": ahead.now.position if ahead.now is not None else None,
+        "left": ahead.left,
+        "next": ahead.then.name if ahead.then is not None else None,
+    }
+
+
+def _call(rows: TableRows, seats: list[Seat]) -> dict[str, Any] | None:
+    """The dealer's call under way: who calls, the games they may call, and their clock."""
+    table = rows.table
+    if table.call_seat is None or table.call_deadline is None or table.call_expires_at is None:
+        return None
+    players = sum(1 for s in seats if s.state in Seat.DEALT_IN_STATES and s.stack > 0)
+    terms = table.stakes
+    extra = table.call_expires_at - table.call_deadline
+    return {
+        "number": table.call_number,
+        "seat": table.call_seat,
+        "player": table.call_player.username if table.call_player else None,
+        "games": [
+            {"position": game.position, "name": game.name, "game": _words(game, terms)}
+            for game in fitting(rows.games, players)
+        ],
+        "timer": {
+            "seat": table.call_seat,
+            "seats": [table.call_seat],
+            "deadline": table.call_deadline.isoformat(),
+            "expires_at": table.call_expires_at.isoformat(),
+            "time_bank_ms": extra // timedelta(milliseconds=1),
+            "clock": terms.clock,
+        },
+    }
+
+
+def _words(game: TableGame, terms: Stakes) -> str:
+    """The game in words with its sizes: "Razz, 2/4, ante 1, bring-in 1"."""
+    try:
+        return game.game_config(terms).describe()
+    except IllegalAction:
+        return game.name
+
+
 def _waiting(table: Table, seats: list[Seat], hand: Hand | None) -> str | None:
     """Why no hand is being played, when none is and none is about to be dealt."""
     if hand is not None and not hand.is_finished:
         return None
     if not table.is_open:
         return "closed"
+    if table.call_seat is not None:
+        return "call"
     ready = [s for s in seats if s.state in Seat.DEALT_IN_STATES and s.stack > 0]
     return "players" if len(ready) < 2 else None
 

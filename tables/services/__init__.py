@@ -15,6 +15,8 @@ One module per part of the room; import the services from here:
 - ``chat``: the table's chat.
 - ``hands``: dealing, moves, results, and what follows a hand's change.
 - ``clock`` and ``timeouts``: the turn clock, and the move a timeout makes.
+- ``games`` and ``calls``: a mixed table's next game (a rotation's turn), and
+  the dealer's call at dealer's choice.
 - ``play``: requests that may let the table deal, each one call.
 - ``common``: the errors, locks and reads the others share.
 
@@ -24,6 +26,7 @@ import ``tables.tasks``, which calls them.
 
 from __future__ import annotations
 
+from tables.services.calls import call_under_way, calls_expire_overdue, game_call, game_call_timeout
 from tables.services.chat import CHAT_RECENT_LINES, chat_post, chat_recent
 from tables.services.chips import seat_auto_rebuy_set, seat_rebuy, seat_top_up
 from tables.services.clock import hand_reconnect, turn_timeouts_claim_due
@@ -47,6 +50,7 @@ from tables.services.hands import (
 )
 from tables.services.idle_seats import AWAY_STATES, idle_seat_time, seats_stand_up_idle
 from tables.services.play import (
+    game_call_and_deal,
     hand_play,
     seat_auto_rebuy_set_and_deal,
     seat_rebuy_and_deal,
@@ -81,6 +85,8 @@ __all__ = [
     "IllegalMove",
     "ServiceError",
     "StaleMove",
+    "call_under_way",
+    "calls_expire_overdue",
     "chat_post",
     "chat_recent",
     "connection_close",
@@ -88,6 +94,9 @@ __all__ = [
     "connections_expire_stale",
     "connections_refresh",
     "deck_commitment",
+    "game_call",
+    "game_call_and_deal",
+    "game_call_timeout",
     "hand_act",
     "hand_follow_up",
     "hand_play",

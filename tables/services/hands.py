@@ -49,12 +49,15 @@ from tables.services.common import (
     _lock_table,
     deck_commitment,
 )
+from tables.services.games import Pick, pick_game
 from tables.services.seats import _seat_stand_up, _seats_after_hand, _seats_stand_up_all
 
 
 @transaction.atomic
-def hand_start(*, table_id: int, now: datetime | None = None) -> Hand:
-    """Deal a new hand now, to every playing seat with chips, the button moved on one.
+def hand_start(*, table_id: int, now: datetime | None = None) -> Hand | None:
+    """Deal a new hand now, to every playing seat with chips, the button moved on one;
+    None at a dealer's-choice table where the dealer is to call the game first
+    (:mod:`tables.services.games`): the call deals it.
 
     Raises :class:`ServiceError` naming why not: the table is closed, a hand is
     running, or fewer than two players are dealt in. It does not wait out the
@@ -84,9 +87,10 @@ def hand_start_if_ready(*, table_id: int, now: datetime | None = None) -> Hand |
     the pause is up, and beat's sweep (:func:`hands_start_due`) for any table
     still idle after it.
 
-    None when the table isn't ready, and when another caller dealt first: a
-    normal, quiet outcome. Two callers at once deal one hand: the second
-    finds the first's under the table's lock.
+    None when the table isn't ready, when another caller dealt first, and when
+    the dealer is to call the game first (a call begun is a change the
+    caller's viewers need to see): normal, quiet outcomes. Two callers at once
+    deal one hand: the second finds the first's under the table's lock.
     """
     now = now or timezone.now()
     table = Table.objects.filter(pk=table_id).first()  # unlocked: most calls stop here
@@ -121,6 +125,8 @@ def _why_no_deal(table: Table, now: datetime | None = None) -> str | None:
     """
     if not table.is_open:
         return f"{table.name} is closed; no new hands start"
+    if table.call_seat is not None:
+        return f"the dealer at {table.name} is calling the game"
     last = table.hands.order_by("-number").only("number", "ended_at").first()
     if last is not None and last.ended_at is None:
         return f"hand #{last.number} at {table.name} is still being played"
@@ -134,18 +140,35 @@ def _why_no_deal(table: Table, now: datetime | None = None) -> str | None:
     return None
 
 
-def _hand_deal(table: Table, now: datetime) -> Hand:
-    """Deal at a locked table that :func:`_why_no_deal` has cleared."""
+def _hand_deal(table: Table, now: datetime) -> Hand | None:
+    """Deal at a locked table that :func:`_why_no_deal` has cleared; None when
+    the dealer is to call the game first (a call is begun)."""
     seats = list(_dealt_in_seats(table).select_related("player").order_by("number"))
     previous = table.hands.order_by("-number").first()
     dealer = _next_dealer(seats, previous.dealer_seat if previous else 0)
-    hand = _hand_create(table, _engine_order(seats, dealer), dealer, previous, now)
+    pick = pick_game(table, seats, dealer, previous.dealer_seat if previous else None, now)
+    if pick is None:
+        return None
+    hand = _hand_create(table, _engine_order(seats, dealer), dealer, previous, now, pick)
+    if table.is_mixed:
+        table.save(update_fields=["game_position", "game_hands", "game_began_seat", "called"])
     _seats_count_missed_hand(table, dealt=seats)
     return hand
 
 
+def _deal_after_call(table: Table, now: datetime) -> Hand | None:
+    """Deal the game just called at the locked table, if it can deal now; None if not
+    (the call stands for its next deal)."""
+    if _why_no_deal(table) is not None:
+        return None
+    return _hand_deal(table, now)
+
+
 def hands_start_due(
-    *, now: datetime | None = None, on_started: Callable[[Hand], object] | None = None
+    *,
+    now: datetime | None = None,
+    on_started: Callable[[Hand], object] | None = None,
+    on_calling: Callable[[int], object] | None = None,
 ) -> int:
     """Deal at every table that is ready and has been idle past the pause; how many.
 
@@ -153,7 +176,8 @@ def hands_start_due(
     seconds: that task is lost if the worker or Redis dies in the pause, and
     a deal when a player sits is lost if the process dies between the two.
     Each table is its own :func:`hand_start_if_ready` transaction, and
-    ``on_started`` is called with each hand dealt, after it.
+    ``on_started`` is called with each hand dealt, after it, and
+    ``on_calling`` with the id of each table whose dealer began to call the game.
     """
     now = now or timezone.now()
     started = 0
@@ -163,6 +187,11 @@ def hands_start_due(
             started += 1
             if on_started is not None:
                 on_started(hand)
+        elif (
+            on_calling is not None
+            and Table.objects.filter(pk=table_id, call_seat__isnull=False).exists()
+        ):
+            on_calling(table_id)
     return started
 
 
@@ -194,7 +223,7 @@ def _next_hand_schedule(table_id: int) -> None:
 
 def _tables_due(now: datetime) -> QuerySet[Table, int]:
     """Open tables with no hand running or ended within the pause, and two players in."""
-    tables = Table.objects.filter(is_open=True)
+    tables = Table.objects.filter(is_open=True, call_seat__isnull=True)
     busy = Hand.objects.filter(table=OuterRef("pk")).filter(
         Q(ended_at__isnull=True) | Q(ended_at__gt=now - next_hand_pause())
     )
@@ -237,10 +266,15 @@ def _engine_order(seats: list[Seat], dealer: int) -> list[Seat]:
 
 
 def _hand_create(
-    table: Table, order: list[Seat], dealer: int, previous: Hand | None, now: datetime | None
+    table: Table,
+    order: list[Seat],
+    dealer: int,
+    previous: Hand | None,
+    now: datetime | None,
+    pick: Pick,
 ) -> Hand:
     deck, salt = shuffled_deck(), secrets.token_hex(32)
-    config = table.stakes.game_config()
+    config = pick.config
     state = HandState.new(config, [seat.stack for seat in order], deck)
     hand = Hand(
         table=table,
@@ -254,6 +288,8 @@ def _hand_create(
         state=state.to_dict(),
         version=0,
         **Hand.game_fields(config, table.stakes.seats),
+        game_position=pick.position,
+        call=pick.call,
     )
     seats = HandSeats(order)
     seats.take_stacks(state.stacks)  # the antes

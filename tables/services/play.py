@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from tables.models import Hand
 from tables.selectors.snapshots import TableRows, rows_after_move
+from tables.services.calls import game_call
 from tables.services.chips import seat_auto_rebuy_set, seat_rebuy
 from tables.services.common import StaleMove
 from tables.services.hands import hand_act, hand_follow_up, hand_start_if_ready
@@ -45,6 +46,13 @@ def seat_rebuy_and_deal(*, table_id: int, player_id: int, amount: int) -> None:
 def seat_auto_rebuy_set_and_deal(*, table_id: int, player_id: int, amount: int | None) -> None:
     seat_auto_rebuy_set(table_id=table_id, player_id=player_id, amount=amount)
     hand_start_if_ready(table_id=table_id)  # it may have bought a busted seat back in
+
+
+def game_call_and_deal(*, table_id: int, player_id: int, game: int) -> None:
+    """The dealer calls the next game, which is dealt at once; then what follows the deal."""
+    hand = game_call(table_id=table_id, player_id=player_id, game=game)
+    if hand is not None:
+        hand_follow_up(hand=hand)
 
 
 def hand_play(
