@@ -356,6 +356,10 @@ def _hand_info(hand: Hand, clocked: list[int], names: list[str]) -> dict[str, An
         "names": names,
         "deck_commitment": hand.deck_commitment,
         "finished": hand.is_finished,
+        # The game the hand is dealt, and at dealer's choice the call that chose it.
+        "game": hand.game,
+        "variant": hand.variant,
+        "call": hand.call,
         "timer": _timer(hand, clocked),
     }
 
