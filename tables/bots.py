@@ -93,6 +93,22 @@ def choose_action(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return _move(options[kind], view, rng)
 
 
+def choose_game(call: dict[str, Any], rng: random.Random) -> int:
+    """At dealer's choice, the game a bot calls: any of those offered, at random,
+    so that a table of bots plays its whole list. ``call`` is the snapshot's
+    ``table.call``; its position in the table's list is what the bot sends.
+
+    >>> call = {"games": [{"position": 0, "name": "Razz"}, {"position": 2, "name": "Baseball"}]}
+    >>> choose_game(call, random.Random(3)) in (0, 2)
+    True
+    """
+    options = call["games"]
+    if not options:
+        raise ValueError("no game to call")
+    position: int = rng.choice(options)["position"]
+    return position
+
+
 def choose_decision(view: dict[str, Any], options: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """A roll, an exchange or a declaration, judged from the bot's own cards.
 
@@ -305,6 +321,7 @@ class Bot:
     # A decision made at once (hand id, street, decision) already sent: the
     # others' choices move the turn on while the bot's is on its way.
     last_decision: tuple[int, str, str] | None = None
+    last_call: int | None = None  # the number of the dealer's call the bot has answered
     asked: str | None = None  # a seat request ("sit", "leave", "sit_in") awaiting its effect
     done: bool = False
     held: set[int] = field(default_factory=set)  # free seats held for the waiting list
@@ -422,7 +439,7 @@ class Bot:
             return self.choose_again()
         if code not in RESYNC_ERRORS:
             return None
-        self.last_move = self.asked = self.last_decision = None
+        self.last_move = self.asked = self.last_decision = self.last_call = None
         if code == "refused":
             self.refusals += 1
             self.done = self.refusals >= MAX_SIT_REFUSALS
@@ -449,7 +466,9 @@ class Bot:
         request = self.seat_request(seats, mine, in_hand)
         if request is None:
             self.asked = None
-            return self.act(snapshot) if in_hand else None
+            if in_hand:
+                return self.act(snapshot)
+            return self.call_game(snapshot["table"].get("call"), you["seat"])
         # Snapshots sent before the server saw the request still call for it:
         # ask once, and again only after an error.
         if request["type"] == self.asked:
@@ -477,6 +496,15 @@ class Bot:
             logger.warning("%s: the table is full", self.name)
             return None
         return {"type": "sit", "seat": self.rng.choice(free), "buy_in": self.buy_in}
+
+    def call_game(self, call: dict[str, Any] | None, seat: int | None) -> dict[str, Any] | None:
+        """At dealer's choice, the bot's call when it is the dealer calling, once per call."""
+        if call is None or call["seat"] != seat or self.last_call == call["number"]:
+            return None
+        if not call["games"]:
+            return None
+        self.last_call = call["number"]
+        return {"type": "call_game", "game": choose_game(call, self.rng)}
 
     @staticmethod
     def dealt_in(snapshot: dict[str, Any], seat: int) -> bool:

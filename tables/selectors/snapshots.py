@@ -81,7 +81,9 @@ def read_table(table_id: int) -> TableRows | None:
     if hand is not None:
         table = hand.table
     else:
-        found = Table.objects.select_related("stakes", "call_player").filter(pk=table_id).first()
+        found = (
+            Table.objects.select_related("stakes__rake", "call_player").filter(pk=table_id).first()
+        )
         if found is None:
             return None
         table = found
@@ -112,7 +114,7 @@ def _with_seats(table: Table, hand: Hand | None, state: HandState | None) -> Tab
 # The latest hand comes with its table and stakes.
 LATEST_HAND = CompiledRead(
     lambda table_id: (
-        Hand.objects.select_related("table__stakes", "table__call_player")
+        Hand.objects.select_related("table__stakes__rake", "table__call_player")
         .filter(table_id=table_id)
         .order_by("-number")[:1]
     )

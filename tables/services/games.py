@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 
 from tables import scheduling
@@ -128,6 +129,8 @@ def _call_begin(table: Table, seat: Seat, now: datetime) -> None:
     table.call_expires_at = table.call_deadline + timedelta(seconds=extra)
     table.called = None
     table.save(update_fields=[*CALL_FIELDS, "called"])
+    if not settings.CARDROOM_TURN_TASKS:
+        return  # no broker, no clock: as for the turns (tables.services.clock)
     number, expires = table.call_number, table.call_expires_at
     transaction.on_commit(
         lambda: scheduling.call_timeout_send(table.pk, number, expires), robust=True

@@ -42,7 +42,7 @@ from tables.bots import (
     choose_action,
     hand_strength,
 )
-from tables.models import Table
+from tables.models import Table, TableGame
 from tables.rules import HandState
 from tables.rules.cards import card_str, parse_card
 from tables.rules.config import GameConfig
@@ -364,6 +364,18 @@ def test_a_bot_answers_its_turn_once_naming_the_turn_and_the_hand() -> None:
     assert me.answer(message) is None  # the same snapshot again: already answered
 
 
+def test_a_dealer_bot_calls_a_game_offered_once_per_call() -> None:
+    me = bot()
+    message = snapshot(1)
+    games = [{"position": 0, "name": "Razz"}, {"position": 3, "name": "Baseball"}]
+    message["table"]["call"] = {"number": 4, "seat": 1, "games": games}
+    reply = me.answer(message)
+    assert reply is not None and reply["type"] == "call_game" and reply["game"] in (0, 3)
+    assert me.answer(message) is None  # the same call again: already answered
+    message["table"]["call"] = {"number": 5, "seat": 3, "games": games}
+    assert me.answer(message) is None  # bob's call, not the bot's
+
+
 def test_a_busted_bot_stands_up_to_buy_in_again() -> None:
     assert bot().answer(snapshot(1, stack=0)) == {"type": "leave"}
 
@@ -606,3 +618,45 @@ def test_three_bots_play_hands_over_real_websockets_and_every_chip_is_accounted_
     assert "Bots disconnected." in log.read_text()
     assert table.seat_set.filter(player__username__startswith="bot-").count() == 3
     call_command("audit_chips")  # raises CommandError on any difference
+
+
+@pytest.mark.django_db(transaction=True)
+def test_bots_call_the_games_at_dealers_choice(
+    daphne: str, server_env: dict[str, str], table: Table, tmp_path: Path
+) -> None:
+    """Each hand's dealer, a bot, calls a game from the list, and the bots play it."""
+    Table.objects.filter(pk=table.pk).update(policy="dealers_choice")
+    for position, variant in enumerate(["razz", "baseball", "english", "stud8"]):
+        TableGame.objects.create(table=table, position=position, variant=variant)
+    argv = [sys.executable, "manage.py", "run_bots", "--table", str(table.pk), "--count", "3"]
+    argv += ["--url", daphne, "--seed", "2"]
+    log = tmp_path / "bots.log"
+    with log.open("wb") as output:
+        bots = subprocess.Popen(
+            argv,
+            cwd=PROJECT_ROOT,
+            env=server_env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        deadline = time.monotonic() + 40
+        while table.hands.filter(ended_at__isnull=False).count() < 4:
+            assert bots.poll() is None, "the bots stopped"
+            assert time.monotonic() < deadline, "the bots finished too few hands"
+            time.sleep(0.2)
+        bots.send_signal(signal.SIGINT)
+        assert bots.wait(timeout=15) == 0
+    finally:
+        stop_process_group(bots)
+        print(log.read_text())
+    hands = list(table.hands.order_by("number"))
+    # Every hand was called by its dealer, a bot, in time.
+    for hand in hands[:4]:
+        assert hand.call is not None and hand.call["how"] == "called", hand.call
+        names = dict(zip(hand.seat_numbers(), hand.player_names(), strict=True))
+        assert hand.call["by"] == names[hand.dealer_seat]
+    assert len({hand.variant for hand in hands}) >= 2
+    assert {hand.variant for hand in hands} <= {"razz", "baseball", "english", "stud8"}
+    call_command("audit_chips")

@@ -27,6 +27,7 @@ from accounts.models import User
 from cardroom.asgi import application
 from tables import services
 from tables.models import Hand, Seat, Table, TableConnection
+from tables.rules.games import how_it_plays
 from tests.tables.conftest import session_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -196,10 +197,15 @@ def test_an_observer_gets_a_public_snapshot_with_no_you(table: Table) -> None:
             snapshot = observer.frames[0]
             assert snapshot["seq"] == 1
             assert snapshot["you"] is None and snapshot["hand"] is None
+            rules = snapshot["table"].pop("rules")
+            assert rules == list(how_it_plays(table.stakes.game_config()))
             assert snapshot["table"] == {
                 "id": table.pk,
                 "name": "Table 1",
                 "stakes": "Seven-card stud, 5/10, ante 1, bring-in 2",
+                "buy_in": [50, 500],
+                "mix": None,
+                "call": None,
                 "is_open": True,
                 "waiting": "players",
                 "waiting_list": [],
