@@ -981,6 +981,8 @@ class PlayerDay(models.Model):
     days. A later change of ``TIME_ZONE`` leaves the rows already written on
     the old zone's days. ``stakes`` is the table's, which never changes once
     the table exists: kept here so that counting per stakes needs no join.
+    ``variant`` is the game the hands were dealt: at a mixed table a player
+    has a row for each game they played there that day.
     """
 
     day = models.DateField()
@@ -989,11 +991,14 @@ class PlayerDay(models.Model):
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="player_days"
     )
+    variant = models.CharField(max_length=32, choices=VARIANT_CHOICES)
 
     class Meta:
         constraints = [
             # Also the index the report's ranges of days read.
-            models.UniqueConstraint(fields=["day", "table", "player"], name="one_player_day"),
+            models.UniqueConstraint(
+                fields=["day", "table", "player", "variant"], name="one_player_day_per_game"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -340,6 +340,7 @@ class ActivityReport:
     busiest: list[Activity]  # the three hours of the day with the most hands
     by_stakes: list[Activity]
     by_table: list[Activity]
+    by_game: list[Activity]  # as each hand was dealt: a mixed table's games apart
     total: Activity
     chart: Chart | None
     days: int  # days in the span
@@ -360,7 +361,8 @@ def activity_report(scope: Scope, *, now: datetime.datetime | None = None) -> Ac
     per_table_hour = _hands_per_table_hour(_finished(Hand.objects.all(), scope))
     span = chart_span(scope, [row["day"] for row in per_table_hour], now=now)
     if span is None:
-        return ActivityReport([], [], [], [], [], [], Activity(None, "Total", 0, 0, 0.0), None, 0)
+        empty = Activity(None, "Total", 0, 0, 0.0)
+        return ActivityReport([], [], [], [], [], [], [], empty, None, 0)
     players = _players_active(_player_days(scope))
     names = _table_and_stakes_names({row["table_id"] for row in per_table_hour})
     for row in per_table_hour:
@@ -374,6 +376,7 @@ def activity_report(scope: Scope, *, now: datetime.datetime | None = None) -> Ac
         busiest=sorted((a for a in by_hour if a.hands), key=lambda a: -a.hands)[:3],
         by_stakes=_activity_by(per_table_hour, players, names, Stakes),
         by_table=_activity_by(per_table_hour, players, names, Table),
+        by_game=_activity_by_game(per_table_hour, players),
         total=Activity(
             None,
             "Total",
@@ -388,15 +391,15 @@ def activity_report(scope: Scope, *, now: datetime.datetime | None = None) -> Ac
 
 
 def _hands_per_table_hour(hands: QuerySet[Hand]) -> list[dict[str, Any]]:
-    """How many of ``hands`` ended at each table in each hour of each day.
+    """How many of ``hands`` of each game ended at each table in each hour of each day.
 
-    One pass over the index of when hands ended serves the days, the weeks,
-    the tables, the stakes and the hours of the day: far fewer rows come back
-    than there are hands, since a table plays dozens of hands an hour.
+    One pass over the hands that ended serves the days, the weeks, the
+    tables, the stakes, the games and the hours of the day: far fewer rows
+    come back than there are hands, since a table plays dozens of hands an hour.
     """
     return list(
         hands.annotate(day=TruncDate("ended_at"), hour=ExtractHour("ended_at"))
-        .values("day", "hour", "table_id")
+        .values("day", "hour", "table_id", "variant")
         .annotate(hands=Count("id"))
         .order_by()
     )
@@ -461,6 +464,7 @@ class PlayersActive:
     week: dict[datetime.date, int]  # by the Monday of each ISO week
     table: dict[int, int]
     stakes: dict[int, int]
+    game: dict[str, int]  # by variant
     total: int
 
 
@@ -481,6 +485,7 @@ def _players_active(rows: QuerySet[PlayerDay]) -> PlayersActive:
         week=per("week", rows.annotate(week=TruncWeek("day"))),
         table=per("table_id"),
         stakes=per("stakes_id"),
+        game=per("variant"),
         total=rows.aggregate(n=Count("player_id", distinct=True))["n"],
     )
 
@@ -549,6 +554,25 @@ def _activity_by(
         key, active, names_of = "stakes_id", players.stakes, names.stakes
     hands, played = _hands_by(per_table_hour, _get(key)), _hours_played(per_table_hour, _get(key))
     lines = [Activity(k, names_of[k], hands[k], active.get(k, 0), played[k]) for k in hands]
+    return sorted(lines, key=lambda line: line.label)
+
+
+def _activity_by_game(
+    per_table_hour: list[dict[str, Any]], players: PlayersActive
+) -> list[Activity]:
+    """Per game, as each hand was dealt, each over its own hours of play."""
+    key = _get("variant")
+    hands, played = _hands_by(per_table_hour, key), _hours_played(per_table_hour, key)
+    lines = [
+        Activity(
+            game,
+            _game_name({"variant": game}),
+            hands[game],
+            players.game.get(game, 0),
+            played[game],
+        )
+        for game in hands
+    ]
     return sorted(lines, key=lambda line: line.label)
 
 

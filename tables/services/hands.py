@@ -478,6 +478,7 @@ def _player_days_write(hand: Hand) -> None:
                 table_id=hand.table_id,
                 stakes_id=hand.table.stakes_id,
                 player_id=player_id,
+                variant=hand.variant,
             )
             for player_id in hand.player_ids()
         ),

@@ -17,7 +17,7 @@ from django.apps import apps
 
 from accounts.models import User
 from tables import services
-from tables.models import Hand, PlayerDay, Stakes, Table
+from tables.models import Hand, PlayerDay, Stakes, Table, TableGame
 from tables.reports import queries
 from tests.tables.conftest import bet_and_call, play_out, player_days, player_days_from_results
 
@@ -165,6 +165,34 @@ def test_the_report_counts_the_players_the_results_show(
     assert players_per(report.by_table) == {"Table 1": 2, "Table 2": 2}
     assert players_per(report.by_stakes) == {"Stud 5/10": 3}
     assert report.total.players == 3
+
+
+def test_a_mixed_tables_activity_is_split_by_the_game_each_hand_was_dealt(
+    table: Table, second_table: Table, alice: User, bob: User, carol: User
+) -> None:
+    """Table 1 rotates razz and stud hi-lo hand by hand; table 2 deals stud."""
+    Table.objects.filter(pk=table.pk).update(policy="rotation", rotate_hands=1)
+    for position, variant in enumerate(["razz", "stud8"]):
+        TableGame.objects.create(table=table, position=position, variant=variant)
+    seat(table, [alice, bob])
+    seat(second_table, [alice, carol])
+    for hour in (10, 11, 12):  # razz, stud hi-lo, razz
+        play_at(table, utc(2, hour))
+    play_at(second_table, utc(2, 12))
+
+    report = queries.activity_report(queries.Scope(start=datetime.date(2025, 3, 1)))
+
+    by_game = {line.label: (line.hands, line.players, line.hours) for line in report.by_game}
+    assert by_game == {
+        "Razz": (2, 2, 2),
+        "Seven-card stud": (1, 2, 1),
+        "Seven-card stud hi-lo, eight or better": (1, 2, 1),
+    }
+    assert players_per(report.by_table) == {"Table 1": 2, "Table 2": 2}
+    assert report.total.hands == sum(line.hands for line in report.by_game) == 4
+    assert set(PlayerDay.objects.filter(table=table).values_list("player_id", "variant")) == {
+        (player.pk, game) for player in (alice, bob) for game in ("razz", "stud8")
+    }
 
 
 def test_a_range_of_days_counts_the_summary_of_those_days_only(
