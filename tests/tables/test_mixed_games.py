@@ -9,10 +9,11 @@ game (``tables.services.calls``), or the table deals its default.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable
 
 import pytest
 from django.db.models import F
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
@@ -20,6 +21,7 @@ from accounts.services import user_signup
 from tables import services
 from tables.models import Hand, Seat, Stakes, Table, TableGame
 from tables.rules import HandState
+from tables.rules.formats.phh import read_phh
 from tables.selectors.games import coming, orbit_done, orbit_hands_left
 from tests.tables.conftest import play_out
 from tests.tables.test_history_access import folds
@@ -318,4 +320,26 @@ def test_editing_the_list_changes_no_past_hand(stakes: Stakes, alice: User, bob:
     assert [Hand.objects.get(pk=h.pk).small_bet for h in hands] == [5, 5]
 
 
-Player = Callable[[Hand, HandState], tuple[str, int | None]]
+# ------------------------------------------------------- history and exports
+
+
+def test_each_hand_of_a_mixed_table_keeps_its_own_game_in_history_and_exports(
+    stakes: Stakes, alice: User, bob: User
+) -> None:
+    """A rotation of razz and stud hi-lo: each hand's page, export and My hands
+    row say its own game, and editing the list afterwards changes none of them."""
+    table = mixed(stakes, Table.Policy.ROTATION, ["razz", "stud8"], rotate_hands=1)
+    sit(table, alice, bob)
+    razz, stud8 = deal_and_finish(table), deal_and_finish(table)
+    TableGame.objects.filter(table=table).update(variant="stud")
+    client = Client()
+    client.force_login(alice)
+    for hand, code, words in (
+        (razz, "FR", "Razz, 5/10"),
+        (stud8, "F7S/8", "Seven-card stud hi-lo"),
+    ):
+        phh = read_phh(client.get(reverse("export_hand", args=[hand.pk, "phh"])).content.decode())
+        assert phh.fields["variant"] == code
+        assert words in client.get(reverse("hand_detail", args=[hand.pk])).content.decode()
+    listing = client.get(reverse("my_hands"), {"variant": "razz"}).content.decode()
+    assert f'data-hand="{razz.pk}"' in listing and f'data-hand="{stud8.pk}"' not in listing
