@@ -45,6 +45,8 @@ def game_call(
     if table.call_player_id != player_id:
         caller = table.call_player.username if table.call_player else f"seat {table.call_seat}"
         raise ServiceError(f"it is {caller}'s call, not yours")
+    if not Seat.objects.filter(table=table, number=table.call_seat, player_id=player_id).exists():
+        raise ServiceError("you no longer sit in the dealer's seat; the table deals its default")
     games = table_games(table)
     entry = entry_at(games, game) if type(game) is int else None
     if entry is None:

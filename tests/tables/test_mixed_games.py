@@ -229,6 +229,14 @@ def test_a_game_the_players_dont_fit_is_not_offered_nor_callable(
     assert not table.hands.exists()
 
 
+def test_a_dealer_who_left_can_no_longer_call(choice: Table, alice: User) -> None:
+    table = begin_call(choice)
+    services.seat_leave(table_id=table.pk, player_id=alice.pk)
+    with pytest.raises(services.ServiceError, match="no longer sit in the dealer's seat"):
+        services.game_call(table_id=table.pk, player_id=alice.pk, game=1)
+    assert not table.hands.exists()
+
+
 def test_a_call_for_a_hand_already_dealt_is_refused(choice: Table, alice: User) -> None:
     table = begin_call(choice)
     hand = services.game_call(table_id=table.pk, player_id=alice.pk, game=0)
