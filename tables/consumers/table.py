@@ -68,6 +68,7 @@ class TableConsumer(DirectConsumer):
         self.cursor: Cursor | None = None
         self.stamp: Stamp = (-1, -1)  # how far the rows of the last snapshot sent had got
         self.timer: dict[str, Any] = NO_TIMER  # a client assumes no clock until told
+        self.rules: list[str] | None = None  # the game's rules last sent (sent when they change)
         # The balance while standing: read on connect and whenever the seat
         # comes or goes (it only changes when chips move to or from a seat).
         self.balance: int | None = None
@@ -256,8 +257,19 @@ class TableConsumer(DirectConsumer):
         )
         self.cursor = snapshot.cursor
         timer = self.timer_change(snapshot.payload)
+        payload = self.without_rules_sent(snapshot.payload, replay=replay)
         # One change, one frame: the client applies it whole.
-        await self.send_messages([*snapshot.events, snapshot.payload, *timer])
+        await self.send_messages([*snapshot.events, payload, *timer])
+
+    def without_rules_sent(self, payload: dict[str, Any], *, replay: bool) -> dict[str, Any]:
+        """The snapshot without the game's rules when this client has them already:
+        they change only with the game, and a client asking again gets them again."""
+        rules = payload["table"]["rules"]
+        if rules != self.rules or replay:
+            self.rules = rules
+            return payload
+        table = {key: value for key, value in payload["table"].items() if key != "rules"}
+        return {**payload, "table": table}
 
     async def follow_balance(self, rows: TableRows) -> None:
         """Read the balance again when this viewer's seat has come or gone."""

@@ -55,6 +55,8 @@ def test_the_dealer_calls_the_game_and_everyone_sees_it(
             assert (timer["type"], timer["seat"]) == ("timer", 1)
             assert timer["expires_at"] == call["timer"]["expires_at"]
             assert waiting["table"]["mix"]["words"] == "Dealer's choice"
+            # The rules of the game shown (the list's first) came on connecting.
+            assert "rules" in alice.frames[0]["table"] and "rules" not in waiting["table"]
 
             # A viewer who joins during the call sees it.
             observer = await join(choice.pk)
