@@ -16,7 +16,7 @@ from django.utils import timezone
 from tables.models import Hand, Seat, Table
 from tables.selectors.games import entry_at, fitting, table_games
 from tables.services.common import ServiceError, _lock_table
-from tables.services.games import CALL_FIELDS, _call_end, _default
+from tables.services.games import _call_end, _call_off, _default
 from tables.services.hands import _deal_after_call
 
 
@@ -77,8 +77,7 @@ def game_call_timeout(*, table_id: int, call: int, now: datetime | None = None) 
     entry = _default(table, games, _players_in(table))
     name = table.call_player.username if table.call_player else f"seat {table.call_seat}"
     if entry is None:  # nobody left to deal to: no call stands
-        table.call_seat = table.call_player = table.call_deadline = table.call_expires_at = None
-        table.save(update_fields=list(CALL_FIELDS))
+        _call_off(table)
         return None
     _call_end(table, entry.position, {"by": name, "how": "timed_out"})
     return _deal_after_call(table, now)

@@ -140,6 +140,12 @@ def _call_begin(table: Table, seat: Seat, now: datetime) -> None:
 CALL_FIELDS = ("call_number", "call_seat", "call_player", "call_deadline", "call_expires_at")
 
 
+def _call_off(table: Table) -> None:
+    """No call under way any more (the table closed, or nobody is left to deal to)."""
+    table.call_seat = table.call_player = table.call_deadline = table.call_expires_at = None
+    table.save(update_fields=list(CALL_FIELDS))
+
+
 def _call_end(table: Table, position: int, note: dict[str, Any]) -> None:
     """The call is made (or defaulted): the next deal deals game ``position``."""
     table.call_seat = table.call_player = table.call_deadline = table.call_expires_at = None

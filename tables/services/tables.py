@@ -6,6 +6,7 @@ from django.db import transaction
 
 from tables.models import Table, WaitingPlayer
 from tables.services.common import _lock_table, _unfinished_hand
+from tables.services.games import _call_off
 from tables.services.seats import _seats_stand_up_all
 
 
@@ -21,10 +22,13 @@ def table_close(*, table_id: int) -> Table:
 
     Every seat is stood up, its chips back in its player's balance: at once
     when no hand is running, else as soon as that hand ends
-    (``hands._hand_end_write``). The waiting list is emptied.
+    (``hands._hand_end_write``). The waiting list is emptied, and a dealer's
+    call under way is called off.
     """
     table = _table_set_open(table_id, is_open=False)
     WaitingPlayer.objects.filter(table=table).delete()
+    if table.call_seat is not None:
+        _call_off(table)
     if _unfinished_hand(table) is None:
         _seats_stand_up_all(table)
     return table

@@ -311,6 +311,15 @@ def test_a_call_for_the_orbit_holds_until_the_deal_comes_round(
     assert table.call_player_id == alice.pk
 
 
+def test_closing_the_table_calls_the_call_off(choice: Table) -> None:
+    table = begin_call(choice)
+    services.table_close(table_id=table.pk)
+    table.refresh_from_db()
+    assert table.call_seat is None
+    assert services.game_call_timeout(table_id=table.pk, call=table.call_number) is None
+    assert not table.hands.exists()
+
+
 def test_the_sweep_does_not_deal_while_the_dealer_calls(choice: Table) -> None:
     begin_call(choice)
     later = timezone.now() + datetime.timedelta(seconds=2)
