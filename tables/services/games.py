@@ -118,6 +118,10 @@ def _call_note(seat: Seat, how: str) -> dict[str, Any]:
 # ------------------------------------------------------------ the dealer's call
 
 
+# The table's fields that hold a call under way.
+CALL_FIELDS = ("call_number", "call_seat", "call_player", "call_deadline", "call_expires_at")
+
+
 def _call_begin(table: Table, seat: Seat, now: datetime) -> None:
     """Ask the dealer at ``seat`` to call the next game, with the table's action
     time and, on the countdown clock, its countdown as well; the table is saved."""
@@ -135,9 +139,6 @@ def _call_begin(table: Table, seat: Seat, now: datetime) -> None:
     transaction.on_commit(
         lambda: scheduling.call_timeout_send(table.pk, number, expires), robust=True
     )
-
-
-CALL_FIELDS = ("call_number", "call_seat", "call_player", "call_deadline", "call_expires_at")
 
 
 def _call_off(table: Table) -> None:
