@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 
@@ -9,6 +11,7 @@ from tables.models import Stakes, Table
 from tables.rules import IllegalAction
 from tables.rules.games import how_it_plays
 from tables.selectors.lobby import STATS_WINDOW, LobbyFilter, lobby_rows
+from tables.selectors.snapshots import build_snapshot, read_table
 
 # --------------------------------------------------------------------- the lobby
 
@@ -40,12 +43,44 @@ def _ignored_filters(form: LobbyFilter) -> list[str]:
 
 
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
-    """The table's frame, and how its game plays; everything about the hands
+    """The table's frame, and the game of the hand being dealt: its words, how
+    it plays, and at a mixed table what is coming. The page's first paint
+    says them in the snapshot's own words; everything else, and every change,
     arrives over the websocket."""
     tables = Table.objects.select_related("stakes", "stakes__rake")
     table = get_object_or_404(tables, pk=table_id)
-    context = {"table": table, "stakes": table.stakes, "how_it_plays": _how_it_plays(table.stakes)}
+    game = _game_now(table)
+    context = {
+        "table": table,
+        "stakes": table.stakes,
+        "game": game,
+        "mix_words": _mix_words(game["mix"]),
+    }
     return render(request, "tables/table.html", context)
+
+
+def _game_now(table: Table) -> dict[str, Any]:
+    """The snapshot's part about the table, as an observer gets it: its
+    ``stakes``, ``rules`` and ``mix`` follow the hand being dealt."""
+    rows = read_table(table.pk)
+    if rows is None:  # deleted since: the page says the table's own game
+        return {
+            "stakes": table.stakes.describe(),
+            "rules": _how_it_plays(table.stakes),
+            "mix": None,
+        }
+    shown: dict[str, Any] = build_snapshot(rows, None, None, with_events=False).payload["table"]
+    return shown
+
+
+def _mix_words(mix: dict[str, Any] | None) -> str:
+    """The mix line's words (games.js's ``mixWords`` says them the same way)."""
+    if mix is None:
+        return ""
+    if mix["words"]:
+        return str(mix["words"])
+    names = " · ".join(game["name"] for game in mix["games"])
+    return ("Rotation: " if mix["policy"] == "rotation" else "Dealer's choice: ") + names
 
 
 def _how_it_plays(stakes: Stakes) -> tuple[str, ...]:

@@ -6,6 +6,7 @@ import { chips } from "../shared/format.js";
 import { advanceChoices, betweenBets, facingOf, keep, moveFor, myTurn, situation } from "./advance.js";
 import { betSizeControl, isOpenSized } from "./bet-size.js";
 import { decisionKey, decisionMessage, decisionOptions, drawDecision } from "./decisions.js";
+import { callMessage, callOf, drawCallPanel, myCall } from "./games.js";
 
 // One key per kind of move: fold, the passive move, the aggressive one.
 export const KEYS = { fold: "F", check: "C", call: "C", bring_in: "C", complete: "B", bet: "B", raise: "R" };
@@ -56,12 +57,19 @@ export function renderActions(table) {
   const box = byId("actions");
   const snap = table.state.snap;
   const deciding = Boolean(snap.hand && snap.hand.phase === "deciding");
+  const calling = myCall(snap);
   byId("keys").hidden = !table.mySeat();
-  byId("keys-bets").hidden = deciding;
-  byId("keys-decide").hidden = !deciding;
+  byId("keys-bets").hidden = deciding || calling;
+  byId("keys-decide").hidden = !deciding || calling;
+  byId("keys-call").hidden = !calling;
   document.querySelectorAll("#keys-decide [data-decisions]").forEach((span) => {
     span.hidden = !deciding || !span.dataset.decisions.split(" ").includes(snap.hand.decision);
   });
+  if (calling) {
+    renderCall(table, box);
+    return;
+  }
+  table.called = null; // the call was made, or is another's
   // A snapshot that leaves the move as it was (someone sat down, say) keeps
   // a bet-size control as it stands: the amount chosen, and the focus.
   const moves = movesKey(snap);
@@ -80,6 +88,30 @@ export function renderActions(table) {
   actionChoices(snap.hand.legal_actions).forEach((choice) => {
     box.appendChild(choice.range ? betSize(table, choice) : actionButton(table, choice));
   });
+}
+
+// The dealer's panel of games. A snapshot that leaves the call as it was (a
+// seat changed, say) leaves the panel alone, and the focus where it was.
+function renderCall(table, box) {
+  const call = callOf(table.state.snap);
+  if (table.called && table.called.number !== call.number) table.called = null;
+  const moves = JSON.stringify(["call", call.number, call.games, table.called]);
+  if (box.dataset.moves === moves) return;
+  const focused = box.contains(document.activeElement) ? document.activeElement.dataset.game : null;
+  box.dataset.moves = moves;
+  box.textContent = "";
+  drawCallPanel(box, call, table.called, (position) => callGame(table, position));
+  const again = focused && box.querySelector('[data-game="' + focused + '"]:not(:disabled)');
+  if (again) again.focus();
+}
+
+// One click, one call: the buttons wait for the hand it deals (or a refusal).
+function callGame(table, position) {
+  const call = callOf(table.state.snap);
+  if (!call || table.called) return;
+  table.send(callMessage(position));
+  table.called = { number: call.number, position };
+  renderCall(table, byId("actions"));
 }
 
 function movesKey(snap) {

@@ -6,6 +6,7 @@
 // short, sounds.js sounds the time cue.
 import { byId, el } from "../shared/felt.js";
 import { viewerDeciding } from "./decisions.js";
+import { callOf } from "./games.js";
 
 // The fixed points of timer message `t`, or null when it can't be shown.
 export function clockPlan(t) {
@@ -61,7 +62,9 @@ export function renderTimer(table) {
   const box = byId("timer");
   const { snap, timer, skew } = table.state;
   const plan = clockPlan(timer);
-  if (!plan || !snap.hand || snap.hand.phase === "over") {
+  // Between hands the only clock is the dealer's, calling the next game.
+  const between = !snap.hand || snap.hand.phase === "over";
+  if (!plan || (between && !callOf(snap))) {
     box.hidden = true;
     table.sounds.watch(null);
     return;

@@ -2,6 +2,7 @@
 // narrator, the headings and seat changes from narrate.js.
 import { byId, el } from "../shared/felt.js";
 import { fullTime, localTime } from "../shared/times.js";
+import { callLines, gameLines } from "./games.js";
 import { Narration, seatChanges } from "./narrate.js";
 import { mayReview } from "./state.js";
 
@@ -17,15 +18,25 @@ export class HandLog {
   constructor(table) {
     this.table = table;
     this.narration = new Narration();
+    this.game = null; // the game of the last hand headed, in words
   }
 
-  // One event message into the log, headed with `snap`'s hand number, unless
-  // this page logged it before (a replay) or some before it never came. Whether it was new.
+  // One event message into the log, headed with `snap`'s hand number (and,
+  // under the heading, the call that chose its game or the game it changed
+  // to), unless this page logged it before (a replay) or some before it
+  // never came. Whether it was new.
   event(message, snap) {
     if (!this.table.state.events.isNew(message)) return false;
     const { heading, text } = this.narration.next(message, snap);
     const list = byId("log");
-    if (heading) addLine(list, el("li", "log-hand", heading));
+    if (heading) {
+      addLine(list, el("li", "log-hand", heading));
+      const info = snap.hand_info;
+      if (info && info.id === message.hand_id) {
+        gameLines(this.game, snap).forEach((line) => addLine(list, el("li", "log-game", line)));
+        this.game = info.game || null;
+      }
+    }
     if (!text) return true;
     const line = el("li", "log-" + message.event.type, text);
     if (message.event.type === "result" && mayReview(snap, message.hand_id, this.table.config.allHands)) {
@@ -40,6 +51,11 @@ export class HandLog {
 
   seats(before, after) {
     seatChanges(before, after).forEach((text) => addLine(byId("log"), el("li", "log-seat", text)));
+  }
+
+  // The dealer beginning to call the game, once a call.
+  calls(before, after) {
+    callLines(before, after).forEach((text) => addLine(byId("log"), el("li", "log-game", text)));
   }
 }
 

@@ -9,6 +9,7 @@ import { listenForKeys, playAdvance, renderActions, renderAdvance } from "./acti
 import { myTurn } from "./advance.js";
 import { renderChipControls } from "./chip-controls.js";
 import { renderTimer } from "./clock.js";
+import { callOf, gameNotice, myCall, renderGame, showNotice } from "./games.js";
 import { HandLog, listenForChat, logSnapshot, takeChat } from "./log.js";
 import { animate, dealMs, movesBetween } from "./motion.js";
 import { renderBalance, renderCentre, renderLastHand, renderSeats } from "./render.js";
@@ -54,6 +55,7 @@ function start(room) {
     advance: null, // the advance action ticked, if any (advance.js)
     dealing: null, // while the cards dealt are in flight: the turn waits (holdTurn)
     decided: null, // the decision whose move is on its way, if any (actions.js)
+    called: null, // the dealer's call on its way, {number, position}, if any (actions.js)
   };
   table.buyIn = new BuyIn(table);
   table.log = new HandLog(table);
@@ -62,6 +64,7 @@ function start(room) {
     connecting() {
       table.state.reconnect();
       table.decided = null; // a move lost with the connection may be made again
+      table.called = null;
       setConn("Connecting…");
     },
     open: () => setConn(""),
@@ -98,6 +101,7 @@ function takeSnapshot(table, message) {
   // Lines gone missing are asked for by the socket (log.js, socket.js).
   const { before, fresh } = logSnapshot(table, message);
   if (before) table.log.seats(before, message);
+  table.log.calls(before, message);
   table.buyIn.seated(table.mySeat());
   const played = playAdvance(table);
   render(table);
@@ -109,7 +113,16 @@ function takeSnapshot(table, message) {
     holdTurn(table, animate(table, moves), dealMs(moves));
     // A turn an advance action already played is not announced.
     table.sounds.changed(fresh, before, message, { answered: played });
+    if (callBegins(before, message) && table.sounds.audible) table.sounds.play(["turn"]);
+    const notice = gameNotice(before, message);
+    if (notice) showNotice(notice);
   }
+}
+
+// Whether the viewer's call of the game begins with snapshot `after`.
+function callBegins(before, after) {
+  const was = callOf(before);
+  return myCall(after) && !(was && was.number === callOf(after).number);
 }
 
 // While the cards dealt fly in, whose turn it is, the clock and the move
@@ -137,6 +150,14 @@ function takeError(table, message) {
   if (table.buyIn.refused(sentence(message.message))) return;
   table.decided = null; // a refused decision may be made again
   showError(sentence(message.message));
+  if (table.called) {
+    // A refused call may be made again; the refusal says our view may be
+    // behind (the call is over, the players changed), so ask for the truth.
+    table.called = null;
+    renderActions(table);
+    table.send({ type: "snapshot" });
+    return;
+  }
   // A refused move cleared the buttons: a fresh snapshot brings them back.
   if (message.code === "stale" || message.code === "illegal") table.send({ type: "snapshot" });
 }
@@ -145,6 +166,7 @@ export function render(table) {
   signalTurn(table);
   renderSeats(table);
   renderCentre(table);
+  renderGame(table);
   renderActions(table);
   renderAdvance(table);
   renderSeatControls(table);
@@ -161,7 +183,8 @@ const ICON = document.querySelector('link[rel="icon"]');
 const ICON_HREF = ICON ? ICON.href : "";
 
 function signalTurn(table) {
-  const signal = myTurn(table.state.snap) && document.hidden;
+  const snap = table.state.snap;
+  const signal = (myTurn(snap) || myCall(snap)) && document.hidden;
   document.title = signal ? YOUR_TURN + TITLE : TITLE;
   if (ICON) ICON.href = signal ? table.config.turnIcon : ICON_HREF;
 }

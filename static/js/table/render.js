@@ -14,6 +14,7 @@ import {
 import { decide, openDecision } from "./actions.js";
 import { timerBar } from "./clock.js";
 import { cardPicks, decisionTurn, makePickable, markChosen } from "./decisions.js";
+import { callOf, choosingWords } from "./games.js";
 import { SAT_OUT_FOR_TIMEOUTS, seatName } from "./narrate.js";
 import { engineIndex, seatOf } from "./state.js";
 
@@ -48,7 +49,10 @@ function occupiedSeat(table, seat, winners) {
   const hp = p >= 0 && snap.hand ? snap.hand.players[p] : null;
   const info = snap.hand_info;
   const live = Boolean(hp) && snap.hand.phase !== "over";
-  const turn = live && snap.hand.to_act === p;
+  // The dealer calling the next game is on the clock, as a player to act is.
+  const call = callOf(snap);
+  const calling = Boolean(call) && call.seat === seat.number;
+  const turn = (live && snap.hand.to_act === p) || calling;
   // A choice everyone makes at once: each still choosing is on the clock.
   const deciding = live && decidingAtOnce(snap.hand) && (snap.hand.deciding || []).includes(p);
   const result = snap.hand && snap.hand.result;
@@ -62,7 +66,7 @@ function occupiedSeat(table, seat, winners) {
     deciding,
     folded: hp && hp.folded,
     winner: winners[seat.number],
-    tags: seatTags(seat, hp, info, winners[seat.number], mine && snap.you.sitting_out_next),
+    tags: seatTags(seat, hp, info, winners[seat.number], mine && snap.you.sitting_out_next, call),
     badges: hp ? decisionBadges(snap.hand, p) : [],
     player: hp,
     words: hp && result ? handWords(snap.hand, p) : "",
@@ -79,7 +83,8 @@ function occupiedSeat(table, seat, winners) {
 // Everything a taken seat's tags say, in order: the seat's state, the hand's
 // (folded, all in, mucked), leaving, dealer, and what it won. `sittingOutNext`:
 // the viewer's own seat sits out when its hand ends, which only they are told.
-function seatTags(seat, hp, info, won, sittingOutNext) {
+// While the next hand's dealer calls its game (`call`), the button is theirs.
+function seatTags(seat, hp, info, won, sittingOutNext, call) {
   const tags = [];
   if (seat.state === "sitting_out" && seat.sat_out_for === "timeouts") tags.push(SAT_OUT_FOR_TIMEOUTS);
   else if (seat.state !== "playing") tags.push(seat.state.replace("_", " "));
@@ -88,7 +93,8 @@ function seatTags(seat, hp, info, won, sittingOutNext) {
   if (sittingOutNext) tags.push("sitting out next hand");
   if (hp) tags.push(...handTags(hp));
   if (seat.leaving) tags.push("leaving after this hand");
-  if (info && info.dealer === seat.number) tags.push("dealer");
+  const dealer = call ? call.seat : info && info.dealer;
+  if (dealer === seat.number) tags.push("dealer");
   if (won) tags.push(won);
   return tags;
 }
@@ -111,10 +117,16 @@ function emptySeat(table, number) {
   return box;
 }
 
-// "Hand #3 · 5th street", "Waiting for players", …, and whose turn it is.
+// "Hand #3 · 5th street", "Waiting for players", …, and whose turn it is;
+// while the dealer calls the next game, who is choosing it.
 export function centreWords(snap, mine) {
   const hand = snap.hand;
   const waiting = snap.table.waiting;
+  const call = callOf(snap);
+  if (call) {
+    const turn = call.seat === mine ? "Your call: choose the game" : choosingWords(call);
+    return { heading: "Dealer’s choice", turn };
+  }
   if (waiting === "players") {
     return { heading: "Waiting for players", turn: "A hand starts once two players with chips are sitting in." };
   }

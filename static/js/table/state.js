@@ -204,7 +204,9 @@ export class TableState {
     const shownId = handId(before);
     this.lastHand = nextLastHand(this.lastHand, before, message, events, this.allHands);
     this.snap = message;
-    this.timer = message.hand_info ? message.hand_info.timer || null : null;
+    // The turn's clock, or between hands the dealer's, calling the next game.
+    const call = message.table && message.table.call;
+    this.timer = (message.hand_info && message.hand_info.timer) || (call && call.timer) || null;
     const info = message.hand_info;
     return {
       before,
