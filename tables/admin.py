@@ -1,22 +1,23 @@
 """Staff pages for rake rules, stakes, tables, hands, rake and table chat.
 
 Stakes are validated by ``Stakes.clean()``, which the admin's model form runs, so
-the admin refuses exactly what the model refuses. Tables open and close through
-``tables.services``, from the list's actions or the table's own page; hands and
-rake are records of play and are read only.
+the admin refuses exactly what the model refuses. A table's list of games (a
+rotation or dealer's choice) is checked as a whole by its inline's formset.
+Tables open and close through ``tables.services``, from the list's actions or
+the table's own page; hands and rake are records of play and are read only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
-from django.core.exceptions import PermissionDenied
-from django.db.models import Count, Field, QuerySet
+from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
+from django.db.models import Count, Field, Prefetch, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
@@ -34,12 +35,15 @@ from tables.models import (
     Seat,
     Stakes,
     Table,
+    TableGame,
     WaitingPlayer,
 )
-from tables.rules import UNKNOWN, HandState
+from tables.rules import UNKNOWN, GameConfig, HandState
 from tables.rules.cards import card_str
 from tables.rules.config import percent_text
 from tables.rules.state import Held
+from tables.rules.variants import VARIANTS
+from tables.selectors.lobby import dealing_now
 
 if TYPE_CHECKING:
     from django.contrib.admin.options import _FieldsetSpec
@@ -56,6 +60,10 @@ if TYPE_CHECKING:
     StakesAdminBase = admin.ModelAdmin[Stakes]
     SeatInlineBase = admin.TabularInline[Seat, Table]
     WaitingPlayerInlineBase = admin.TabularInline[WaitingPlayer, Table]
+    TableGameFormBase = forms.ModelForm[TableGame]
+    EntryForm = forms.ModelForm[TableGame]
+    TableGamesFormSetBase = forms.BaseInlineFormSet[TableGame, Table, EntryForm]
+    TableGameInlineBase = admin.TabularInline[TableGame, Table]
     TableAdminBase = admin.ModelAdmin[Table]
     HandResultInlineBase = admin.TabularInline[HandResult, Hand]
     HandAdminBase = admin.ModelAdmin[Hand]
@@ -68,6 +76,9 @@ else:
     StakesAdminBase = admin.ModelAdmin
     SeatInlineBase = admin.TabularInline
     WaitingPlayerInlineBase = admin.TabularInline
+    TableGameFormBase = forms.ModelForm
+    TableGamesFormSetBase = forms.BaseInlineFormSet
+    TableGameInlineBase = admin.TabularInline
     TableAdminBase = admin.ModelAdmin
     HandResultInlineBase = admin.TabularInline
     HandAdminBase = admin.ModelAdmin
@@ -226,29 +237,259 @@ class WaitingPlayerInline(ReadOnlyAdminMixin, WaitingPlayerInlineBase):
     extra = 0
 
 
+# ------------------------------------------------------------ a table's games
+
+# Said by TableGame.clean() of an entry with both or neither of the two; the
+# entry's form says it on the field to change instead.
+ONE_OF_TWO = "Choose a stakes' game or a variant, one of the two."
+
+
+class TableGameForm(TableGameFormBase):
+    """One game of a table's list. Its position may be left empty: the entry
+    then goes after the others, in the order of the rows."""
+
+    position = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=32767,
+        help_text="Its place in the list. Empty: after the others.",
+    )
+
+    class Meta:
+        model = TableGame
+        fields = ("position", "stakes", "variant")
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
+        if self.has_error("stakes") or self.has_error("variant"):
+            return data
+        if data.get("stakes") is not None and data.get("variant"):
+            self.add_error(
+                "variant",
+                "Choose either a stakes' game or a variant, not both: empty the variant to "
+                "deal the stakes' game, or the stakes to deal this variant at the table's sizes.",
+            )
+        elif data.get("stakes") is None and not data.get("variant"):
+            self.add_error(
+                "stakes", "Choose a stakes' game, or a variant to deal with the table's sizes."
+            )
+        return data
+
+    def full_clean(self) -> None:
+        super().full_clean()
+        # clean() has said it on the field to change; the model says it again
+        # for the whole entry.
+        if self.has_error("stakes") or self.has_error("variant"):
+            said = map(str, self.errors.get(NON_FIELD_ERRORS, []))
+            kept = [message for message in said if message != ONE_OF_TWO]
+            if kept:
+                self.errors[NON_FIELD_ERRORS] = self.error_class(kept)
+            else:
+                self.errors.pop(NON_FIELD_ERRORS, None)
+
+
+class TableGamesFormSet(TableGamesFormSetBase):
+    """A table's list of games, checked as a whole against its policy and seats.
+
+    Refused, nothing saved: a rotation or dealer's choice with no game, a
+    fixed table with games listed, two games at one place, and a list with no
+    game for as many players as the table seats (the rotation would have
+    nothing to deal a full table). Each entry is checked with the table's
+    stakes by ``TableGame.clean()``, or here for a table not saved yet.
+    """
+
+    def clean(self) -> None:
+        kept = [form for form in self.forms if form.cleaned_data and not _deleted(form)]
+        table = self.instance
+        terms = table.stakes if table.stakes_id is not None else None
+        if table._state.adding and terms is not None:
+            for form in kept:
+                _check_with_terms(form, terms)
+        # Before the formset's own check of unique places, which would say less.
+        _place(kept)
+        problems = list(_list_problems(table, terms, kept))
+        super().clean()
+        if problems:
+            raise ValidationError(problems)
+
+
+def _deleted(form: EntryForm) -> bool:
+    return bool(form.cleaned_data.get("DELETE"))
+
+
+def _check_with_terms(form: EntryForm, terms: Stakes) -> None:
+    """A variant entry's game with the table's stakes, for a table not saved yet
+    (``TableGame.clean()`` checks it for a saved one), in the model's words."""
+    variant = form.cleaned_data.get("variant")
+    if not variant or form.cleaned_data.get("stakes") is not None or form.has_error("variant"):
+        return
+    problems = GameConfig.problems({**terms.known_options(), "variant": variant})
+    if problems:
+        problem = str(problems[0])
+        sentence = problem[:1].upper() + problem[1:] + "."
+        form.add_error("variant", f"With the table's stakes: {sentence}")
+
+
+def _place(forms_kept: list[EntryForm]) -> None:
+    """Number the entries left without a position after the others, in the rows'
+    order; refuse a place taken twice, on the later entry."""
+    taken: dict[int, str] = {}
+    given = [f.cleaned_data.get("position") for f in forms_kept]
+    after = max((p for p in given if p is not None), default=-1) + 1
+    for form in forms_kept:
+        position = form.cleaned_data.get("position")
+        if position is None:
+            if form.has_error("position"):
+                continue
+            position, after = after, after + 1
+            form.cleaned_data["position"] = form.instance.position = position
+        name = _entry_name(form)
+        if position in taken:
+            form.add_error(
+                "position",
+                f"{taken[position]} has place {position}: choose another, or leave it empty "
+                "for the end of the list.",
+            )
+        else:
+            taken[position] = name
+
+
+def _entry_name(form: EntryForm) -> str:
+    variant = _entry_variant(form)
+    game = VARIANTS.get(variant or "")
+    return game.name if game is not None else "another game"
+
+
+def _entry_variant(form: EntryForm) -> str | None:
+    stakes = form.cleaned_data.get("stakes")
+    return stakes.variant if stakes is not None else form.cleaned_data.get("variant") or None
+
+
+def _list_problems(
+    table: Table, terms: Stakes | None, forms_kept: list[EntryForm]
+) -> Iterator[str]:
+    """What is wrong with the list as a whole, for the table's policy and seats."""
+    policy = Table.Policy(table.policy) if table.policy in Table.Policy.values else None
+    if policy == Table.Policy.FIXED and forms_kept:
+        yield (
+            "A fixed table deals its stakes' game, every hand: choose a rotation or "
+            "dealer's choice above to deal the games listed here, or delete them."
+        )
+    elif policy is not None and policy != Table.Policy.FIXED and not forms_kept:
+        kind = "A rotation" if policy == Table.Policy.ROTATION else "Dealer's choice"
+        yield (
+            f"{kind} deals from the table's list of games, and it is empty: add at least "
+            "one game below, or choose Fixed to deal the stakes' game."
+        )
+    variants = [v for v in map(_entry_variant, forms_kept) if v in VARIANTS]
+    if policy == Table.Policy.FIXED or terms is None or not variants:
+        return
+    seats = terms.seats
+    most = max(VARIANTS[v].max_players for v in variants)
+    if most < seats:
+        yield (
+            f"The table seats {seats} (its stakes, {terms.name}), and no game listed is dealt "
+            f"to more than {most} players: add a game for {seats}, such as seven-card stud, "
+            "so that a full table has a game to play."
+        )
+
+
+class TableGameInline(TableGameInlineBase):
+    """The games a rotation or dealer's-choice table deals, in the list's order."""
+
+    model = TableGame
+    form = TableGameForm
+    formset = TableGamesFormSet
+    fields = ("position", "stakes", "variant")
+    ordering = ("position", "pk")
+    verbose_name = "game"
+    verbose_name_plural = "Games of a rotation or dealer's choice"
+
+    def get_extra(self, request: HttpRequest, obj: Table | None = None, **kwargs: Any) -> int:
+        return 3 if obj is None else 1
+
+    def formfield_for_dbfield(
+        self, db_field: Field[Any, Any], request: HttpRequest, **kwargs: Any
+    ) -> forms.Field | None:
+        field = super().formfield_for_dbfield(db_field, request, **kwargs)
+        if db_field.name == "stakes" and field is not None:
+            # A row has room for the list and its "add stakes" button; the stakes'
+            # own pages change, show and delete them.
+            widget = field.widget
+            widget.can_change_related = widget.can_delete_related = False
+            widget.can_view_related = False
+        return field
+
+
+# What the games section of a table's page says above its fields.
+GAMES_DESCRIPTION = (
+    "Fixed: the table deals its stakes' game every hand. Rotation: each game of the list "
+    "below in turn, changing between hands after the hands per game (0: an orbit of the "
+    "dealer). Dealer's choice: before each hand, or each orbit, the dealer calls a game of "
+    "the list, with the table's action time. A game of the list is a stakes' whole game "
+    "(its structure and sizes), or a variant dealt with this table's stakes. A game the "
+    "players don't fit is skipped (roll your own and English stud deal six at most, "
+    "Baseball seven); the list needs one for a full table."
+)
+
+
 @admin.register(Table)
 class TableAdmin(TableAdminBase):
-    list_display = ("name", "stakes", "game", "is_open", "seats_taken")
-    list_filter = ("is_open", "stakes__variant", "stakes__structure", "stakes")
+    list_display = ("name", "stakes", "policy_shown", "game", "is_open", "seats_taken")
+    list_filter = ("is_open", "policy", "stakes__variant", "stakes__structure", "stakes")
     list_select_related = ("stakes",)
     search_fields = ("name",)
-    inlines = [SeatInline, WaitingPlayerInline]
+    fieldsets = (
+        (None, {"fields": ("name", "stakes", "is_open", "created_at")}),
+        (
+            "Games",
+            {
+                "fields": ("policy", "rotate_hands", "choice_for", "choice_default", "dealing"),
+                "description": GAMES_DESCRIPTION,
+            },
+        ),
+    )
+    inlines = [TableGameInline, SeatInline, WaitingPlayerInline]
     actions = ["open_tables", "close_tables"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Table]:
-        return super().get_queryset(request).annotate(taken=Count("seat_set"))
+        games = Prefetch("games", TableGame.objects.select_related("stakes"))
+        return (
+            super().get_queryset(request).annotate(taken=Count("seat_set")).prefetch_related(games)
+        )
 
     def get_readonly_fields(
         self, request: HttpRequest, obj: Table | None = None
     ) -> tuple[str, ...]:
         # A table in play opens and closes only through the services (the list's
         # actions, the button on its page), which let a hand in progress finish,
-        # and keeps the stakes its players bought in at.
-        return ("stakes", "is_open", "created_at") if obj else ("created_at",)
+        # and keeps the stakes its players bought in at. What it deals now is
+        # the services' to change (the game-state fields are not the form's).
+        return ("stakes", "is_open", "created_at", "dealing") if obj else ("created_at", "dealing")
 
     @admin.display(description="Game")
     def game(self, table: Table) -> str:
+        if table.is_mixed:
+            return " · ".join(game.name for game in table.games.all()) or "No games listed"
         return table.stakes.describe()
+
+    @admin.display(description="Games", ordering="policy")
+    def policy_shown(self, table: Table) -> str:
+        if table.policy == Table.Policy.ROTATION:
+            every = f"every {table.rotate_hands} hands" if table.rotate_hands else "each orbit"
+            return f"Rotation, {every}"
+        if table.policy == Table.Policy.DEALERS_CHOICE:
+            return f"Dealer's choice, each {table.choice_for}"
+        return "Fixed"
+
+    @admin.display(description="Now dealing")
+    def dealing(self, table: Table) -> str:
+        """The game being dealt and what is coming, as the lobby says them."""
+        if table._state.adding:
+            return "—"
+        now = dealing_now(table)
+        return f"{now.words}. {now.coming}" if now.coming else now.words
 
     @admin.display(description="Seats taken", ordering="taken")
     def seats_taken(self, table: WithAnnotations[Table, SeatsTaken]) -> str:

@@ -249,7 +249,7 @@ def test_seed_demo_creates_an_admin_whose_printed_password_works() -> None:
 
 @pytest.mark.django_db
 def test_seed_demo_says_exactly_what_it_created_on_an_empty_database() -> None:
-    assert _seed().startswith("Demo data: created 1 rake rule, 17 stakes and 18 tables.\n")
+    assert _seed().startswith("Demo data: created 1 rake rule, 18 stakes and 19 tables.\n")
 
 
 @pytest.mark.django_db
@@ -258,10 +258,10 @@ def test_seed_demo_says_exactly_what_was_there_already() -> None:
     Table.objects.filter(name__startswith="Demo Stud").delete()
 
     assert _seed().startswith(
-        "Demo data: created 2 tables; 1 rake rule, 17 stakes and 16 tables were already there.\n"
+        "Demo data: created 2 tables; 1 rake rule, 18 stakes and 17 tables were already there.\n"
     )
     assert _seed().startswith(
-        "Demo data: nothing to create; 1 rake rule, 17 stakes and 18 tables were already there.\n"
+        "Demo data: nothing to create; 1 rake rule, 18 stakes and 19 tables were already there.\n"
     )
 
 

@@ -42,6 +42,20 @@ import { chips } from "./shared/format.js";
     return a;
   }
 
+  // The game being dealt; at a mixed table, under it what is coming
+  // ("Razz · 2 more hands, then …"), its list of games on hover.
+  function game(t) {
+    var td = cell(t.stakes, "lobby-game");
+    if (t.coming) {
+      var mix = document.createElement("span");
+      mix.className = "lobby-mix";
+      mix.textContent = t.coming;
+      mix.title = "Games: " + t.games.join(", ");
+      td.appendChild(mix);
+    }
+    return td;
+  }
+
   // The player's own tables are marked, and lead back to their seat.
   function row(t) {
     var tr = document.createElement("tr");
@@ -56,7 +70,7 @@ import { chips } from "./shared/format.js";
       name.appendChild(you);
     }
     tr.appendChild(name);
-    tr.appendChild(cell(t.stakes));
+    tr.appendChild(game(t));
     tr.appendChild(cell(chips(t.min_buy_in) + "–" + chips(t.max_buy_in), "num"));
     tr.appendChild(cell(t.rake));
     var free = t.seats_free ? " · " + t.seats_free + " free" : "";
@@ -141,13 +155,21 @@ import { chips } from "./shared/format.js";
 
   // ------------------------------------------------------------ filters
 
-  // The filters as the form holds them: a variant and a structure code or "",
-  // a stakes id or null.
+  // The filters as the form holds them: a variant, a structure code and a kind
+  // of table (a policy: one game, a rotation, dealer's choice) or "", a stakes
+  // id or null.
   function chosen() {
     var variant = filters ? filters.elements.variant.value : "";
     var structure = filters ? filters.elements.structure.value : "";
+    var games = filters ? filters.elements.games.value : "";
     var stakes = filters ? parseInt(filters.elements.stakes.value, 10) : NaN;
-    return { variant: variant, structure: structure, stakes: isNaN(stakes) ? null : stakes };
+    return {
+      variant: variant, structure: structure, stakes: isNaN(stakes) ? null : stakes, games: games,
+    };
+  }
+
+  function narrowed(f) {
+    return Boolean(f.variant || f.structure || f.stakes !== null || f.games);
   }
 
   function query() {
@@ -156,6 +178,7 @@ import { chips } from "./shared/format.js";
     if (f.variant) params.set("variant", f.variant);
     if (f.structure) params.set("structure", f.structure);
     if (f.stakes !== null) params.set("stakes", String(f.stakes));
+    if (f.games) params.set("games", f.games);
     var text = params.toString();
     return text ? "?" + text : "";
   }
@@ -163,7 +186,7 @@ import { chips } from "./shared/format.js";
   function sendFilter() {
     var f = chosen();
     socket.send(JSON.stringify({
-      type: "filter", variant: f.variant, structure: f.structure, stakes: f.stakes,
+      type: "filter", variant: f.variant, structure: f.structure, stakes: f.stakes, games: f.games,
     }));
   }
 
@@ -195,8 +218,7 @@ import { chips } from "./shared/format.js";
       clearTimeout(pollTimer);
       pollTimer = null;
       // The server starts with every table; ask for ours if the form narrows it.
-      var f = chosen();
-      if (f.variant || f.structure || f.stakes !== null) sendFilter();
+      if (narrowed(chosen())) sendFilter();
     };
     socket.onmessage = function (e) {
       var msg = JSON.parse(e.data);

@@ -174,13 +174,13 @@ def _check_snapshot(message: dict[str, Any]) -> dict[str, Any]:
     return {"replay": replay}
 
 
-LOBBY_FILTERS = ("variant", "structure", "stakes")
+LOBBY_FILTERS = ("variant", "structure", "stakes", "games")
 
 
 def lobby_filters(message: dict[str, Any]) -> dict[str, Any]:
     """The lobby filters a ``filter`` message asks for, checked like the page's."""
     _only_fields(message, *LOBBY_FILTERS)
-    for name in ("variant", "structure"):
+    for name in ("variant", "structure", "games"):
         value = message.get(name)
         if value is not None and not isinstance(value, str):
             raise BadMessage(f"'{name}' must be text or null, not {value!r}")

@@ -1,6 +1,9 @@
 """``manage.py seed_demo``: demo stakes, open tables and an admin, for trying Cardroom.
 
-One of the tables is for the demo bots that `make run` starts (``BOT_TABLE``).
+Besides a table for each game, two deal a game that changes hand by hand: a
+stud mix (a rotation of the stud games of HORSE) and a dealer's-choice home
+game. The stud mix is the table for the demo bots that `make run` starts
+(``BOT_TABLE``), so a newcomer finds its game and counter moving in the lobby.
 
 Safe to run again and again (`make run` does, every time): it creates only what
 is missing, matching rows by name, and leaves existing rows as they are. The
@@ -20,7 +23,7 @@ from django.db import transaction
 from django.urls import reverse
 
 from accounts.models import User
-from tables.models import RakeRule, Stakes, Table
+from tables.models import RakeRule, Stakes, Table, TableGame
 
 ADMIN_USERNAME = "admin"
 
@@ -67,14 +70,64 @@ DEMO_STAKES = [
     },
 ]
 
-# Where `make run` seats its bots (``run_bots --demo``), so there is a game to
-# watch and join at once; six seats leave room for three people.
-BOT_TABLE = "Stud with bots"
+# The stakes of the dealer's-choice home game (seed 003's "$5-20 spread limit
+# dealer's choice"): its list's games are dealt at these sizes. Seven seats,
+# so Baseball always fits; roll your own and English stud wait for six.
+HOME_STAKES = {
+    "name": "Dealer's choice spread 5-20",
+    "variant": "stud",
+    "structure": "spread",
+    **_SIZES,
+    "big_bet": 20,
+    **_BUY_IN,
+    "seats": 7,
+}
+# The terms of the bots' table: six seats leave room for three people.
 BOT_STAKES = {"name": "Stud 5/10, six seats", "variant": "stud", **_SIZES, **_BUY_IN, "seats": 6}
+
+# Tables whose game changes hand by hand, with the stakes of their terms. Each
+# game of a list is a stakes' whole game ({"stakes": name}) or a variant dealt
+# at the table's sizes ({"variant": code}).
+STUD_MIX = "Stud mix"
+DEALERS_CHOICE = "Dealer's choice"
+MIXED_TABLES: dict[str, dict[str, Any]] = {
+    # The stud games of HORSE, each with its own fixed-limit stakes, four hands
+    # each: few enough for the lobby's counter to move while one watches.
+    STUD_MIX: {
+        "terms": BOT_STAKES["name"],
+        "policy": Table.Policy.ROTATION,
+        "rotate_hands": 4,
+        "games": [{"stakes": "Stud 5/10"}, {"stakes": "Razz 5/10"}, {"stakes": "Stud Hi-Lo 5/10"}],
+    },
+    # A home game: stud, the wild-card games and the games of decisions.
+    DEALERS_CHOICE: {
+        "terms": HOME_STAKES["name"],
+        "policy": Table.Policy.DEALERS_CHOICE,
+        "games": [
+            {"variant": variant}
+            for variant in (
+                "stud",
+                "baseball",
+                "queens",
+                "low_hole",
+                "high_chicago",
+                "roll_your_own",
+                "english",
+                "declare",
+            )
+        ],
+    },
+}
+
+# Where `make run` seats its bots (``run_bots --demo``), so there is a game to
+# watch and join at once.
+BOT_TABLE = STUD_MIX
+
+# Every stakes the demo makes.
+ALL_STAKES = [*DEMO_STAKES, BOT_STAKES, HOME_STAKES]
 
 # Table name -> stakes name.
 DEMO_TABLES = {
-    BOT_TABLE: BOT_STAKES["name"],
     "Demo Stud 1": "Stud 5/10",
     "Demo Stud 2": "Stud 5/10",
     "Demo Razz 1": "Razz 5/10",
@@ -108,14 +161,17 @@ class Command(BaseCommand):
     @transaction.atomic
     def handle(self, *args: Any, **options: Any) -> None:
         rake, rake_created = _get_or_create(RakeRule, DEMO_RAKE)
-        stakes = {}
+        stakes: dict[str, Stakes] = {}
         created_stakes = 0
-        for fields in [*DEMO_STAKES, BOT_STAKES]:
-            stakes[fields["name"]], created = _get_or_create(Stakes, {**fields, "rake": rake})
+        for fields in ALL_STAKES:
+            stakes[str(fields["name"])], created = _get_or_create(Stakes, {**fields, "rake": rake})
             created_stakes += created
         created_tables = sum(
             _get_or_create(Table, {"name": name, "stakes": stakes[stakes_name]})[1]
             for name, stakes_name in DEMO_TABLES.items()
+        )
+        created_tables += sum(
+            _mixed_table(name, stakes, **mix) for name, mix in MIXED_TABLES.items()
         )
         self.stdout.write(demo_summary(int(rake_created), created_stakes, created_tables))
         self._seed_admin(options["site"].rstrip("/") + reverse("admin:index"))
@@ -140,9 +196,30 @@ class Command(BaseCommand):
         )
 
 
+def _mixed_table(
+    name: str, stakes: dict[str, Stakes], *, terms: str, games: list[dict[str, str]], **options: Any
+) -> bool:
+    """The mixed table ``name`` with its list of games, if it is missing; whether
+    it was created. A table there already keeps its list, as an operator left it."""
+    table, created = _get_or_create(Table, {"name": name, "stakes": stakes[terms], **options})
+    if not created:
+        return False
+    for position, game in enumerate(games):
+        entry = TableGame(table=table, position=position, variant=game.get("variant", ""))
+        if "stakes" in game:
+            entry.stakes = stakes[game["stakes"]]
+        entry.full_clean()  # a variant is checked with the table's stakes
+        entry.save()
+    return True
+
+
 def demo_summary(rake_rules: int, stakes: int, tables: int) -> str:
     """What this run created, and what was there already, counted exactly."""
-    wanted = {"rake_rules": 1, "stakes": len(DEMO_STAKES) + 1, "tables": len(DEMO_TABLES)}
+    wanted = {
+        "rake_rules": 1,
+        "stakes": len(ALL_STAKES),
+        "tables": len(DEMO_TABLES) + len(MIXED_TABLES),
+    }
     created = {"rake_rules": rake_rules, "stakes": stakes, "tables": tables}
     existing = {kind: wanted[kind] - count for kind, count in created.items()}
     if not any(existing.values()):
