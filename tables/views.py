@@ -54,7 +54,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "table": table,
         "stakes": table.stakes,
         "game": game,
-        "mix_words": _mix_words(game["mix"]),
+        "mix_words": game["mix"]["words"] if game["mix"] else "",
     }
     return render(request, "tables/table.html", context)
 
@@ -71,16 +71,6 @@ def _game_now(table: Table) -> dict[str, Any]:
         }
     shown: dict[str, Any] = build_snapshot(rows, None, None, with_events=False).payload["table"]
     return shown
-
-
-def _mix_words(mix: dict[str, Any] | None) -> str:
-    """The mix line's words (games.js's ``mixWords`` says them the same way)."""
-    if mix is None:
-        return ""
-    if mix["words"]:
-        return str(mix["words"])
-    names = " · ".join(game["name"] for game in mix["games"])
-    return ("Rotation: " if mix["policy"] == "rotation" else "Dealer's choice: ") + names
 
 
 def _how_it_plays(stakes: Stakes) -> tuple[str, ...]:

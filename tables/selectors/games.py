@@ -79,25 +79,34 @@ def orbit_hands_left(began: int, last: int, seats: Sequence[int]) -> int:
 
 @dataclass(frozen=True)
 class Coming:
-    """What a mixed table deals: the game now, how many more hands of it (None
-    when a dealer's call decides), and the game after it."""
+    """What a mixed table deals: the game now (or first, before any hand of it),
+    how many more hands of it (None when unknown, or when a dealer's call
+    decides), the game after it, and whether a dealer is calling the next."""
 
     now: TableGame | None
     left: int | None
     then: TableGame | None
+    fresh: bool = False  # no hand of ``now`` dealt yet: a rotation's first game
+    calling: bool = False
 
     def words(self, policy: str) -> str:
         """What the lobby and the table say is coming: "Razz · 2 more hands, then
-        Seven-card stud hi-lo, eight or better"; "Dealer's choice · Baseball"."""
+        Seven-card stud hi-lo, eight or better"; "Dealer’s choice · Baseball"."""
         if policy == Table.Policy.DEALERS_CHOICE:
-            said = "Dealer's choice" if self.now is None else f"Dealer's choice · {self.now.name}"
+            if self.calling:
+                return "Dealer’s choice · the dealer is calling the game"
+            said = "Dealer’s choice" if self.now is None else f"Dealer’s choice · {self.now.name}"
             if self.now is not None and self.left:
                 said += f" · {_more(self.left)}"
             return said
         if self.now is None:
             return ""
-        if self.left is None or self.then is None:
+        if self.then is None:
             return self.now.name
+        if self.left is None:
+            return f"{self.now.name}, then {self.then.name}"
+        if self.fresh:
+            return f"{self.now.name} first · {_hands(self.left)}, then {self.then.name}"
         if self.left == 0:
             return f"{self.now.name} · {self.then.name} next"
         return f"{self.now.name} · {_more(self.left)}, then {self.then.name}"
@@ -107,6 +116,10 @@ def _more(count: int) -> str:
     return f"{count} more hand" if count == 1 else f"{count} more hands"
 
 
+def _hands(count: int) -> str:
+    return f"{count} hand" if count == 1 else f"{count} hands"
+
+
 def coming(
     table: Table, games: Sequence[TableGame], seats: Sequence[int], last_dealer: int | None
 ) -> Coming:
@@ -114,16 +127,23 @@ def coming(
     the seat numbers dealt in and the button last at ``last_dealer``.
 
     A rotation counts down its hands (or its orbit) and names the next game
-    that fits; at dealer's choice the game called stands for its hand or orbit,
-    and what follows is the next dealer's call.
+    that fits; before its first hand, the first game that fits and its count.
+    At dealer's choice the game called stands for its hand or orbit, and what
+    follows is the next dealer's call.
     """
+    players = max(len(seats), 2)
+    calling = table.call_seat is not None
     now = entry_at(games, table.game_position)
-    if now is None or table.policy != Table.Policy.ROTATION:
+    if table.policy != Table.Policy.ROTATION:
         left = None
         if now is not None and table.choice_for == Table.ChoiceFor.ORBIT and last_dealer:
             left = _left(table, seats, last_dealer)
-        return Coming(now, left, None)
-    then = next_fitting(games, now, max(len(seats), 2))
+        return Coming(now, left, None, calling=calling)
+    if now is None:
+        first = next_fitting(games, None, players)
+        then = next_fitting(games, first, players) if first is not None else None
+        return Coming(first, table.rotate_hands or None, then, fresh=True)
+    then = next_fitting(games, now, players)
     return Coming(now, _left(table, seats, last_dealer), then)
 
 

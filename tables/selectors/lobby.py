@@ -240,13 +240,9 @@ def _mix(table: Table, games: list[TableGame], hand: Hand | None, seats: list[in
 
 
 def _coming_words(table: Table, games: list[TableGame], hand: Hand | None, seats: list[int]) -> str:
-    """What is coming, as the table says it; while a dealer calls, that they do;
-    before a rotation's first hand, its games in turn (as the table page does)."""
-    if table.call_seat is not None:
-        return "Dealer's choice · the dealer is calling the game"
+    """What is coming, as the table's page says it."""
     ahead = coming(table, games, seats, hand.dealer_seat if hand is not None else None)
-    said = ahead.words(table.policy)
-    return said or "Rotation: " + " · ".join(game.name for game in games)
+    return ahead.words(table.policy)
 
 
 # ------------------------------------------------------------ order and rows

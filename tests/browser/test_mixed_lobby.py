@@ -91,10 +91,10 @@ def test_the_lobby_follows_a_rotations_game_and_counter(
     page.goto(live_server_url + "/tables/")
     expect(page.locator("#lobby-status")).to_contain_text("Live")
     cell = game_cell(page, rotation)
-    # Before any hand: the list's first game, and the list.
+    # Before any hand: the list's first game, its count and the game after it.
     expect(cell).to_contain_text("Razz, 5/10, ante 1, bring-in 2")
-    expect(cell.locator(".lobby-mix")).to_have_text(f"Rotation: Razz · {STUD8} · Seven-card stud")
-    expect(game_cell(page, others["choice"]).locator(".lobby-mix")).to_have_text("Dealer's choice")
+    expect(cell.locator(".lobby-mix")).to_have_text(f"Razz first · 2 hands, then {STUD8}")
+    expect(game_cell(page, others["choice"]).locator(".lobby-mix")).to_have_text("Dealer’s choice")
     expect(game_cell(page, others["fixed"]).locator(".lobby-mix")).to_have_count(0)
 
     assert play_a_hand(rotation).variant == "razz"

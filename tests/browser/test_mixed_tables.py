@@ -155,7 +155,7 @@ def test_two_dealers_call_two_games_and_the_felt_follows_each_hand(
     visitor = browser.new_context(**DESKTOP).new_page()
     visitor.goto(f"{live_server_url}/tables/{table.pk}/")
     expect_game(visitor, table, "stud")
-    expect(visitor.locator("#mix")).to_have_text("Dealer's choice")
+    expect(visitor.locator("#mix")).to_have_text("Dealer’s choice")
     visitor.context.close()
 
     pages = sit_both(browser, live_server_url, table)
@@ -179,7 +179,7 @@ def test_two_dealers_call_two_games_and_the_felt_follows_each_hand(
     for page in pages.values():
         expect(page.locator("#game-notice")).to_have_text("alice calls Razz")
         expect_game(page, table, "razz")
-        expect(page.locator("#mix")).to_have_text("Dealer's choice · Razz")
+        expect(page.locator("#mix")).to_have_text("Dealer’s choice · Razz")
         expect(page.locator("#log .log-game")).to_contain_text([f"alice calls {razz}"])
         expect(page.locator("#wilds")).to_be_hidden()
         expect(page.locator(".call-panel")).to_have_count(0)
@@ -216,7 +216,7 @@ def test_two_dealers_call_two_games_and_the_felt_follows_each_hand(
     for page in pages.values():
         expect(page.locator("#game-notice")).to_have_text("bob calls Baseball")
         expect_game(page, table, "baseball")
-        expect(page.locator("#mix")).to_have_text("Dealer's choice · Baseball")
+        expect(page.locator("#mix")).to_have_text("Dealer’s choice · Baseball")
         expect(page.locator("#log .log-game")).to_contain_text([f"bob calls {baseball}"])
         expect(page.locator("#wilds")).to_have_text("Wild: threes and nines")
     shot(alice, screenshots, "4-baseball-dealt-desktop")

@@ -122,13 +122,10 @@ test("a call under way is logged once, when it begins", () => {
   assert.deepEqual(callLines(null, snap({ call: calling(5, null, 2) })), ["Seat 2 is choosing the game"]);
 });
 
-test("the mix line is the server's words, or before the first hand the list; nothing at one game", () => {
+test("the mix line is the server's words, and nothing at a table of one game", () => {
   assert.equal(mixWords(null), "");
   const words = "Razz · 2 more hands, then Seven-card stud hi-lo, eight or better";
   assert.equal(mixWords({ policy: "rotation", words, games: LIST }), words);
-  const fresh = { policy: "rotation", words: "", games: LIST.slice(2) };
-  assert.equal(mixWords(fresh), "Rotation: Razz · Baseball");
-  assert.equal(mixWords({ ...fresh, policy: "dealers_choice" }), "Dealer's choice: Razz · Baseball");
 });
 
 test("the dealer's choices are the call's games, each with its sizes apart and a number key", () => {

@@ -54,7 +54,10 @@ def test_the_dealer_calls_the_game_and_everyone_sees_it(
             timer = await alice.receive_any()  # the dealer's clock follows the snapshot
             assert (timer["type"], timer["seat"]) == ("timer", 1)
             assert timer["expires_at"] == call["timer"]["expires_at"]
-            assert waiting["table"]["mix"]["words"] == "Dealer's choice"
+            assert (
+                waiting["table"]["mix"]["words"]
+                == "Dealer’s choice · the dealer is calling the game"
+            )
             # The rules of the game shown (the list's first) came on connecting.
             assert "rules" in alice.frames[0]["table"] and "rules" not in waiting["table"]
 
@@ -85,7 +88,7 @@ def test_the_dealer_calls_the_game_and_everyone_sees_it(
             assert (info["variant"], info["call"]) == ("baseball", {"by": "alice", "how": "called"})
             assert dealt["table"]["call"] is None
             assert dealt["table"]["stakes"].startswith("Baseball, 5/10")
-            assert dealt["table"]["mix"]["words"] == "Dealer's choice · Baseball"
+            assert dealt["table"]["mix"]["words"] == "Dealer’s choice · Baseball"
             assert any(
                 "nine" in words.lower() or "wild" in words.lower()
                 for words in dealt["table"]["rules"]

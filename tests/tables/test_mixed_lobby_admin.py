@@ -95,7 +95,7 @@ def test_before_any_hand_a_rotation_shows_its_lists_first_game(stakes: Stakes) -
     row = row_of(table)
     # The table's stakes are stud; its list deals razz first.
     assert (row["variant"], row["stakes"]) == ("razz", "Razz, 5/10, ante 1, bring-in 2")
-    assert row["coming"] == "Rotation: Razz · Seven-card stud"
+    assert row["coming"] == "Razz first · 3 hands, then Seven-card stud"
 
 
 def test_a_game_of_its_own_stakes_shows_its_own_sizes(stakes: Stakes, razz_2_4: Stakes) -> None:
@@ -131,14 +131,14 @@ def choice(stakes: Stakes, alice: User, bob: User) -> Table:
 def test_dealers_choice_shows_the_call_under_way_then_the_game_called(
     choice: Table, alice: User
 ) -> None:
-    assert row_of(choice)["coming"] == "Dealer's choice"
+    assert row_of(choice)["coming"] == "Dealer’s choice"
 
     begin_call(choice)
-    assert row_of(choice)["coming"] == "Dealer's choice · the dealer is calling the game"
+    assert row_of(choice)["coming"] == "Dealer’s choice · the dealer is calling the game"
 
     finish(services.game_call(table_id=choice.pk, player_id=alice.pk, game=1))
     row = row_of(choice)
-    assert (row["variant"], row["coming"]) == ("baseball", "Dealer's choice · Baseball")
+    assert (row["variant"], row["coming"]) == ("baseball", "Dealer’s choice · Baseball")
     assert row["stakes"].startswith("Baseball, 5/10")
 
 
@@ -689,6 +689,6 @@ def test_the_demo_lobby_shows_both_mixed_tables(db: None) -> None:
         row["name"]: row for row in lobby_rows(games="dealers_choice")
     }
     assert set(rows) == {STUD_MIX, DEALERS_CHOICE}
-    assert rows[STUD_MIX]["coming"] == f"Rotation: Seven-card stud · Razz · {STUD8}"
-    assert rows[DEALERS_CHOICE]["coming"] == "Dealer's choice"
+    assert rows[STUD_MIX]["coming"] == "Seven-card stud first · 4 hands, then Razz"
+    assert rows[DEALERS_CHOICE]["coming"] == "Dealer’s choice"
     assert rows[DEALERS_CHOICE]["stakes"] == "Seven-card stud, spread 5-20, ante 1, bring-in 2"

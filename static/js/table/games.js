@@ -91,14 +91,9 @@ export function callLines(before, after) {
 }
 
 // What the mix line says: the server's words ("Razz · 2 more hands, then
-// Seven-card stud hi-lo, eight or better"), or before the first hand of a
-// rotation, its list (in the server's style: tables/views.py says it the
-// same way on the first paint). "" at a table that deals one game.
+// Seven-card stud hi-lo, eight or better"); "" at a table that deals one game.
 export function mixWords(mix) {
-  if (!mix) return "";
-  if (mix.words) return mix.words;
-  const names = mix.games.map((game) => game.name).join(" · ");
-  return (mix.policy === "rotation" ? "Rotation: " : "Dealer's choice: ") + names;
+  return mix ? mix.words : "";
 }
 
 // The dealer's choices: one per game of the call, [{position, name, sizes,
