@@ -422,6 +422,17 @@ CELERY_BEAT_SCHEDULE["deal-due-hands"] = {
         "queue": CARDROOM_TURN_QUEUE,
     },
 }
+# The dealers' calls' safety net (tables.services.calls_expire_overdue): deal the
+# default game where a dealer's call has run out and its own task was lost.
+CELERY_BEAT_SCHEDULE["expire-overdue-calls"] = {
+    "task": "tables.tasks.expire_overdue_calls",
+    "schedule": float(CARDROOM_TURN_SWEEP_SECONDS),
+    "options": {
+        "expires": CARDROOM_TURN_SWEEP_SECONDS,
+        "ignore_result": True,
+        "queue": CARDROOM_TURN_QUEUE,
+    },
+}
 # The waiting list (tables.services.waiting_join): a seat that frees at a full
 # table is held this long for the first player in line, then passes to the next.
 # Beat's sweep passes the offers that ran out.

@@ -15,8 +15,12 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
+
+if TYPE_CHECKING:
+    from celery import Task
 
 logger = logging.getLogger(__name__)
 
@@ -25,12 +29,7 @@ def timeout_send(hand_id: int, turn: int, expires_at: datetime) -> None:
     """Send ``expire_turn`` for the moment turn ``turn`` of the hand expires."""
     from tables.tasks import expire_turn
 
-    expires = expires_at + timedelta(seconds=settings.CARDROOM_TURN_TASK_EXPIRY_SECONDS)
-    queue = settings.CARDROOM_TURN_QUEUE
-    try:
-        expire_turn.apply_async((hand_id, turn), eta=expires_at, expires=expires, queue=queue)
-    except Exception:
-        logger.exception("could not send expire_turn for hand %s", hand_id)
+    _send_at(expire_turn, (hand_id, turn), expires_at, f"hand {hand_id}")
 
 
 def next_hand_send(table_id: int) -> None:
@@ -50,9 +49,15 @@ def call_timeout_send(table_id: int, call: int, expires_at: datetime) -> None:
     """Send ``expire_call`` for the moment the dealer's call number ``call`` runs out."""
     from tables.tasks import expire_call
 
-    expires = expires_at + timedelta(seconds=settings.CARDROOM_TURN_TASK_EXPIRY_SECONDS)
-    queue = settings.CARDROOM_TURN_QUEUE
+    _send_at(expire_call, (table_id, call), expires_at, f"table {table_id}")
+
+
+def _send_at(task: Task[..., Any], args: tuple[int, int], at: datetime, what: str) -> None:
+    """Send a timeout ``task`` for the moment ``at``, on the turn queue; one
+    still queued ``CARDROOM_TURN_TASK_EXPIRY_SECONDS`` later is dropped (the
+    sweeps do its work)."""
+    expires = at + timedelta(seconds=settings.CARDROOM_TURN_TASK_EXPIRY_SECONDS)
     try:
-        expire_call.apply_async((table_id, call), eta=expires_at, expires=expires, queue=queue)
+        task.apply_async(args, eta=at, expires=expires, queue=settings.CARDROOM_TURN_QUEUE)
     except Exception:
-        logger.exception("could not send expire_call for table %s", table_id)
+        logger.exception("could not send %s for %s", task.name, what)

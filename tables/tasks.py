@@ -47,13 +47,19 @@ def sweep_overdue_turns() -> int:
 
 @shared_task(ignore_result=True)
 def deal_due_hands() -> int:
-    """Deal at every ready table idle past its pause (its own task lost, say), and
-    time out every dealer's call past its time; how many hands were dealt."""
-    dealt = services.hands_start_due(on_started=_announce, on_calling=broadcast.table_changed)
+    """Deal at every ready table idle past its pause (its own task lost, say), or
+    begin its dealer's call; how many hands were dealt."""
+    return services.hands_start_due(on_started=_announce, on_calling=broadcast.table_changed)
+
+
+@shared_task(ignore_result=True)
+def expire_overdue_calls() -> int:
+    """Deal the default game wherever a dealer's call is past its time (its own
+    task lost or late); how many calls ran out."""
     changes = services.calls_expire_overdue()
     for change in changes:
         _announce_deal(change)
-    return dealt + sum(isinstance(change, Hand) for change in changes)
+    return len(changes)
 
 
 @shared_task(ignore_result=True)

@@ -592,32 +592,41 @@ def test_three_bots_play_hands_over_real_websockets_and_every_chip_is_accounted_
 ) -> None:
     table.stakes.variant = variant  # Mississippi: a script with two deals in a row
     table.stakes.save(update_fields=["variant"])
+    log = three_bots_play(table, daphne, server_env, tmp_path, hands=2, seed=1)
+    assert "Bots disconnected." in log
+    assert table.seat_set.filter(player__username__startswith="bot-").count() == 3
+    call_command("audit_chips")  # raises CommandError on any difference
+
+
+def three_bots_play(
+    table: Table, daphne: str, env: dict[str, str], tmp_path: Path, *, hands: int, seed: int
+) -> str:
+    """``manage.py run_bots`` with three bots at ``table`` until ``hands`` hands
+    have ended (in 30 seconds), then Ctrl-C; its output."""
     argv = [sys.executable, "manage.py", "run_bots", "--table", str(table.pk), "--count", "3"]
-    argv += ["--url", daphne, "--seed", "1"]
+    argv += ["--url", daphne, "--seed", str(seed)]
     log = tmp_path / "bots.log"
     with log.open("wb") as output:
         bots = subprocess.Popen(
             argv,
             cwd=PROJECT_ROOT,
-            env=server_env,
+            env=env,
             stdout=output,
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
     try:
         deadline = time.monotonic() + 30
-        while table.hands.filter(ended_at__isnull=False).count() < 2:
+        while table.hands.filter(ended_at__isnull=False).count() < hands:
             assert bots.poll() is None, "the bots stopped"
-            assert time.monotonic() < deadline, "the bots finished no hands"
+            assert time.monotonic() < deadline, "the bots finished too few hands"
             time.sleep(0.2)
         bots.send_signal(signal.SIGINT)  # Ctrl-C
         assert bots.wait(timeout=15) == 0
     finally:
         stop_process_group(bots)
         print(log.read_text())
-    assert "Bots disconnected." in log.read_text()
-    assert table.seat_set.filter(player__username__startswith="bot-").count() == 3
-    call_command("audit_chips")  # raises CommandError on any difference
+    return log.read_text()
 
 
 @pytest.mark.django_db(transaction=True)
@@ -628,29 +637,7 @@ def test_bots_call_the_games_at_dealers_choice(
     Table.objects.filter(pk=table.pk).update(policy="dealers_choice")
     for position, variant in enumerate(["razz", "baseball", "english", "stud8"]):
         TableGame.objects.create(table=table, position=position, variant=variant)
-    argv = [sys.executable, "manage.py", "run_bots", "--table", str(table.pk), "--count", "3"]
-    argv += ["--url", daphne, "--seed", "2"]
-    log = tmp_path / "bots.log"
-    with log.open("wb") as output:
-        bots = subprocess.Popen(
-            argv,
-            cwd=PROJECT_ROOT,
-            env=server_env,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    try:
-        deadline = time.monotonic() + 40
-        while table.hands.filter(ended_at__isnull=False).count() < 4:
-            assert bots.poll() is None, "the bots stopped"
-            assert time.monotonic() < deadline, "the bots finished too few hands"
-            time.sleep(0.2)
-        bots.send_signal(signal.SIGINT)
-        assert bots.wait(timeout=15) == 0
-    finally:
-        stop_process_group(bots)
-        print(log.read_text())
+    three_bots_play(table, daphne, server_env, tmp_path, hands=4, seed=2)
     hands = list(table.hands.order_by("number"))
     # Every hand was called by its dealer, a bot, in time.
     for hand in hands[:4]:

@@ -9,6 +9,9 @@ game (``tables.services.calls``), or the table deals its default.
 from __future__ import annotations
 
 import datetime
+import time
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from django.db.models import F
@@ -23,7 +26,7 @@ from tables.models import Hand, Seat, Stakes, Table, TableGame
 from tables.rules import HandState
 from tables.rules.formats.phh import read_phh
 from tables.selectors.games import coming, orbit_done, orbit_hands_left
-from tests.tables.conftest import play_out
+from tests.tables.conftest import Worker, play_out, wait_until
 from tests.tables.test_history_access import folds
 
 pytestmark = pytest.mark.django_db
@@ -360,3 +363,29 @@ def test_each_hand_of_a_mixed_table_keeps_its_own_game_in_history_and_exports(
         assert words in client.get(reverse("hand_detail", args=[hand.pk])).content.decode()
     listing = client.get(reverse("my_hands"), {"variant": "razz"}).content.decode()
     assert f'data-hand="{razz.pk}"' in listing and f'data-hand="{stud8.pk}"' not in listing
+
+
+# ------------------------------------------------- a real worker and Redis
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_deals_the_default_when_the_dealers_time_runs_out(
+    start_worker: Callable[..., Worker], stakes: Stakes, alice: User, bob: User
+) -> None:
+    Stakes.objects.filter(pk=stakes.pk).update(action_seconds=5, time_bank_seconds=0)
+    table = mixed(Stakes.objects.get(pk=stakes.pk), Table.Policy.DEALERS_CHOICE, ["razz", "stud"])
+    start_worker()
+    sit(table, alice, bob)
+    began = time.monotonic()
+    # The call begins, and commits: its timeout task goes to the worker.
+    assert services.hand_start_if_ready(table_id=table.pk) is None
+    hand = wait_until(lambda: table.hands.first(), "the default game dealt", seconds=40)
+    assert time.monotonic() - began >= 5  # not before the dealer's five seconds
+    assert (hand.variant, hand.call) == ("razz", {"by": "alice", "how": "timed_out"})
+
+
+def test_beat_sweeps_the_overdue_calls_with_the_turns(settings: Any) -> None:
+    entry = settings.CELERY_BEAT_SCHEDULE["expire-overdue-calls"]
+    turns = settings.CELERY_BEAT_SCHEDULE["sweep-overdue-turns"]
+    assert entry["task"] == "tables.tasks.expire_overdue_calls"
+    assert (entry["schedule"], entry["options"]) == (turns["schedule"], turns["options"])
