@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 
 from tables.rules import GameConfig, HandOver, HandState, IllegalAction
 from tables.rules.cards import card_str, rank, suit
+from tables.rules.evaluators.wild import natural
 from tables.rules.state import BET_KINDS, DECIDING, DECISION_KINDS, PROTECT, WAGERS
 from tables.rules.variants import VARIANTS
 from tables.rules.views import events_for, view
@@ -605,19 +606,37 @@ def declared_best(state: HandState, contenders: list[int]) -> tuple[set[int], se
 
 
 def cards_speak(state: HandState, contenders: list[int]) -> tuple[set[int], set[int]]:
-    game = state.game
+    """The best high and low hands by their cards alone; with the table's
+    natural_beats_wild, a hand its natural cards make beats its equal made wild."""
+    game, naturals_win = state.game, state.config.natural_beats_wild
     highs, lows = {}, {}
     for player in contenders:
         cards, wild = state.cards_of(player), state.wild_for(player)
         high = game.evaluator.high_key(cards, wild)
         if high is not None:
-            highs[player] = high
-        low = game.evaluator.low_key(cards, state.wild_for(player, low=True))
+            highs[player] = (
+                high,
+                naturals_win and made_naturally(game, cards, wild, high, low=False),
+            )
+        low_wild = state.wild_for(player, low=True)
+        low = game.evaluator.low_key(cards, low_wild)
         if low is not None:
-            lows[player] = low
+            lows[player] = (
+                -low,
+                naturals_win and made_naturally(game, cards, low_wild, low, low=True),
+            )
     best_high = {p for p, k in highs.items() if k == max(highs.values())}
-    best_low = {p for p, k in lows.items() if k == min(lows.values())}
+    best_low = {p for p, k in lows.items() if k == max(lows.values())}
     return best_high, best_low
+
+
+def made_naturally(game, cards, wild, key, *, low: bool) -> bool:
+    """Whether the natural cards alone (no wild one) make the high (or low) hand of ``key``."""
+    naturals = natural(cards, wild)
+    if len(naturals) < 5:
+        return False
+    made = game.evaluator.low_key(naturals) if low else game.evaluator.high_key(naturals)
+    return made == key
 
 
 def contested_pots(state: HandState) -> list[dict]:
