@@ -17,6 +17,7 @@ moves only then.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -29,6 +30,8 @@ from tables import scheduling
 from tables.models import Seat, Stakes, Table, TableGame
 from tables.rules import GameConfig
 from tables.selectors.games import entry_at, fitting, next_fitting, orbit_done, table_games
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -73,8 +76,11 @@ def pick_game(
                 return None
             current, call = _default(table, games, players), _call_note(seat, "away")
         table.game_hands = 0
-    # A table's list has a game for as many players as it seats (its admin form checks).
-    assert current is not None, f"no game of {table.name}'s list fits {players} players"
+    if current is None:
+        # The admin refuses a list without a game for a full table, but the
+        # stakes' seats may have grown since: their own game fits them.
+        logger.warning("no game of %s's list fits %s players", table.name, players)
+        return Pick(table.stakes.game_config())
     if table.game_hands == 0:
         table.game_position, table.game_began_seat = current.position, dealer
     table.called = None

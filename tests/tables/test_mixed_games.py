@@ -133,6 +133,17 @@ def test_a_rotation_skips_the_games_the_players_dont_fit(
     assert variants_dealt(table, 2) == ["roll_your_own", "razz"]
 
 
+def test_a_list_with_no_game_for_the_players_deals_the_stakes_game(
+    stakes: Stakes, players: list[User]
+) -> None:
+    """The admin refuses such a list for a full table; seats added to the stakes
+    afterwards can still bring more players than any game of it takes."""
+    table = mixed(stakes, Table.Policy.ROTATION, ["roll_your_own", "baseball"], rotate_hands=1)
+    sit(table, *players[:8])
+    hand = deal_and_finish(table)
+    assert (hand.variant, hand.game_position) == ("stud", None)
+
+
 def test_what_is_coming_counts_down_and_names_the_next_game(
     stakes: Stakes, alice: User, bob: User
 ) -> None:
