@@ -273,6 +273,12 @@ CARDROOM_SIGNUP_GRANT = env_int("CARDROOM_SIGNUP_GRANT", default=10_000)
 # collected over and over; 0: no limit. 20 lets a household, or a home game's
 # eight players gathered at the host's, all sign up on one evening.
 CARDROOM_SIGNUPS_PER_ADDRESS = env_int("CARDROOM_SIGNUPS_PER_ADDRESS", default=20)
+# Home games' invite links (tables.services.home_invite_redeem): the codes one
+# player, and one address, may try in an hour, right or wrong. 0: no limit.
+CARDROOM_INVITE_TRIES_PER_HOUR = env_int("CARDROOM_INVITE_TRIES_PER_HOUR", default=30, minimum=0)
+# Keep the path of a page (an invite link's page included) out of the Referer
+# other sites get; the invite code itself is in the fragment, which no browser sends.
+SECURE_REFERRER_POLICY = "same-origin"
 CARDROOM_SIGNUP_WINDOW_HOURS = env_int("CARDROOM_SIGNUP_WINDOW_HOURS", default=24, minimum=1)
 # Password reset mails: at most this many asked from one address, and for one
 # email, in a window of CARDROOM_PASSWORD_RESET_WINDOW_MINUTES, so the form

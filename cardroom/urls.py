@@ -17,6 +17,7 @@ urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("accounts/", include("accounts.urls")),
     path("tables/", include("tables.urls")),
+    path("home/", include("tables.home.urls")),
     path("hands/", include("tables.history.urls")),
     # The staff reports, before admin.site.urls so the admin's catch-all doesn't
     # answer them first.

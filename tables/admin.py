@@ -30,6 +30,7 @@ from tables.models import (
     ChatLine,
     Hand,
     HandResult,
+    HomeRules,
     RakeEntry,
     RakeRule,
     Seat,
@@ -65,6 +66,7 @@ if TYPE_CHECKING:
     TableGamesFormSetBase = forms.BaseInlineFormSet[TableGame, Table, EntryForm]
     TableGameInlineBase = admin.TabularInline[TableGame, Table]
     TableAdminBase = admin.ModelAdmin[Table]
+    HomeRulesAdminBase = admin.ModelAdmin[HomeRules]
     HandResultInlineBase = admin.TabularInline[HandResult, Hand]
     HandAdminBase = admin.ModelAdmin[Hand]
     RakeEntryAdminBase = admin.ModelAdmin[RakeEntry]
@@ -80,6 +82,7 @@ else:
     TableGamesFormSetBase = forms.BaseInlineFormSet
     TableGameInlineBase = admin.TabularInline
     TableAdminBase = admin.ModelAdmin
+    HomeRulesAdminBase = admin.ModelAdmin
     HandResultInlineBase = admin.TabularInline
     HandAdminBase = admin.ModelAdmin
     RakeEntryAdminBase = admin.ModelAdmin
@@ -434,14 +437,34 @@ GAMES_DESCRIPTION = (
 )
 
 
+@admin.register(HomeRules)
+class HomeRulesAdmin(HomeRulesAdminBase):
+    """The one row of what hosts may open as home games."""
+
+    fields = ("variants", "structures", "max_big_bet", "max_buy_in", "max_open_games", "rake")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return not HomeRules.objects.exists()
+
+    def has_delete_permission(self, request: HttpRequest, obj: HomeRules | None = None) -> bool:
+        return False
+
+
 @admin.register(Table)
 class TableAdmin(TableAdminBase):
-    list_display = ("name", "stakes", "policy_shown", "game", "is_open", "seats_taken")
-    list_filter = ("is_open", "policy", "stakes__variant", "stakes__structure", "stakes")
-    list_select_related = ("stakes",)
+    list_display = ("name", "stakes", "policy_shown", "game", "host", "is_open", "seats_taken")
+    list_filter = (
+        "is_open",
+        ("host", admin.EmptyFieldListFilter),
+        "policy",
+        "stakes__variant",
+        "stakes__structure",
+        "stakes",
+    )
+    list_select_related = ("stakes", "host")
     search_fields = ("name",)
     fieldsets = (
-        (None, {"fields": ("name", "stakes", "is_open", "created_at")}),
+        (None, {"fields": ("name", "stakes", "is_open", "created_at", "host", "seat_approval")}),
         (
             "Games",
             {
@@ -466,7 +489,10 @@ class TableAdmin(TableAdminBase):
         # actions, the button on its page), which let a hand in progress finish,
         # and keeps the stakes its players bought in at. What it deals now is
         # the services' to change (the game-state fields are not the form's).
-        return ("stakes", "is_open", "created_at", "dealing") if obj else ("created_at", "dealing")
+        # A home game's host is its players' to change (the invite code is never shown).
+        if obj:
+            return ("stakes", "is_open", "created_at", "dealing", "host")
+        return ("created_at", "dealing", "host")
 
     @admin.display(description="Game")
     def game(self, table: Table) -> str:

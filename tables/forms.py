@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
+
+from tables.models import VARIANT_CHOICES, HomeRules, Stakes
+from tables.rules import GameConfig
+from tables.rules.games import structure_choices
+from tables.rules.variants import VARIANTS
 
 # The days a range may name. Pages add a day to the end of a range and take
 # midnight in the site's time zone, which overflows near the calendar's ends
@@ -50,3 +55,114 @@ class DateRangeForm(forms.Form):
         if start and end and end < start:
             raise forms.ValidationError(f"The range ends ({end}) before it starts ({start}).")
         return cleaned
+
+
+# ------------------------------------------------------------ a home game
+
+
+if TYPE_CHECKING:
+    StakesFormBase = forms.ModelForm[Stakes]
+else:
+    StakesFormBase = forms.ModelForm
+
+
+class HomeGameForm(StakesFormBase):
+    """A player's new home game: its name, its games and how they are dealt,
+    and its stakes, within the operator's rules (``HomeRules``).
+
+    The stakes' own checks (``Stakes.clean``) run as in the admin, each problem
+    on its field; then the operator's limits, and each game of the list with
+    these stakes.
+    """
+
+    name = forms.CharField(max_length=40, label="Name of the game")
+    policy = forms.ChoiceField(
+        label="Games",
+        choices=[
+            ("fixed", "One game, every hand"),
+            ("rotation", "A rotation: each game in turn"),
+            ("dealers_choice", "Dealer's choice: each dealer calls the game"),
+        ],
+        initial="dealers_choice",
+    )
+    games = forms.MultipleChoiceField(
+        label="Games to deal",
+        widget=forms.CheckboxSelectMultiple,
+        help_text="One for a single game; several for a rotation or dealer's choice, "
+        "in the order ticked here.",
+    )
+    rotate_hands = forms.IntegerField(
+        label="Hands per game",
+        min_value=0,
+        max_value=100,
+        initial=0,
+        required=False,
+        help_text="A rotation: hands of each game before the next; 0: an orbit.",
+    )
+    seat_approval = forms.BooleanField(
+        label="I approve each seat",
+        required=False,
+        help_text="Off: anyone with the link may sit down.",
+    )
+
+    class Meta:
+        model = Stakes
+        fields = (
+            "structure",
+            "ante",
+            "bring_in",
+            "small_bet",
+            "big_bet",
+            "seats",
+            "min_buy_in",
+            "max_buy_in",
+            "action_seconds",
+        )
+
+    def __init__(self, *args: Any, rules: HomeRules, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.rules = rules
+        allowed = set(rules.variants or [code for code, _ in VARIANT_CHOICES])
+        structures = set(rules.structures or [code for code, _ in structure_choices()])
+        games, structure = self.fields["games"], self.fields["structure"]
+        assert isinstance(games, forms.ChoiceField) and isinstance(structure, forms.ChoiceField)
+        games.choices = [(c, n) for c, n in VARIANT_CHOICES if c in allowed]
+        structure.choices = [(c, n) for c, n in structure_choices() if c in structures]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        games: list[str] = data.get("games") or []
+        # The stakes' own checks (Stakes.clean, after this) see the game of the
+        # list dealt to the most players, for the seats; the service names them.
+        widest = max(games, key=lambda code: VARIANTS[code].max_players, default="stud")
+        self.instance.variant, self.instance.name = widest, "home game"
+        policy = data.get("policy")
+        if policy == "fixed" and len(games) > 1:
+            self.add_error("games", "One game deals every hand: tick one, or choose a mix.")
+        if policy in ("rotation", "dealers_choice") and len(games) < 2:
+            self.add_error("games", "A mix needs two games or more.")
+        self._check_limits(data)
+        return data
+
+    def _check_limits(self, data: dict[str, Any]) -> None:
+        rules, stakes = self.rules, self.instance
+        if (
+            data.get("big_bet")
+            and data["big_bet"] > rules.max_big_bet
+            and not self.has_error("big_bet")
+        ):
+            self.add_error("big_bet", f"Home games go up to {rules.max_big_bet} here.")
+        if data.get("max_buy_in") and data["max_buy_in"] > rules.max_buy_in:
+            self.add_error("max_buy_in", f"Home games' buy-ins go up to {rules.max_buy_in} here.")
+        games = data.get("games") or []
+        if not games or self.has_error("games"):
+            return
+        for code in games:
+            problems = GameConfig.problems({**stakes.known_options(), "variant": code})
+            if problems:
+                name = VARIANTS[code].name
+                self.add_error("games", f"{name} with these stakes: {problems[0]}.")
+                return
+        seats = data.get("seats")
+        if seats and not any(VARIANTS[code].max_players >= seats for code in games):
+            self.add_error("seats", f"None of these games is dealt to {seats} players.")

@@ -444,13 +444,45 @@ class Table(models.Model):
     call_deadline = models.DateTimeField(null=True, blank=True, editable=False)
     call_expires_at = models.DateTimeField(null=True, blank=True, editable=False)
     called = models.JSONField(null=True, blank=True, editable=False)
+    # A home game: a private table a player opened and hosts. Only its host,
+    # its members (players who opened its invite link) and staff may see it;
+    # to everyone else it does not exist (``tables.selectors.tables``).
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="hosted_tables",
+        help_text="A home game's host. Empty: a table of the room, open to all.",
+    )
+    # The invite link's code (``/home/join/#<code>``: in the fragment, which
+    # browsers never send, so no server or proxy logs it). Never shown but
+    # to the host.
+    invite_code = models.CharField(max_length=64, blank=True, editable=False)
+    seat_approval = models.BooleanField(
+        default=False,
+        help_text="A home game: the host approves each seat request. Off: anyone "
+        "with the link may sit.",
+    )
 
     class Meta:
         ordering = ["name"]
         indexes = [models.Index(fields=["call_expires_at"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["invite_code"],
+                condition=~models.Q(invite_code=""),
+                name="one_table_per_invite_code",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_home(self) -> bool:
+        """Whether this is a home game: a private table with a host."""
+        return self.host_id is not None
 
     @property
     def is_mixed(self) -> bool:
@@ -460,6 +492,89 @@ class Table(models.Model):
     @property
     def current_hand(self) -> Hand | None:
         return self.hands.filter(ended_at__isnull=True).first()
+
+
+class HomeRules(models.Model):
+    """What hosts may open as home games: one row, set by the operator in the admin.
+
+    Empty lists allow every game and structure. A home game's stakes are its
+    host's choice within these, and its rake is the rule here (default none).
+    """
+
+    variants = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The games hosts may deal (their codes, as `manage.py games` lists them). "
+        "Empty: every game.",
+    )
+    structures = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The betting structures hosts may use (fixed, spread, pot, no). Empty: all.",
+    )
+    max_big_bet = models.PositiveIntegerField(
+        default=100,
+        validators=[MinValueValidator(1)],
+        help_text="The largest big bet (fixed limit), spread maximum or minimum bet a host "
+        "may set.",
+    )
+    max_buy_in = models.PositiveIntegerField(
+        default=10_000,
+        validators=[MinValueValidator(1)],
+        help_text="The largest maximum buy-in a host may set.",
+    )
+    max_open_games = models.PositiveSmallIntegerField(
+        default=3,
+        validators=_between(1, 100),
+        help_text="How many open home games one player may host at once: 1 to 100.",
+    )
+    rake = models.ForeignKey(
+        RakeRule,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="The rake at home games. Empty: none.",
+    )
+
+    class Meta:
+        verbose_name = verbose_name_plural = "home game rules"
+
+    def __str__(self) -> str:
+        return "Home game rules"
+
+    @classmethod
+    def current(cls) -> HomeRules:
+        """The operator's rules (the defaults until they are first saved)."""
+        rules, _ = cls.objects.get_or_create(pk=1)
+        return rules
+
+    def clean(self) -> None:
+        unknown = [v for v in self.variants or [] if v not in VARIANTS]
+        if not isinstance(self.variants, list) or unknown:
+            raise ValidationError({"variants": f"Not a game: {', '.join(map(str, unknown))}."})
+        bad = [s for s in self.structures or [] if s not in STRUCTURES]
+        if not isinstance(self.structures, list) or bad:
+            raise ValidationError({"structures": f"Not a structure: {', '.join(map(str, bad))}."})
+
+
+class TableMember(models.Model):
+    """A player who opened a home game's invite link (or was let in by its
+    host): they may see, watch and join the table."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="members")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="home_tables"
+    )
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "player"], name="one_membership_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.table}"
 
 
 class TableGame(models.Model):

@@ -6,12 +6,14 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 
 from tables.models import Stakes, Table
 from tables.rules import IllegalAction
 from tables.rules.games import how_it_plays
 from tables.selectors.lobby import STATS_WINDOW, LobbyFilter, lobby_rows
 from tables.selectors.snapshots import build_snapshot, read_table
+from tables.selectors.tables import home_games_of, tables_visible_to
 
 # --------------------------------------------------------------------- the lobby
 
@@ -23,6 +25,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "form": form,
         "ignored": _ignored_filters(form),
         "tables": lobby_rows(**filters, viewer_id=request.user.pk),
+        "home_games": home_games_of(request.user.pk),
         "stats_minutes": int(STATS_WINDOW.total_seconds() // 60),
     }
     return render(request, "tables/lobby.html", context)
@@ -47,16 +50,25 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     it plays, and at a mixed table what is coming. The page's first paint
     says them in the snapshot's own words; everything else, and every change,
     arrives over the websocket."""
-    tables = Table.objects.select_related("stakes", "stakes__rake")
-    table = get_object_or_404(tables, pk=table_id)
+    user = request.user
+    visible = tables_visible_to(user.pk, staff=user.is_staff)
+    table = get_object_or_404(visible.select_related("stakes", "stakes__rake"), pk=table_id)
     game = _game_now(table)
     context = {
         "table": table,
         "stakes": table.stakes,
+        "invite_url": _invite_url(request, table),
         "game": game,
         "mix_words": game["mix"]["words"] if game["mix"] else "",
     }
     return render(request, "tables/table.html", context)
+
+
+def _invite_url(request: HttpRequest, table: Table) -> str | None:
+    """A home game's invite link, for its host alone: the code in the fragment."""
+    if table.host_id is None or table.host_id != request.user.pk:
+        return None
+    return request.build_absolute_uri(reverse("home_join")) + "#" + table.invite_code
 
 
 def _game_now(table: Table) -> dict[str, Any]:

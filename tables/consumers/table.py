@@ -21,7 +21,7 @@ from tables.selectors.snapshots import (
     events_since,
     needs_earlier_events,
 )
-from tables.selectors.tables import table_exists
+from tables.selectors.tables import table_visible
 
 CLOSE_NO_SUCH_TABLE = 4404
 CLOSE_LOGGED_OUT = 4401  # the user logged out or was deactivated; reconnect as who you are now
@@ -77,7 +77,9 @@ class TableConsumer(DirectConsumer):
         self.chats = RateLimit(settings.CARDROOM_CHAT_LIMIT, settings.CARDROOM_CHAT_WINDOW_SECONDS)
         self.counted_for: int | None = None  # the player this socket is recorded as one of, if any
         await self.accept()  # then close, so the browser sees the 4404 code
-        if not await in_db_thread(table_exists)(self.table_id):
+        staff = self.player_id is not None and bool(getattr(user, "is_staff", False))
+        # A home game the viewer may not see is refused as a table that doesn't exist.
+        if not await in_db_thread(table_visible)(self.table_id, self.player_id, staff=staff):
             await self.close(code=CLOSE_NO_SUCH_TABLE)
             return
         if self.player_id is not None:

@@ -79,7 +79,9 @@ class LobbyFilter(forms.Form):
         required=False, choices=[("", "Any betting"), *structure_choices()]
     )
     stakes = forms.ModelChoiceField(
-        required=False, queryset=Stakes.objects.all(), empty_label="Any stakes"
+        required=False,
+        queryset=Stakes.objects.exclude(tables__host__isnull=False),
+        empty_label="Any stakes",
     )
     games = forms.ChoiceField(required=False, choices=TABLE_KINDS)
 
@@ -110,7 +112,8 @@ def lobby_rows(
     counts as a pot of 0. ``seated`` says whether the player ``viewer_id``
     (None: a visitor) has a seat there.
     """
-    tables = Table.objects.filter(is_open=True).select_related("stakes__rake")
+    # The room's tables: a home game is listed only to its players (home_games).
+    tables = Table.objects.filter(is_open=True, host__isnull=True).select_related("stakes__rake")
     tables = _filtered(tables, variant, structure, stakes, games)
     tables = tables.annotate(
         taken=Count("seat_set", distinct=True),

@@ -48,6 +48,7 @@ from tables.services.hands import (
     hands_start_due,
     next_hand_pause,
 )
+from tables.services.home import home_game_open, home_invite_redeem, home_invite_renew
 from tables.services.idle_seats import AWAY_STATES, idle_seat_time, seats_stand_up_idle
 from tables.services.play import (
     game_call_and_deal,
@@ -107,6 +108,9 @@ __all__ = [
     "hand_view",
     "hands_expire_overdue",
     "hands_start_due",
+    "home_game_open",
+    "home_invite_redeem",
+    "home_invite_renew",
     "idle_seat_time",
     "next_hand_pause",
     "seat_auto_rebuy_set",

@@ -13,6 +13,7 @@ from django.utils import timezone
 from accounts.models import ChipTransfer, User
 from accounts.services import LedgerError, ledger_post
 from tables.models import Hand, KeptTimeBank, Seat, Table, WaitingPlayer
+from tables.selectors.tables import table_visible
 from tables.services.chips import _seat_auto_rebuy
 from tables.services.common import (
     ServiceError,
@@ -57,11 +58,15 @@ def seat_take(*, table_id: int, player_id: int, seat_number: int, buy_in: int) -
 
 
 def _check_can_sit(table: Table, player_id: int, seat_number: int) -> None:
-    """The table is open, the player exists and has no seat there, the seat is free."""
+    """The table is open and the player may see it (a home game's host, member
+    or staff), exists and has no seat there, and the seat is free."""
+    player = User.objects.filter(pk=player_id).first()
+    if player is None:
+        raise ServiceError(f"there is no player #{player_id}")
+    if not table_visible(table.pk, player_id, staff=player.is_staff):
+        raise ServiceError(f"there is no table #{table.pk}")
     if not table.is_open:
         raise ServiceError(f"{table.name} is closed")
-    if not User.objects.filter(pk=player_id).exists():
-        raise ServiceError(f"there is no player #{player_id}")
     seats = table.stakes.seats
     if type(seat_number) is not int or not 1 <= seat_number <= seats:
         raise ServiceError(f"seat number must be 1 to {seats}, not {seat_number!r}")

@@ -1,0 +1,1 @@
+"""Home games: private tables that friends open, run and settle up among themselves."""

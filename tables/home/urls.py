@@ -1,0 +1,13 @@
+"""Routes under /home/: opening a home game and joining one by its link."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from tables.home import views
+
+urlpatterns = [
+    path("new/", views.home_new, name="home_new"),
+    path("join/", views.home_join, name="home_join"),
+    path("<int:table_id>/invite/", views.home_invite_renew, name="home_invite_renew"),
+]

@@ -1,0 +1,285 @@
+"""Home games, first part: a player opens a private table from the site and
+invites friends by link; nobody else can find, open or join it.
+
+Personas: alice hosts; bob is her friend, who opens the link; carol is a
+stranger, logged in, who has no link; an anonymous visitor has none either.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import User
+from cardroom.asgi import application
+from tables import services
+from tables.models import HomeRules, Table, TableGame, TableMember
+from tables.selectors.lobby import lobby_rows
+from tables.services.home import NotFound
+from tests.tables.test_consumers import SAME_SITE
+
+pytestmark = pytest.mark.django_db
+
+FORM = {
+    "name": "Friday stud",
+    "policy": "dealers_choice",
+    "games": ["stud", "baseball", "razz"],
+    "rotate_hands": "0",
+    "structure": "spread",
+    "ante": "1",
+    "bring_in": "2",
+    "small_bet": "5",
+    "big_bet": "20",
+    "seats": "7",
+    "min_buy_in": "100",
+    "max_buy_in": "1000",
+    "action_seconds": "20",
+}
+
+
+def client_of(user: User | None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def open_game(host: User, **changes: Any) -> Table:
+    response = client_of(host).post(reverse("home_new"), {**FORM, **changes})
+    assert response.status_code == 302, response.content.decode()
+    return Table.objects.get(host=host, name=changes.get("name", FORM["name"]))
+
+
+def join(user: User, code: str, address: str = "203.0.113.5") -> Any:
+    return client_of(user).post(reverse("home_join"), {"code": code}, REMOTE_ADDR=address)
+
+
+@pytest.fixture
+def home(alice: User) -> Table:
+    return open_game(alice)
+
+
+# ----------------------------------------------------------------- opening
+
+
+def test_a_player_opens_a_dealers_choice_home_game_from_the_form(alice: User) -> None:
+    table = open_game(alice)
+    assert table.is_home and table.host == alice and table.is_open
+    assert table.policy == "dealers_choice" and not table.seat_approval
+    assert [g.variant for g in TableGame.objects.filter(table=table)] == [
+        "stud",
+        "baseball",
+        "razz",
+    ]
+    stakes = table.stakes
+    assert (stakes.structure, stakes.small_bet, stakes.big_bet, stakes.seats) == (
+        "spread",
+        5,
+        20,
+        7,
+    )
+    assert stakes.rake is None  # the operator's default: no rake at home
+    assert len(table.invite_code) >= 43  # 256 random bits, URL-safe
+
+
+def test_opening_needs_a_login() -> None:
+    response = client_of(None).get(reverse("home_new"))
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "words"),
+    [
+        ({"big_bet": "500"}, "big_bet", "go up to 100"),
+        ({"max_buy_in": "50000"}, "max_buy_in", "go up to 10000"),
+        ({"policy": "fixed"}, "games", "tick one"),
+        ({"games": ["stud"]}, "games", "two games or more"),
+        ({"games": ["baseball", "roll_your_own"], "seats": "8"}, "seats", "None of these games"),
+        ({"small_bet": "0"}, "small_bet", ""),
+        ({"games": ["omaha"]}, "games", "not one of the available choices"),
+    ],
+)
+def test_the_form_refuses_what_isnt_allowed_on_its_field(
+    alice: User, changes: dict[str, Any], field: str, words: str
+) -> None:
+    response = client_of(alice).post(reverse("home_new"), {**FORM, **changes})
+    assert response.status_code == 200
+    errors = response.context["form"].errors
+    assert field in errors and words in " ".join(errors[field]), errors
+    assert not Table.objects.filter(host=alice).exists()
+
+
+def test_the_operator_limits_the_games_and_structures(alice: User) -> None:
+    rules = HomeRules.current()
+    rules.variants, rules.structures = ["stud", "razz"], ["fixed"]
+    rules.save()
+    response = client_of(alice).post(reverse("home_new"), FORM)
+    errors = response.context["form"].errors
+    assert "games" in errors and "structure" in errors
+    assert not Table.objects.filter(host=alice).exists()
+
+
+def test_a_host_may_keep_only_so_many_games_open(alice: User) -> None:
+    rules = HomeRules.current()
+    rules.max_open_games = 1
+    rules.save()
+    open_game(alice)
+    response = client_of(alice).post(reverse("home_new"), {**FORM, "name": "Second"})
+    assert "You host 1 open home games already" in " ".join(
+        response.context["form"].non_field_errors()
+    )
+    assert Table.objects.filter(host=alice).count() == 1
+
+
+# ------------------------------------------------------------ who sees it
+
+
+def test_a_home_game_is_not_in_the_public_lobby(home: Table, bob: User) -> None:
+    assert home.pk not in {row["id"] for row in lobby_rows()}
+    listed = client_of(bob).get(reverse("lobby_json")).json()["tables"]
+    assert home.pk not in {row["id"] for row in listed}
+    assert home.name not in client_of(bob).get(reverse("lobby")).content.decode()
+
+
+def test_only_the_host_members_and_staff_open_its_page(
+    home: Table, alice: User, bob: User, carol: User, admin_user: User
+) -> None:
+    url = reverse("table", args=[home.pk])
+    missing = client_of(carol).get(reverse("table", args=[999_999]))
+    assert client_of(carol).get(url).status_code == missing.status_code == 404
+    assert client_of(None).get(url).status_code == 404
+    assert client_of(alice).get(url).status_code == 200
+    assert client_of(admin_user).get(url).status_code == 200
+    assert join(bob, home.invite_code).status_code == 200
+    assert client_of(bob).get(url).status_code == 200
+
+
+def test_only_the_host_sees_the_invite_link(home: Table, alice: User, bob: User) -> None:
+    join(bob, home.invite_code)
+    url = reverse("table", args=[home.pk])
+    assert home.invite_code in client_of(alice).get(url).content.decode()
+    assert home.invite_code not in client_of(bob).get(url).content.decode()
+
+
+def test_the_lobby_lists_my_home_games(home: Table, alice: User, bob: User, carol: User) -> None:
+    join(bob, home.invite_code)
+    for user in (alice, bob):
+        page = client_of(user).get(reverse("lobby")).content.decode()
+        assert reverse("table", args=[home.pk]) in page
+    assert (
+        reverse("table", args=[home.pk])
+        not in client_of(carol).get(reverse("lobby")).content.decode()
+    )
+
+
+def test_a_stranger_cant_take_a_seat(home: Table, bob: User, carol: User) -> None:
+    with pytest.raises(services.ServiceError, match=f"there is no table #{home.pk}"):
+        services.seat_take(table_id=home.pk, player_id=carol.pk, seat_number=1, buy_in=100)
+    join(bob, home.invite_code)
+    services.seat_take(table_id=home.pk, player_id=bob.pk, seat_number=1, buy_in=100)
+    assert home.seat_set.get().player == bob
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_websocket_refuses_a_stranger_as_it_refuses_an_unknown_table(
+    alice: User, bob: User, carol: User
+) -> None:
+    table = open_game(alice)
+    join(bob, table.invite_code)
+
+    cookies = {user.pk: client_of(user).cookies["sessionid"].value for user in (bob, carol)}
+
+    async def close_code(table_id: int, user: User | None) -> int | None:
+        """The code the socket is closed with; None when it is let in."""
+        headers = list(SAME_SITE)
+        if user is not None:
+            headers.append((b"cookie", f"sessionid={cookies[user.pk]}".encode()))
+        socket = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
+        await socket.connect()
+        output = await socket.receive_output(timeout=3)
+        await socket.disconnect()
+        return None if output["type"] == "websocket.send" else output.get("code")
+
+    run = async_to_sync(close_code)
+    assert run(table.pk, carol) == run(999_999, carol) == 4404
+    assert run(table.pk, None) == 4404
+    assert run(table.pk, bob) is None
+
+
+# ----------------------------------------------------------- the invite link
+
+
+def test_a_friend_joins_by_the_link(home: Table, bob: User) -> None:
+    response = join(bob, home.invite_code)
+    assert response.json() == {"url": reverse("table", args=[home.pk])}
+    assert TableMember.objects.filter(table=home, player=bob).exists()
+    assert join(bob, home.invite_code).status_code == 200  # again: still in
+
+
+@pytest.mark.parametrize("code", ["", "x", "not-the-code-at-all-000000000000000000000000"])
+def test_a_wrong_code_is_told_the_table_does_not_exist(home: Table, bob: User, code: str) -> None:
+    response = join(bob, code)
+    assert response.status_code == 404
+    assert response.json() == {"error": "There is no such table."}
+    assert not TableMember.objects.filter(player=bob).exists()
+
+
+def test_a_new_link_retires_the_old_one(home: Table, alice: User, bob: User, carol: User) -> None:
+    old = home.invite_code
+    response = client_of(alice).post(reverse("home_invite_renew", args=[home.pk]))
+    assert response.status_code == 302
+    home.refresh_from_db()
+    assert home.invite_code != old
+    assert join(bob, old).status_code == 404
+    assert join(carol, home.invite_code).status_code == 200
+
+
+def test_only_the_host_renews_the_link(home: Table, bob: User, carol: User) -> None:
+    code = home.invite_code
+    assert client_of(carol).post(reverse("home_invite_renew", args=[home.pk])).status_code == 404
+    join(bob, code)
+    with pytest.raises(services.ServiceError, match="only Friday stud's host may do that"):
+        services.home_invite_renew(table_id=home.pk, player_id=bob.pk)
+    home.refresh_from_db()
+    assert home.invite_code == code
+
+
+def test_guessing_is_rate_limited_and_wrong_tries_count(
+    home: Table, bob: User, settings: Any
+) -> None:
+    settings.CARDROOM_INVITE_TRIES_PER_HOUR = 3
+    for _ in range(3):
+        assert join(bob, "guess").status_code == 404
+    response = join(bob, home.invite_code)  # the right code, but past the limit
+    assert response.status_code == 404 and "too many" in response.json()["error"].lower()
+    assert not TableMember.objects.filter(player=bob).exists()
+
+
+def test_the_limit_is_per_address_too(home: Table, bob: User, carol: User, settings: Any) -> None:
+    settings.CARDROOM_INVITE_TRIES_PER_HOUR = 2
+    join(bob, "guess", address="198.51.100.7")
+    join(carol, "guess", address="198.51.100.7")
+    assert join(carol, home.invite_code, address="198.51.100.7").status_code == 404
+
+
+def test_a_closed_games_link_finds_nothing(home: Table, bob: User) -> None:
+    services.table_close(table_id=home.pk)
+    with pytest.raises(NotFound):
+        services.home_invite_redeem(player_id=bob.pk, code=home.invite_code, address="x")
+
+
+def test_the_join_page_keeps_the_code_out_of_requests_and_referrers(bob: User) -> None:
+    response = client_of(bob).get(reverse("home_join"))
+    assert response["Referrer-Policy"] == "same-origin"
+    assert "home-join.js" in response.content.decode()
+
+
+def test_a_visitor_must_log_in_to_join(home: Table) -> None:
+    response = client_of(None).post(reverse("home_join"), {"code": home.invite_code})
+    assert response.status_code == 403
+    assert not TableMember.objects.exists()
