@@ -464,7 +464,7 @@ class TableAdmin(TableAdminBase):
     list_select_related = ("stakes", "host")
     search_fields = ("name",)
     fieldsets = (
-        (None, {"fields": ("name", "stakes", "is_open", "created_at", "host", "seat_approval")}),
+        (None, {"fields": ("name", "stakes", "is_open", "created_at", "host")}),
         (
             "Games",
             {

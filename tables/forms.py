@@ -89,7 +89,7 @@ class HomeGameForm(StakesFormBase):
         label="Games to deal",
         widget=forms.CheckboxSelectMultiple,
         help_text="One for a single game; several for a rotation or dealer's choice, "
-        "in the order ticked here.",
+        "dealt in turn in this list's order.",
     )
     rotate_hands = forms.IntegerField(
         label="Hands per game",
@@ -98,11 +98,6 @@ class HomeGameForm(StakesFormBase):
         initial=0,
         required=False,
         help_text="A rotation: hands of each game before the next; 0: an orbit.",
-    )
-    seat_approval = forms.BooleanField(
-        label="I approve each seat",
-        required=False,
-        help_text="Off: anyone with the link may sit down.",
     )
 
     class Meta:
@@ -119,8 +114,33 @@ class HomeGameForm(StakesFormBase):
             "action_seconds",
         )
 
+    field_order = ("name", "policy", "games", "rotate_hands", "structure")
+    # A spread-limit dealer's choice, as seed 003's home game: where a new form starts.
+    STARTING = {
+        "policy": "dealers_choice",
+        "games": ["stud", "baseball", "queens", "razz"],
+        "structure": "spread",
+        "ante": 1,
+        "bring_in": 2,
+        "small_bet": 5,
+        "big_bet": 20,
+        "seats": 7,
+        "min_buy_in": 100,
+        "max_buy_in": 1000,
+        "action_seconds": 20,
+    }
+    LABELS = {
+        "bring_in": "Bring-in",
+        "min_buy_in": "Minimum buy-in",
+        "max_buy_in": "Maximum buy-in",
+        "action_seconds": "Action time, in seconds",
+    }
+
     def __init__(self, *args: Any, rules: HomeRules, **kwargs: Any) -> None:
+        kwargs.setdefault("initial", self.STARTING)
         super().__init__(*args, **kwargs)
+        for name, label in self.LABELS.items():
+            self.fields[name].label = label
         self.rules = rules
         allowed = set(rules.variants or [code for code, _ in VARIANT_CHOICES])
         structures = set(rules.structures or [code for code, _ in structure_choices()])

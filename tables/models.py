@@ -459,11 +459,6 @@ class Table(models.Model):
     # browsers never send, so no server or proxy logs it). Never shown but
     # to the host.
     invite_code = models.CharField(max_length=64, blank=True, editable=False)
-    seat_approval = models.BooleanField(
-        default=False,
-        help_text="A home game: the host approves each seat request. Off: anyone "
-        "with the link may sit.",
-    )
 
     class Meta:
         ordering = ["name"]

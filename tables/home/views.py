@@ -34,7 +34,6 @@ def home_new(request: AuthenticatedHttpRequest) -> HttpResponse:
             policy=data["policy"],
             variants=data["games"],
             rotate_hands=data.get("rotate_hands") or 0,
-            seat_approval=data["seat_approval"],
         )
         try:
             table = services.home_game_open(host_id=request.user.pk, game=game)

@@ -7,71 +7,141 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('tables', '0027_player_day_variant'),
+        ("tables", "0027_player_day_variant"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='HomeRules',
+            name="HomeRules",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('variants', models.JSONField(blank=True, default=list, help_text='The games hosts may deal (their codes, as `manage.py games` lists them). Empty: every game.')),
-                ('structures', models.JSONField(blank=True, default=list, help_text='The betting structures hosts may use (fixed, spread, pot, no). Empty: all.')),
-                ('max_big_bet', models.PositiveIntegerField(default=100, help_text='The largest big bet (fixed limit), spread maximum or minimum bet a host may set.', validators=[django.core.validators.MinValueValidator(1)])),
-                ('max_buy_in', models.PositiveIntegerField(default=10000, help_text='The largest maximum buy-in a host may set.', validators=[django.core.validators.MinValueValidator(1)])),
-                ('max_open_games', models.PositiveSmallIntegerField(default=3, help_text='How many open home games one player may host at once: 1 to 100.', validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(100)])),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "variants",
+                    models.JSONField(
+                        blank=True,
+                        default=list,
+                        help_text="The games hosts may deal (their codes, as `manage.py games` lists them). Empty: every game.",
+                    ),
+                ),
+                (
+                    "structures",
+                    models.JSONField(
+                        blank=True,
+                        default=list,
+                        help_text="The betting structures hosts may use (fixed, spread, pot, no). Empty: all.",
+                    ),
+                ),
+                (
+                    "max_big_bet",
+                    models.PositiveIntegerField(
+                        default=100,
+                        help_text="The largest big bet (fixed limit), spread maximum or minimum bet a host may set.",
+                        validators=[django.core.validators.MinValueValidator(1)],
+                    ),
+                ),
+                (
+                    "max_buy_in",
+                    models.PositiveIntegerField(
+                        default=10000,
+                        help_text="The largest maximum buy-in a host may set.",
+                        validators=[django.core.validators.MinValueValidator(1)],
+                    ),
+                ),
+                (
+                    "max_open_games",
+                    models.PositiveSmallIntegerField(
+                        default=3,
+                        help_text="How many open home games one player may host at once: 1 to 100.",
+                        validators=[
+                            django.core.validators.MinValueValidator(1),
+                            django.core.validators.MaxValueValidator(100),
+                        ],
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'home game rules',
-                'verbose_name_plural': 'home game rules',
+                "verbose_name": "home game rules",
+                "verbose_name_plural": "home game rules",
             },
         ),
         migrations.CreateModel(
-            name='TableMember',
+            name="TableMember",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('joined_at', models.DateTimeField(auto_now_add=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("joined_at", models.DateTimeField(auto_now_add=True)),
             ],
         ),
         migrations.AddField(
-            model_name='table',
-            name='host',
-            field=models.ForeignKey(blank=True, help_text="A home game's host. Empty: a table of the room, open to all.", null=True, on_delete=django.db.models.deletion.PROTECT, related_name='hosted_tables', to=settings.AUTH_USER_MODEL),
+            model_name="table",
+            name="host",
+            field=models.ForeignKey(
+                blank=True,
+                help_text="A home game's host. Empty: a table of the room, open to all.",
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="hosted_tables",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddField(
-            model_name='table',
-            name='invite_code',
+            model_name="table",
+            name="invite_code",
             field=models.CharField(blank=True, editable=False, max_length=64),
         ),
+        migrations.AddConstraint(
+            model_name="table",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("invite_code", ""), _negated=True),
+                fields=("invite_code",),
+                name="one_table_per_invite_code",
+            ),
+        ),
         migrations.AddField(
-            model_name='table',
-            name='seat_approval',
-            field=models.BooleanField(default=False, help_text='A home game: the host approves each seat request. Off: anyone with the link may sit.'),
+            model_name="homerules",
+            name="rake",
+            field=models.ForeignKey(
+                blank=True,
+                help_text="The rake at home games. Empty: none.",
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to="tables.rakerule",
+            ),
+        ),
+        migrations.AddField(
+            model_name="tablemember",
+            name="player",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="home_tables",
+                to=settings.AUTH_USER_MODEL,
+            ),
+        ),
+        migrations.AddField(
+            model_name="tablemember",
+            name="table",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="members",
+                to="tables.table",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='table',
-            constraint=models.UniqueConstraint(condition=models.Q(('invite_code', ''), _negated=True), fields=('invite_code',), name='one_table_per_invite_code'),
-        ),
-        migrations.AddField(
-            model_name='homerules',
-            name='rake',
-            field=models.ForeignKey(blank=True, help_text='The rake at home games. Empty: none.', null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='tables.rakerule'),
-        ),
-        migrations.AddField(
-            model_name='tablemember',
-            name='player',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='home_tables', to=settings.AUTH_USER_MODEL),
-        ),
-        migrations.AddField(
-            model_name='tablemember',
-            name='table',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='members', to='tables.table'),
-        ),
-        migrations.AddConstraint(
-            model_name='tablemember',
-            constraint=models.UniqueConstraint(fields=('table', 'player'), name='one_membership_per_player'),
+            model_name="tablemember",
+            constraint=models.UniqueConstraint(
+                fields=("table", "player"), name="one_membership_per_player"
+            ),
         ),
     ]

@@ -42,7 +42,6 @@ class HomeGame:
     policy: str
     variants: Sequence[str]
     rotate_hands: int = 0
-    seat_approval: bool = False
 
 
 @transaction.atomic
@@ -70,7 +69,6 @@ def home_game_open(*, host_id: int, game: HomeGame) -> Table:
         stakes=stakes,
         host=host,
         invite_code=_new_code(),
-        seat_approval=game.seat_approval,
         policy=game.policy,
         rotate_hands=game.rotate_hands,
     )

@@ -70,7 +70,7 @@ def home(alice: User) -> Table:
 def test_a_player_opens_a_dealers_choice_home_game_from_the_form(alice: User) -> None:
     table = open_game(alice)
     assert table.is_home and table.host == alice and table.is_open
-    assert table.policy == "dealers_choice" and not table.seat_approval
+    assert table.policy == "dealers_choice"
     assert [g.variant for g in TableGame.objects.filter(table=table)] == [
         "stud",
         "baseball",
@@ -283,3 +283,14 @@ def test_a_visitor_must_log_in_to_join(home: Table) -> None:
     response = client_of(None).post(reverse("home_join"), {"code": home.invite_code})
     assert response.status_code == 403
     assert not TableMember.objects.exists()
+
+
+def test_the_form_starts_from_a_game_it_accepts(alice: User) -> None:
+    """A host who changes only the name opens seed 003's spread-limit dealer's choice."""
+    page = client_of(alice).get(reverse("home_new"))
+    form = page.context["form"]
+    data = {**form.initial, "name": "Quick game", "rotate_hands": "0"}
+    response = client_of(alice).post(reverse("home_new"), data)
+    assert response.status_code == 302
+    table = Table.objects.get(name="Quick game")
+    assert [g.variant for g in table.games.all()] == ["stud", "baseball", "queens", "razz"]
