@@ -166,12 +166,10 @@ class HomeGameForm(StakesFormBase):
 
     def _check_limits(self, data: dict[str, Any]) -> None:
         rules, stakes = self.rules, self.instance
-        if (
-            data.get("big_bet")
-            and data["big_bet"] > rules.max_big_bet
-            and not self.has_error("big_bet")
-        ):
-            self.add_error("big_bet", f"Home games go up to {rules.max_big_bet} here.")
+        # Any bet size: the small bet is pot and no limit's minimum bet.
+        for size in ("small_bet", "big_bet"):
+            if (data.get(size) or 0) > rules.max_big_bet and not self.has_error(size):
+                self.add_error(size, f"Home games go up to {rules.max_big_bet} here.")
         if data.get("max_buy_in") and data["max_buy_in"] > rules.max_buy_in:
             self.add_error("max_buy_in", f"Home games' buy-ins go up to {rules.max_buy_in} here.")
         games = data.get("games") or []

@@ -510,8 +510,8 @@ class HomeRules(models.Model):
     max_big_bet = models.PositiveIntegerField(
         default=100,
         validators=[MinValueValidator(1)],
-        help_text="The largest big bet (fixed limit), spread maximum or minimum bet a host "
-        "may set.",
+        help_text="The largest bet size a host may set: small or big bet, spread "
+        "minimum or maximum, minimum bet.",
     )
     max_buy_in = models.PositiveIntegerField(
         default=10_000,

@@ -42,7 +42,7 @@ class Migration(migrations.Migration):
                     "max_big_bet",
                     models.PositiveIntegerField(
                         default=100,
-                        help_text="The largest big bet (fixed limit), spread maximum or minimum bet a host may set.",
+                        help_text="The largest bet size a host may set: small or big bet, spread minimum or maximum, minimum bet.",
                         validators=[django.core.validators.MinValueValidator(1)],
                     ),
                 ),

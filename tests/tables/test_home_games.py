@@ -96,6 +96,11 @@ def test_opening_needs_a_login() -> None:
     ("changes", "field", "words"),
     [
         ({"big_bet": "500"}, "big_bet", "go up to 100"),
+        (
+            {"structure": "no", "small_bet": "500", "max_buy_in": "5000"},
+            "small_bet",
+            "go up to 100",
+        ),
         ({"max_buy_in": "50000"}, "max_buy_in", "go up to 10000"),
         ({"policy": "fixed"}, "games", "tick one"),
         ({"games": ["stud"]}, "games", "two games or more"),
