@@ -34,6 +34,7 @@ from tables.selectors.history import (
     player_results,
     unshown_players,
 )
+from tables.selectors.tables import tables_visible_to
 
 if TYPE_CHECKING:
     from accounts.http import AuthenticatedHttpRequest
@@ -61,6 +62,16 @@ class HandFilter(DateRangeForm):
     )
     outcome = forms.ChoiceField(required=False, label="Result", choices=OUTCOMES)
 
+    def __init__(self, data: Any, *, player_id: int) -> None:
+        super().__init__(data)
+        # Only the tables the player may see: another's home game isn't named.
+        visible = tables_visible_to(player_id)
+        table, stakes = self.fields["table"], self.fields["stakes"]
+        assert isinstance(table, forms.ModelChoiceField)
+        assert isinstance(stakes, forms.ModelChoiceField)
+        table.queryset = visible.order_by("name")
+        stakes.queryset = Stakes.objects.filter(tables__in=visible).distinct()
+
     def filters(self) -> dict[str, Any]:
         """Keyword arguments for :func:`player_results`; none at all if any value is bad."""
         if not self.is_valid():
@@ -87,7 +98,7 @@ def _midnight(day: datetime.date | None) -> datetime.datetime | None:
 
 @login_required
 def my_hands(request: AuthenticatedHttpRequest) -> HttpResponse:
-    form = HandFilter(request.GET)
+    form = HandFilter(request.GET, player_id=request.user.pk)
     results = player_results(request.user.pk, **form.filters())
     page = Paginator(results, HANDS_PER_PAGE).get_page(request.GET.get("page"))
     query = request.GET.copy()

@@ -299,3 +299,14 @@ def test_the_form_starts_from_a_game_it_accepts(alice: User) -> None:
     assert response.status_code == 302
     table = Table.objects.get(name="Quick game")
     assert [g.variant for g in table.games.all()] == ["stud", "baseball", "queens", "razz"]
+
+
+def test_another_players_history_filters_dont_name_the_home_game(
+    home: Table, bob: User, carol: User
+) -> None:
+    join(bob, home.invite_code)
+    assert "Friday stud" not in client_of(carol).get(reverse("my_hands")).content.decode()
+    assert "Friday stud" in client_of(bob).get(reverse("my_hands")).content.decode()
+    # Filtering by it is as by a table that doesn't exist: ignored, nothing named.
+    page = client_of(carol).get(reverse("my_hands"), {"table": home.pk}).content.decode()
+    assert "Friday stud" not in page
