@@ -21,6 +21,7 @@ CHAT = "table.chat"
 LOBBY_GROUP = "lobby"
 LOBBY_CHANGED = "lobby.changed"
 USER_REVOKED = "user.revoked"
+ACCESS_REVOKED = "table.access_revoked"
 # Lobby notices from one process leave at most this often (LobbyNotices).
 LOBBY_NOTICE_SECONDS = 0.5
 
@@ -45,6 +46,19 @@ def user_sockets_close(player_id: int, *, reason: str, session_key: str | None =
     :func:`table_changed`.
     """
     message = {"type": USER_REVOKED, "reason": reason, "session_key": session_key}
+
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is not None:
+            async_to_sync(layer.group_send)(user_group(player_id), message)
+
+    transaction.on_commit(send, robust=True)
+
+
+def table_access_revoked(table_id: int, player_id: int) -> None:
+    """Close the player's sockets at this table (a home game's host removed
+    them), once the current transaction commits; their other tables stay open."""
+    message = {"type": ACCESS_REVOKED, "table": table_id}
 
     def send() -> None:
         layer = get_channel_layer()

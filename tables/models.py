@@ -459,6 +459,12 @@ class Table(models.Model):
     # browsers never send, so no server or proxy logs it). Never shown but
     # to the host.
     invite_code = models.CharField(max_length=64, blank=True, editable=False)
+    # A home game its host has paused: no new hand is dealt until they resume
+    # it; a hand in play finishes (``tables.services.home``).
+    paused = models.BooleanField(
+        default=False,
+        help_text="A home game whose host has paused the deal: no new hand starts.",
+    )
 
     class Meta:
         ordering = ["name"]

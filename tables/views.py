@@ -66,7 +66,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
 
 def _invite_url(request: HttpRequest, table: Table) -> str | None:
     """A home game's invite link, for its host alone: the code in the fragment."""
-    if table.host_id is None or table.host_id != request.user.pk:
+    if table.host_id is None or table.host_id != request.user.pk or not table.is_open:
         return None
     return request.build_absolute_uri(reverse("home_join")) + "#" + table.invite_code
 

@@ -22,6 +22,7 @@ MOVE_KINDS = frozenset(BET_KINDS + SHOWDOWN_KINDS + DECISION_KINDS)
 MAX_SEAT_NUMBER = 8
 MAX_CHIPS = 10**12
 MAX_GAME_POSITION = 32767
+MAX_USERNAME = 150
 
 
 class BadMessage(ValueError):
@@ -159,6 +160,15 @@ def _check_auto_rebuy(message: dict[str, Any]) -> dict[str, Any]:
     return _check_amount(message)
 
 
+def _check_player(message: dict[str, Any]) -> dict[str, Any]:
+    """A host's command about a player: ``"player"`` is their username."""
+    _only_fields(message, "player")
+    name = message.get("player")
+    if not isinstance(name, str) or not 1 <= len(name) <= MAX_USERNAME:
+        raise BadMessage(f"'player' must be a player's username, not {name!r}")
+    return {"username": name}
+
+
 def _check_bare(message: dict[str, Any]) -> dict[str, Any]:
     _only_fields(message)
     return {}
@@ -215,6 +225,11 @@ MESSAGES: dict[str, tuple[Checker, Service | None]] = {
     "auto_rebuy": (_check_auto_rebuy, services.seat_auto_rebuy_set_and_deal),
     "wait": (_check_bare, services.waiting_join),
     "unwait": (_check_bare, services.waiting_leave),
+    # A home game's host runs it (tables.services.home); anyone else is refused.
+    "home_pause": (_check_bare, services.home_pause),
+    "home_resume": (_check_bare, services.home_resume),
+    "home_remove": (_check_player, services.home_remove),
+    "home_close": (_check_bare, services.home_close),
     "chat": (_check_chat, None),
     "snapshot": (_check_snapshot, None),
 }

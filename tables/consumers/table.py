@@ -219,6 +219,13 @@ class TableConsumer(DirectConsumer):
     async def table_chat(self, message: dict[str, Any]) -> None:
         await self.send_message({"type": "chat", **message["line"]})
 
+    async def table_access_revoked(self, message: dict[str, Any]) -> None:
+        """The host removed this user from the home game: the table is gone for them."""
+        if message["table"] == self.table_id and not self.revoked:
+            self.revoked = True
+            await self.send_error("refused", "the host has removed you from this game")
+            await self.close(code=CLOSE_NO_SUCH_TABLE)
+
     async def user_revoked(self, message: dict[str, Any]) -> None:
         """The user logged out (of this socket's session, if one is named) or was deactivated."""
         if not self.revoked and message["session_key"] in (None, self.session_key):

@@ -10,4 +10,5 @@ urlpatterns = [
     path("new/", views.home_new, name="home_new"),
     path("join/", views.home_join, name="home_join"),
     path("<int:table_id>/invite/", views.home_invite_renew, name="home_invite_renew"),
+    path("<int:table_id>/ledger.csv", views.home_ledger_csv, name="home_ledger_csv"),
 ]

@@ -1,8 +1,11 @@
-"""The pages of home games: opening one, the invite link's page, and the host's
-new link. Each parses the request, calls one service and renders or redirects."""
+"""The pages of home games: opening one, the invite link's page, the host's
+new link, and the books as a CSV file. Each parses the request, calls one
+service (or selector) and renders, redirects or sends the file."""
 
 from __future__ import annotations
 
+import csv
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from django.contrib import messages
@@ -16,6 +19,10 @@ from accounts.addresses import client_address
 from tables import services
 from tables.forms import HomeGameForm
 from tables.models import HomeRules
+from tables.reports.queries import spreadsheet_safe
+from tables.selectors.home_ledger import HOUSE, LedgerFigures
+from tables.selectors.snapshots import Books, home_books
+from tables.selectors.tables import tables_visible_to
 from tables.services.home import HomeGame, NotFound
 
 if TYPE_CHECKING:
@@ -81,3 +88,48 @@ def home_invite_renew(request: AuthenticatedHttpRequest, table_id: int) -> HttpR
     else:
         messages.success(request, "A new invite link: the old one no longer works.")
     return redirect("table", table_id=table_id)
+
+
+def home_ledger_csv(request: HttpRequest, table_id: int) -> HttpResponse:
+    """A home game's books as a CSV file, for its host, its members (seated or
+    not, even after they have left) and staff; anyone else is told the table
+    doesn't exist, as by its page."""
+    user = request.user
+    visible = tables_visible_to(user.pk, staff=user.is_staff).filter(host__isnull=False)
+    if not visible.filter(pk=table_id).exists():
+        raise Http404("No such table.")
+    response = HttpResponse(
+        content_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="home-game-{table_id}-ledger.csv"'},
+    )
+    csv.writer(response).writerows(_ledger_csv_rows(home_books(table_id)))
+    return response
+
+
+FIGURES = ["Bought in", "Topped up", "Cashed out", "On the table", "Net"]
+
+
+def _ledger_csv_rows(books: Books) -> Iterator[list[str | int]]:
+    """A row per player, the totals, then who pays whom; names as a spreadsheet
+    shows them, never as formulas (a display name is the player's to type)."""
+    yield ["Player", "Username", *FIGURES]
+    for row in books.rows:
+        yield [spreadsheet_safe(row.name), spreadsheet_safe(row.username), *_numbers(row)]
+    yield ["Total", "", *_numbers(books.totals)]
+    if books.rake:
+        yield ["Rake taken", "", "", "", "", "", books.rake]
+    yield []
+    yield ["Pays", "To", "Chips"]
+    for payment in books.payments:
+        payee = HOUSE if payment.payee_id is None else spreadsheet_safe(payment.payee)
+        yield [spreadsheet_safe(payment.payer), payee, payment.amount]
+
+
+def _numbers(figures: LedgerFigures) -> list[str | int]:
+    return [
+        figures.bought_in,
+        figures.topped_up,
+        figures.cashed_out,
+        figures.on_table,
+        figures.net,
+    ]

@@ -22,7 +22,17 @@ from tables.rules import GameConfig, HandState, IllegalAction
 from tables.rules.games import how_it_plays
 from tables.rules.narration import LiveNarrator
 from tables.rules.views import events_for, view
+from tables.selectors.audit import _one_moment
 from tables.selectors.games import coming, fitting
+from tables.selectors.home_ledger import (
+    LedgerFigures,
+    LedgerRow,
+    Payment,
+    home_ledger,
+    ledger_totals,
+    settle_up,
+    table_rake,
+)
 
 
 @dataclass(frozen=True)
@@ -59,6 +69,8 @@ class TableRows:
     state: HandState | None  # its state, rebuilt once: ``view`` and ``events_for`` only read it
     waiting: list[WaitingPlayer] = field(default_factory=list)  # the waiting list, in order
     games: list[TableGame] = field(default_factory=list)  # a mixed table's list, in order
+    # A home game's books (:func:`books_payload`), for its seated players; None at the room's.
+    books: dict[str, Any] | None = None
     # What every viewer's snapshot shares, built for the first and kept for the
     # rest: the table's part, the hand's public facts, and each engine
     # player's view of the hand (observers and anyone not dealt in share None's).
@@ -82,7 +94,9 @@ def read_table(table_id: int) -> TableRows | None:
         table = hand.table
     else:
         found = (
-            Table.objects.select_related("stakes__rake", "call_player").filter(pk=table_id).first()
+            Table.objects.select_related("stakes__rake", "call_player", "host")
+            .filter(pk=table_id)
+            .first()
         )
         if found is None:
             return None
@@ -107,14 +121,19 @@ def rows_after_move(hand: Hand) -> TableRows:
 
 def _with_seats(table: Table, hand: Hand | None, state: HandState | None) -> TableRows:
     games = GAMES(table.pk) if table.is_mixed else []
-    return TableRows(table, SEATS(table.pk), hand, state, WAITING(table.pk), games)
+    seats, waiting = SEATS(table.pk), WAITING(table.pk)
+    # Only a home game keeps books: a table of the room reads nothing more. Read
+    # after the seats, they have a row for every player seated in them; a
+    # change between the two reads sends its own notice, and a read after it.
+    books = books_payload(home_books(table.pk)) if table.is_home else None
+    return TableRows(table, seats, hand, state, waiting, games, books)
 
 
 # The reads every change to a table makes, compiled once (see tables.compiled).
 # The latest hand comes with its table and stakes.
 LATEST_HAND = CompiledRead(
     lambda table_id: (
-        Hand.objects.select_related("table__stakes__rake", "table__call_player")
+        Hand.objects.select_related("table__stakes__rake", "table__call_player", "table__host")
         .filter(table_id=table_id)
         .order_by("-number")[:1]
     )
@@ -140,6 +159,56 @@ GAMES = CompiledRead(
         .order_by("position", "pk")
     )
 )
+
+
+@dataclass(frozen=True)
+class Books:
+    """A home game's books at one moment: each player's figures, their totals,
+    the rake the house has taken, and who pays whom to settle up."""
+
+    rows: list[LedgerRow]
+    totals: LedgerFigures
+    rake: int
+    payments: list[Payment]
+
+
+def home_books(table_id: int) -> Books:
+    """The table's books, the ledger and the rake read at one moment, so
+    that the nets always square with the rake (:func:`settle_up`)."""
+    with _one_moment():
+        rows, rake = home_ledger(table_id), table_rake(table_id)
+    return Books(rows, ledger_totals(rows), rake, settle_up(rows, rake=rake))
+
+
+def books_payload(books: Books) -> dict[str, Any]:
+    """The books as the table page shows them (``static/js/table/ledger.js``)."""
+    return {
+        "players": [
+            {"player": row.username, "name": row.name, "seated": row.seated, **_figures(row)}
+            for row in books.rows
+        ],
+        "totals": _figures(books.totals),
+        "rake": books.rake,
+        "transfers": [
+            {
+                "payer": pay.payer,
+                "payee": pay.payee,
+                "house": pay.payee_id is None,
+                "amount": pay.amount,
+            }
+            for pay in books.payments
+        ],
+    }
+
+
+def _figures(figures: LedgerFigures) -> dict[str, int]:
+    return {
+        "bought_in": figures.bought_in,
+        "topped_up": figures.topped_up,
+        "cashed_out": figures.cashed_out,
+        "on_table": figures.on_table,
+        "net": figures.net,
+    }
 
 
 def needs_earlier_events(rows: TableRows, cursor: Cursor) -> bool:
@@ -180,6 +249,8 @@ def build_snapshot(
     }
     if player_id is not None:
         mine = next((seat for seat in seats if seat.player_id == player_id), None)
+        if mine is not None and rows.books is not None:
+            payload["ledger"] = rows.books  # a home game's books: for its players seated
         payload["you"] = {
             "player": player_id,
             "seat": mine and mine.number,
@@ -189,6 +260,8 @@ def build_snapshot(
             "sitting_out_next": bool(mine and mine.sitting_out_next),
             **_your_place(rows.waiting, player_id),
         }
+        if rows.table.is_home:  # whether the viewer hosts this home game
+            payload["you"]["host"] = rows.table.host_id == player_id
     if hand is not None and rows.state is not None:
         viewer = hand.engine_player(player_id)
         if ("view", viewer) not in shared:
@@ -253,7 +326,16 @@ def _table_payload(
             }
             for seat in seats
         ],
+        **_home(table),
     }
+
+
+def _home(table: Table) -> dict[str, Any]:
+    """A home game's part of the table: its host, and whether they have paused
+    the deal; nothing at a table of the room."""
+    if not table.is_home or table.host is None:
+        return {}
+    return {"home": {"host": table.host.username, "paused": table.paused}}
 
 
 def _game_config(rows: TableRows) -> GameConfig | None:
@@ -344,6 +426,8 @@ def _waiting(table: Table, seats: list[Seat], hand: Hand | None) -> str | None:
         return "closed"
     if table.call_seat is not None:
         return "call"
+    if table.paused:
+        return "paused"
     ready = [s for s in seats if s.state in Seat.DEALT_IN_STATES and s.stack > 0]
     return "players" if len(ready) < 2 else None
 

@@ -18,6 +18,7 @@ One module per part of the room; import the services from here:
 - ``games`` and ``calls``: a mixed table's next game (a rotation's turn), and
   the dealer's call at dealer's choice.
 - ``play``: requests that may let the table deal, each one call.
+- ``home``: home games: opening one, its invite link, and its host's powers.
 - ``common``: the errors, locks and reads the others share.
 
 Celery work leaves through :mod:`tables.scheduling`; the services never
@@ -48,7 +49,15 @@ from tables.services.hands import (
     hands_start_due,
     next_hand_pause,
 )
-from tables.services.home import home_game_open, home_invite_redeem, home_invite_renew
+from tables.services.home import (
+    home_close,
+    home_game_open,
+    home_invite_redeem,
+    home_invite_renew,
+    home_pause,
+    home_remove,
+    home_resume,
+)
 from tables.services.idle_seats import AWAY_STATES, idle_seat_time, seats_stand_up_idle
 from tables.services.play import (
     game_call_and_deal,
@@ -108,9 +117,13 @@ __all__ = [
     "hand_view",
     "hands_expire_overdue",
     "hands_start_due",
+    "home_close",
     "home_game_open",
     "home_invite_redeem",
     "home_invite_renew",
+    "home_pause",
+    "home_remove",
+    "home_resume",
     "idle_seat_time",
     "next_hand_pause",
     "seat_auto_rebuy_set",

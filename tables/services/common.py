@@ -63,7 +63,9 @@ def _lock_table(table_id: int) -> Table:
 # the move's transaction, as select_for_update needs.
 _TABLE_LOCKED = CompiledRead(
     lambda table_id: (
-        Table.objects.select_for_update(of=("self",)).select_related("stakes").filter(pk=table_id)
+        Table.objects.select_for_update(of=("self",))
+        .select_related("stakes", "host")
+        .filter(pk=table_id)
     )
 )
 _HAND_AT = CompiledRead(

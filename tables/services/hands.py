@@ -125,6 +125,8 @@ def _why_no_deal(table: Table, now: datetime | None = None) -> str | None:
     """
     if not table.is_open:
         return f"{table.name} is closed; no new hands start"
+    if table.paused:
+        return f"{table.name}'s host has paused the game; no new hands start"
     if table.call_seat is not None:
         return f"the dealer at {table.name} is calling the game"
     last = table.hands.order_by("-number").only("number", "ended_at").first()
@@ -222,8 +224,9 @@ def _next_hand_schedule(table_id: int) -> None:
 
 
 def _tables_due(now: datetime) -> QuerySet[Table, int]:
-    """Open tables with no hand running or ended within the pause, and two players in."""
-    tables = Table.objects.filter(is_open=True, call_seat__isnull=True)
+    """Open tables not paused, with no hand running or ended within the pause,
+    and two players in."""
+    tables = Table.objects.filter(is_open=True, paused=False, call_seat__isnull=True)
     busy = Hand.objects.filter(table=OuterRef("pk")).filter(
         Q(ended_at__isnull=True) | Q(ended_at__gt=now - next_hand_pause())
     )

@@ -1,11 +1,15 @@
-"""Home games: a private table a player opens from the site and hosts, and the
-invite link that lets friends in.
+"""Home games: a private table a player opens from the site and hosts, the
+invite link that lets friends in, and the host's powers over the game.
 
 The link carries its code in the fragment (``/home/join/#<code>``), which a
 browser never sends in a request: the join page's script posts it, so no
 server, proxy or referrer log sees it. A wrong, old or forged code gets the
 same answer as a table that doesn't exist, and each player and address may
 try only so many codes an hour.
+
+The host runs the game through services that each refuse anyone else: a
+member who isn't the host is told only the host may, and a player who may
+not see the table is told it doesn't exist. A closed game takes no commands.
 """
 
 from __future__ import annotations
@@ -20,8 +24,12 @@ from django.db import IntegrityError, transaction
 
 from accounts.models import User
 from accounts.services import quota_claim
-from tables.models import Stakes, Table, TableGame, TableMember
-from tables.services.common import ServiceError, _lock_table
+from tables import broadcast
+from tables.models import Hand, Seat, Stakes, Table, TableGame, TableMember
+from tables.services.common import ServiceError, _lock_table, _unfinished_hand
+from tables.services.hands import hand_start_if_ready
+from tables.services.seats import _seat_stand_up
+from tables.services.tables import table_close
 
 # 32 random bytes, 256 bits, as 43 URL-safe characters.
 INVITE_BYTES = 32
@@ -140,15 +148,105 @@ def home_invite_renew(*, table_id: int, player_id: int) -> str:
     raise ServiceError("could not make a new invite link; try again")
 
 
+# ------------------------------------------------------------ the host's powers
+
+
+@transaction.atomic
+def home_pause(*, table_id: int, player_id: int) -> Table:
+    """The host pauses the deal: no new hand starts until they resume it. A
+    hand in play, or a dealer's call under way, plays on to its end."""
+    table = _host_open_table(table_id, player_id)
+    if table.paused:
+        raise ServiceError(f"{table.name} is paused already")
+    table.paused = True
+    table.save(update_fields=["paused"])
+    return table
+
+
+def home_resume(*, table_id: int, player_id: int) -> Hand | None:
+    """The host resumes the deal, and the next hand is dealt if the table is
+    ready for one (:func:`~tables.services.hands.hand_start_if_ready`): the
+    hand, or None."""
+    _home_unpause(table_id, player_id)
+    return hand_start_if_ready(table_id=table_id)
+
+
+@transaction.atomic
+def _home_unpause(table_id: int, player_id: int) -> None:
+    table = _host_open_table(table_id, player_id)
+    if not table.paused:
+        raise ServiceError(f"{table.name} isn't paused")
+    table.paused = False
+    table.save(update_fields=["paused"])
+
+
+@transaction.atomic
+def home_remove(*, table_id: int, player_id: int, username: str) -> int | None:
+    """The host removes ``username`` from the game: their seat is cashed out to
+    their balance at once, or when the hand they are dealt into ends (as when
+    a player leaves, :func:`~tables.services.seats.seat_leave`), and their
+    membership is revoked at once: the table is gone for them, and they may
+    come back only by its invite link (which the host may renew).
+
+    Returns the chips cashed out, or None when the seat waits for the hand.
+    Refused: the host themself (they leave, or close the game), a player
+    not seated here, and one removed already.
+    """
+    table = _host_open_table(table_id, player_id)
+    seat = (
+        Seat.objects.select_for_update()
+        .select_related("player")
+        .filter(table=table, player__username=username)
+        .first()
+    )
+    if seat is None:
+        raise ServiceError(f"{username} is not seated at {table.name}")
+    if seat.player_id == player_id:
+        raise ServiceError("you host this game: leave your seat, or close the game")
+    revoked, _ = TableMember.objects.filter(table=table, player_id=seat.player_id).delete()
+    broadcast.table_access_revoked(table.pk, seat.player_id)
+    hand = _unfinished_hand(table)
+    if hand is None or hand.engine_player(seat.player_id) is None:
+        return _seat_stand_up(table, seat)
+    if seat.leaving and not revoked:
+        raise ServiceError(
+            f"{username} is removed already, and leaves when hand #{hand.number} ends"
+        )
+    if not seat.leaving:
+        seat.leaving = True
+        seat.save(update_fields=["leaving"])
+    return None
+
+
+@transaction.atomic
+def home_close(*, table_id: int, player_id: int) -> Table:
+    """The host closes the game: :func:`~tables.services.tables.table_close`,
+    so a hand in play ends first and every seat is then cashed out."""
+    table = _host_open_table(table_id, player_id)
+    return table_close(table_id=table.pk)
+
+
+def _host_open_table(table_id: int, player_id: int) -> Table:
+    """:func:`_host_table`, refused as well once the game is closed."""
+    table = _host_table(table_id, player_id)
+    if not table.is_open:
+        raise ServiceError(f"{table.name} is closed; its host has nothing left to run")
+    return table
+
+
 def _host_table(table_id: int, player_id: int) -> Table:
     """The home game ``table_id``, locked, if ``player_id`` hosts it; a clear
-    refusal if they don't, and "not found" if they may not see it."""
-    table = _lock_table(table_id)
+    refusal if they don't, and "not found" if they may not see it, in the
+    words for a table that doesn't exist."""
+    try:
+        table = _lock_table(table_id)
+    except ServiceError:
+        raise NotFound(f"there is no table #{table_id}") from None
     if table.host_id is None:
         raise ServiceError(f"{table.name} is a table of the room, not a home game")
     if table.host_id != player_id:
         member = TableMember.objects.filter(table=table, player_id=player_id).exists()
         if not member:
-            raise NotFound(NOT_FOUND)
+            raise NotFound(f"there is no table #{table_id}")
         raise ServiceError(f"only {table.name}'s host may do that")
     return table

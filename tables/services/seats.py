@@ -102,8 +102,11 @@ def seat_leave(*, table_id: int, player_id: int) -> int | None:
 
 @transaction.atomic
 def seat_stay(*, table_id: int, player_id: int) -> Seat:
-    """Take back a leave that was waiting for the hand to end."""
+    """Take back a leave that was waiting for the hand to end; not a removal by
+    a home game's host (the player may no longer see the table)."""
     seat = _seat_for_update(table_id, player_id)
+    if seat.leaving and not table_visible(table_id, player_id, staff=seat.player.is_staff):
+        raise ServiceError("the host has removed you from this game; you leave when this hand ends")
     if seat.leaving:
         seat.leaving = False
         seat.save(update_fields=["leaving"])

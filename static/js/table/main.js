@@ -10,6 +10,8 @@ import { myTurn } from "./advance.js";
 import { renderChipControls } from "./chip-controls.js";
 import { renderTimer } from "./clock.js";
 import { callOf, gameNotice, myCall, renderGame, showNotice } from "./games.js";
+import { renderLedger } from "./ledger.js";
+import { renderHost } from "./host.js";
 import { HandLog, listenForChat, logSnapshot, takeChat } from "./log.js";
 import { animate, dealMs, movesBetween } from "./motion.js";
 import { renderBalance, renderCentre, renderLastHand, renderSeats } from "./render.js";
@@ -56,6 +58,7 @@ function start(room) {
     dealing: null, // while the cards dealt are in flight: the turn waits (holdTurn)
     decided: null, // the decision whose move is on its way, if any (actions.js)
     called: null, // the dealer's call on its way, {number, position}, if any (actions.js)
+    hostConfirming: null, // a home game's host command awaiting "are you sure?" (host.js)
   };
   table.buyIn = new BuyIn(table);
   table.log = new HandLog(table);
@@ -172,6 +175,8 @@ export function render(table) {
   renderSeatControls(table);
   renderChipControls(table);
   renderLastHand(table);
+  renderHost(table);
+  renderLedger(table);
   renderTimer(table);
   renderBalance(table);
 }

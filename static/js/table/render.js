@@ -131,6 +131,9 @@ export function centreWords(snap, mine) {
     return { heading: "Waiting for players", turn: "A hand starts once two players with chips are sitting in." };
   }
   if (waiting === "closed") return { heading: "The table is closed", turn: "No new hands start here." };
+  if (waiting === "paused") {
+    return { heading: "Paused by the host", turn: "No new hand starts until the host resumes the game." };
+  }
   if (!hand) return { heading: "Waiting for players", turn: "" };
   let stage = hand.street;
   if (hand.phase === "over") stage = hand.result && !hand.result.uncontested ? "showdown" : "over";

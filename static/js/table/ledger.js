@@ -1,0 +1,75 @@
+// A home game's books (the #ledger section, which only a home game's page has):
+// each player's bought in, topped up, cashed out, on the table now and net,
+// their totals, and who pays whom to settle up. The snapshot carries them
+// (`ledger`) only to the players seated there; anyone else at the table sees
+// how to follow them, and the file to download.
+import { byId, el } from "../shared/felt.js";
+import { chips } from "../shared/format.js";
+
+// The figures of a row, in the columns' order.
+export const FIGURES = ["bought_in", "topped_up", "cashed_out", "on_table", "net"];
+
+// A net with its sign: "+40", "−25" (a minus sign, not a hyphen), "0".
+export function signed(n) {
+  if (n > 0) return "+" + chips(n);
+  if (n < 0) return "−" + chips(-n);
+  return "0";
+}
+
+// Each figure as the table shows it: chips, the net signed.
+export function figureCells(figures) {
+  return FIGURES.map((key) => (key === "net" ? signed(figures[key]) : chips(figures[key])));
+}
+
+// "alice pays bob 40", "carol pays the house 3", one line each; or the one
+// line that says nobody owes anything.
+export function transferLines(ledger) {
+  if (!ledger.transfers.length) return [ledger.players.length ? "Everyone is square." : "Nobody has bought in yet."];
+  return ledger.transfers.map((t) => t.payer + " pays " + t.payee + " " + chips(t.amount));
+}
+
+// A net's class: won, lost, or square.
+function netClass(net) {
+  if (net > 0) return "books-up";
+  return net < 0 ? "books-down" : "";
+}
+
+export function renderLedger(table) {
+  const box = byId("ledger");
+  if (!box) return; // a table of the room keeps no books
+  const ledger = table.state.snap.ledger;
+  byId("ledger-live").hidden = !ledger;
+  byId("ledger-note").hidden = Boolean(ledger);
+  if (!ledger) return;
+  const body = byId("ledger-rows");
+  body.textContent = "";
+  ledger.players.forEach((player) => body.appendChild(playerRow(player)));
+  const totals = byId("ledger-totals");
+  totals.textContent = "";
+  totals.appendChild(figureRow("Total", ledger.totals, "books-total"));
+  const transfers = byId("ledger-transfers");
+  transfers.textContent = "";
+  transferLines(ledger).forEach((line) => transfers.appendChild(el("li", "", line)));
+}
+
+// A player's row; one who has left the table says so.
+function playerRow(player) {
+  const row = figureRow(player.name, player, player.seated ? "" : "books-left");
+  const name = row.firstChild;
+  name.title = player.seated ? player.name : player.name + " (has left the table)";
+  if (!player.seated) name.appendChild(el("span", "books-tag", "left"));
+  return row;
+}
+
+// A row of the table: its name, then the figures.
+function figureRow(name, figures, className) {
+  const row = el("tr", className);
+  const head = el("th", "books-name", name);
+  head.setAttribute("scope", "row");
+  row.appendChild(head);
+  figureCells(figures).forEach((text, i) => {
+    const net = FIGURES[i] === "net";
+    row.appendChild(el("td", net ? "num books-net " + netClass(figures.net) : "num", text));
+  });
+  return row;
+}
