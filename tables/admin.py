@@ -443,11 +443,19 @@ class HomeRulesAdmin(HomeRulesAdminBase):
 
     fields = ("variants", "structures", "max_big_bet", "max_buy_in", "max_open_games", "rake")
 
+    # One row, made on first use: the list opens it, and there is nothing to add
+    # or delete (and no query for the admin's menu to ask whether there is).
     def has_add_permission(self, request: HttpRequest) -> bool:
-        return not HomeRules.objects.exists()
+        return False
 
     def has_delete_permission(self, request: HttpRequest, obj: HomeRules | None = None) -> bool:
         return False
+
+    def changelist_view(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        rules = HomeRules.current()
+        return HttpResponseRedirect(reverse("admin:tables_homerules_change", args=[rules.pk]))
 
 
 @admin.register(Table)

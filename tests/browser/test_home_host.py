@@ -107,7 +107,10 @@ def test_the_host_pauses_resumes_removes_a_friend_and_closes_the_game(
     alice.set_viewport_size(DESKTOP["viewport"])
     row.get_by_role("button", name="Remove bob").click()
     expect(row).to_contain_text("leaves after this hand")
-    expect(seat_box(bob, 4)).to_contain_text("leaving after this hand")
+    # Bob's page is told at once, and the table is gone for him.
+    expect(bob.locator("#banner-text")).to_contain_text("The host has removed you from this game")
+    expect(bob.locator("#conn")).to_have_text("This table doesn't exist.")
+    expect(seat_box(alice, 4)).to_contain_text("leaving after this hand")
     shot(alice, screenshots, "4-host-removed-bob-desktop")
     wait_until(
         lambda: not TableMember.objects.filter(table=table, player=bob_user).exists(),

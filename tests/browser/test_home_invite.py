@@ -41,6 +41,7 @@ pytestmark = pytest.mark.browser
 def open_home_game(page: Page, base: str, screenshots: Path) -> None:
     page.goto(base + "/tables/")
     page.get_by_role("link", name="Open a home game").click()
+    shot(page, screenshots, "0-form-desktop")  # as it starts: seed 003's game
     page.fill("#id_name", "Friday stud")
     page.select_option("#id_policy", "dealers_choice")
     for name in ("Seven-card stud", "Baseball", "Razz"):
@@ -51,7 +52,6 @@ def open_home_game(page: Page, base: str, screenshots: Path) -> None:
     page.fill("#id_seats", "7")
     page.fill("#id_min_buy_in", "100")
     page.fill("#id_max_buy_in", "1000")
-    shot(page, screenshots, "0-form-desktop")
     page.get_by_role("button", name="Open the game").click()
 
 

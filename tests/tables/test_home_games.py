@@ -310,3 +310,18 @@ def test_another_players_history_filters_dont_name_the_home_game(
     # Filtering by it is as by a table that doesn't exist: ignored, nothing named.
     page = client_of(carol).get(reverse("my_hands"), {"table": home.pk}).content.decode()
     assert "Friday stud" not in page
+
+
+def test_the_operator_sets_the_home_game_rules_in_the_admin(admin_client: Client) -> None:
+    listing = admin_client.get(reverse("admin:tables_homerules_changelist"))
+    rules = HomeRules.current()
+    change = reverse("admin:tables_homerules_change", args=[rules.pk])
+    assert listing.status_code == 302 and listing["Location"] == change
+    form = {"variants": '["stud", "omaha"]', "structures": "[]", "max_big_bet": "50"}
+    form |= {"max_buy_in": "5000", "max_open_games": "2", "rake": ""}
+    refused = admin_client.post(change, form)
+    assert "Not a game: omaha." in refused.content.decode()
+    assert HomeRules.current().variants == []
+    admin_client.post(change, {**form, "variants": '["stud", "razz"]'})
+    saved = HomeRules.current()
+    assert (saved.variants, saved.max_big_bet, saved.max_open_games) == (["stud", "razz"], 50, 2)
