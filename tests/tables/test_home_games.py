@@ -325,3 +325,9 @@ def test_the_operator_sets_the_home_game_rules_in_the_admin(admin_client: Client
     admin_client.post(change, {**form, "variants": '["stud", "razz"]'})
     saved = HomeRules.current()
     assert (saved.variants, saved.max_big_bet, saved.max_open_games) == (["stud", "razz"], 50, 2)
+
+
+def test_a_closed_game_shows_no_invite_link(home: Table, alice: User) -> None:
+    services.table_close(table_id=home.pk)
+    page = client_of(alice).get(reverse("table", args=[home.pk])).content.decode()
+    assert "This table is closed." in page and home.invite_code not in page
