@@ -20,8 +20,7 @@ from tables import services
 from tables.forms import HomeGameForm
 from tables.models import HomeRules
 from tables.reports.queries import spreadsheet_safe
-from tables.selectors.home_ledger import HOUSE, LedgerFigures
-from tables.selectors.snapshots import Books, home_books
+from tables.selectors.home_ledger import HOUSE, Books, LedgerFigures, home_books
 from tables.selectors.tables import tables_visible_to
 from tables.services.home import HomeGame, NotFound
 

@@ -42,14 +42,14 @@ class ChipAudit:
 
 def chip_audit() -> ChipAudit:
     """Where the chips are, what was put in, and every difference between them."""
-    with _one_moment():
+    with one_moment():
         held, put_in = chips_held(), chips_put_in()
         problems = total_problems(held, put_in) + ledger_problems()
     return ChipAudit(held=held, put_in=put_in, problems=problems)
 
 
 @contextmanager
-def _one_moment() -> Iterator[None]:
+def one_moment() -> Iterator[None]:
     """Every read of the audit sees the database as it was at one moment.
 
     A move committed between two reads would otherwise show as a difference:

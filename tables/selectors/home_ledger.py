@@ -27,7 +27,7 @@ from django.db.models import F, Q, Sum
 from accounts.models import ChipTransfer
 from tables.home.settle import settle
 from tables.models import Hand, RakeEntry, Seat
-from tables.selectors.audit import _one_moment
+from tables.selectors.audit import one_moment
 
 # Who is owed the rake in a settle-up: no username has a space.
 HOUSE = "the house"
@@ -74,7 +74,7 @@ class Payment:
 def home_ledger(table_id: int) -> list[LedgerRow]:
     """The figures of every player who has bought in at the table (and any
     seated there), by name, in a fixed number of queries."""
-    with _one_moment():
+    with one_moment():
         moved = _chips_moved(table_id)
         seats = _seats(table_id)
         in_pot = chips_in_pot(table_id)
@@ -193,3 +193,22 @@ def settle_up(rows: Sequence[LedgerRow], *, rake: int = 0) -> list[Payment]:
         assert payer_id is not None  # the house is only ever owed
         payments.append(Payment(payer_id, payer, payee_id, payee, transfer.amount))
     return payments
+
+
+@dataclass(frozen=True)
+class Books:
+    """A home game's books at one moment: each player's figures, their totals,
+    the rake the house has taken, and who pays whom to settle up."""
+
+    rows: list[LedgerRow]
+    totals: LedgerFigures
+    rake: int
+    payments: list[Payment]
+
+
+def home_books(table_id: int) -> Books:
+    """The table's books, the ledger and the rake read at one moment, so
+    that the nets always square with the rake (:func:`settle_up`)."""
+    with one_moment():
+        rows, rake = home_ledger(table_id), table_rake(table_id)
+    return Books(rows, ledger_totals(rows), rake, settle_up(rows, rake=rake))

@@ -22,17 +22,8 @@ from tables.rules import GameConfig, HandState, IllegalAction
 from tables.rules.games import how_it_plays
 from tables.rules.narration import LiveNarrator
 from tables.rules.views import events_for, view
-from tables.selectors.audit import _one_moment
 from tables.selectors.games import coming, fitting
-from tables.selectors.home_ledger import (
-    LedgerFigures,
-    LedgerRow,
-    Payment,
-    home_ledger,
-    ledger_totals,
-    settle_up,
-    table_rake,
-)
+from tables.selectors.home_ledger import Books, LedgerFigures, home_books
 
 
 @dataclass(frozen=True)
@@ -161,25 +152,6 @@ GAMES = CompiledRead(
 )
 
 
-@dataclass(frozen=True)
-class Books:
-    """A home game's books at one moment: each player's figures, their totals,
-    the rake the house has taken, and who pays whom to settle up."""
-
-    rows: list[LedgerRow]
-    totals: LedgerFigures
-    rake: int
-    payments: list[Payment]
-
-
-def home_books(table_id: int) -> Books:
-    """The table's books, the ledger and the rake read at one moment, so
-    that the nets always square with the rake (:func:`settle_up`)."""
-    with _one_moment():
-        rows, rake = home_ledger(table_id), table_rake(table_id)
-    return Books(rows, ledger_totals(rows), rake, settle_up(rows, rake=rake))
-
-
 def books_payload(books: Books) -> dict[str, Any]:
     """The books as the table page shows them (``static/js/table/ledger.js``)."""
     return {
@@ -306,7 +278,7 @@ def _table_payload(
         "name": table.name,
         # The game of the hand being dealt (or last dealt, or to be dealt next),
         # and how it plays; the buy-ins are the table's.
-        "stakes": config.describe() if config is not None else table.stakes.describe(),
+        "stakes": _game_words(hand, config, table),
         "rules": _rules(config),
         "buy_in": [table.stakes.min_buy_in, table.stakes.max_buy_in],
         "mix": _mix(rows, seats, hand),
@@ -336,6 +308,19 @@ def _home(table: Table) -> dict[str, Any]:
     if not table.is_home or table.host is None:
         return {}
     return {"home": {"host": table.host.username, "paused": table.paused}}
+
+
+def _game_words(hand: Hand | None, config: GameConfig | None, table: Table) -> str:
+    """The game in words: as the hand recorded it when dealt (no telling again
+    each move), or the game the table deals first."""
+    if hand is not None:
+        return hand.game
+    return config.describe() if config is not None else table.stakes.describe()
+
+
+def _dealt_in(seats: list[Seat]) -> list[int]:
+    """The seat numbers the next hand would be dealt to: playing, with chips."""
+    return [s.number for s in seats if s.state in Seat.DEALT_IN_STATES and s.stack > 0]
 
 
 def _game_config(rows: TableRows) -> GameConfig | None:
@@ -371,8 +356,7 @@ def _mix(rows: TableRows, seats: list[Seat], hand: Hand | None) -> dict[str, Any
     table = rows.table
     if not rows.games:
         return None
-    dealt_in = [s.number for s in seats if s.state in Seat.DEALT_IN_STATES and s.stack > 0]
-    ahead = coming(table, rows.games, dealt_in, hand.dealer_seat if hand else None)
+    ahead = coming(table, rows.games, _dealt_in(seats), hand.dealer_seat if hand else None)
     return {
         "policy": table.policy,
         "words": ahead.words(table.policy),
@@ -388,7 +372,7 @@ def _call(rows: TableRows, seats: list[Seat]) -> dict[str, Any] | None:
     table = rows.table
     if table.call_seat is None or table.call_deadline is None or table.call_expires_at is None:
         return None
-    players = sum(1 for s in seats if s.state in Seat.DEALT_IN_STATES and s.stack > 0)
+    players = len(_dealt_in(seats))
     terms = table.stakes
     extra = table.call_expires_at - table.call_deadline
     return {
@@ -428,8 +412,7 @@ def _waiting(table: Table, seats: list[Seat], hand: Hand | None) -> str | None:
         return "call"
     if table.paused:
         return "paused"
-    ready = [s for s in seats if s.state in Seat.DEALT_IN_STATES and s.stack > 0]
-    return "players" if len(ready) < 2 else None
+    return "players" if len(_dealt_in(seats)) < 2 else None
 
 
 def _hand_info(hand: Hand, clocked: list[int], names: list[str]) -> dict[str, Any]:

@@ -17,11 +17,11 @@ from tables.models import Hand, Seat, Table
 from tables.selectors.games import entry_at, fitting, table_games
 from tables.services.common import ServiceError, _lock_table
 from tables.services.games import _call_end, _call_off, _default
-from tables.services.hands import _deal_after_call
+from tables.services.hands import _deal_after_call, _dealt_in_seats
 
 
 def _players_in(table: Table) -> int:
-    return Seat.objects.filter(table=table, state__in=Seat.DEALT_IN_STATES, stack__gt=0).count()
+    return _dealt_in_seats(table).count()
 
 
 @transaction.atomic
