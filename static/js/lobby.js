@@ -6,6 +6,7 @@
 // until a click on a column heading sorts them by it; a second click
 // reverses the order. Each viewer's rows mark the tables they sit at.
 import { chips } from "./shared/format.js";
+import { patchChildren } from "./shared/patch.js";
 
 (function () {
   var POLL_MS = 5000;
@@ -96,9 +97,16 @@ import { chips } from "./shared/format.js";
     return tr;
   }
 
+  // A message that changes nothing leaves the rows alone; the socket's first
+  // one is most often the very rows the page came with.
   function render(tables) {
+    if (JSON.stringify(tables) === JSON.stringify(rows)) return;
     rows = tables;
     draw();
+  }
+
+  function tableKey(tr) {
+    return tr.dataset.table;
   }
 
   // Text sorts as text, numbers as numbers; a missing figure (no average pot) goes last.
@@ -115,18 +123,16 @@ import { chips } from "./shared/format.js";
 
   function draw() {
     var tables = sorted(rows);
-    var body = lobby.tBodies[0];
-    var fresh = document.createElement("tbody");
+    var fresh = tables.map(row);
     if (!tables.length) {
       var empty = document.createElement("tr");
       empty.className = "lobby-empty";
       var td = cell("No open tables match.");
       td.colSpan = 9;
       empty.appendChild(td);
-      fresh.appendChild(empty);
+      fresh.push(empty);
     }
-    tables.forEach(function (t) { fresh.appendChild(row(t)); });
-    lobby.replaceChild(fresh, body);
+    patchChildren(lobby.tBodies[0], fresh, tableKey);
   }
 
   function updated(how) {
@@ -207,6 +213,52 @@ import { chips } from "./shared/format.js";
     filters.addEventListener("change", applyFilters);
   }
 
+  // ------------------------------------------------------- my home games
+
+  // The player's home games, as the server lists them: open ones with their
+  // game, players seated and host; closed ones lead to their settle-up.
+  var homeList = document.getElementById("home-games-list");
+  var homeNone = document.getElementById("home-games-none");
+
+  function homeGame(g) {
+    var li = document.createElement("li");
+    li.dataset.url = g.url;
+    li.appendChild(link(g.url, g.name));
+    if (!g.is_open) {
+      li.appendChild(document.createTextNode(" · closed: "));
+      li.appendChild(link(g.url + "#ledger", "the settle-up"));
+      return li;
+    }
+    li.appendChild(document.createTextNode(" · " + g.stakes + " · " + g.seated + " seated · "));
+    if (g.you_host) {
+      var strong = document.createElement("strong");
+      strong.textContent = "you host it";
+      li.appendChild(strong);
+    } else {
+      li.appendChild(document.createTextNode("hosted by " + g.host));
+    }
+    return li;
+  }
+
+  // The home games as last drawn, to skip a message that changes none; first
+  // those the page came with.
+  var servedHome = document.getElementById("home-game-rows");
+  var homeShown = servedHome ? JSON.stringify(JSON.parse(servedHome.textContent)) : null;
+
+  function homeKey(li) {
+    return li.dataset.url;
+  }
+
+  function renderHomeGames(games) {
+    if (!homeList || !games) return; // a visitor has none
+    var text = JSON.stringify(games);
+    if (text === homeShown) return;
+    homeShown = text;
+    patchChildren(homeList, games.map(homeGame), homeKey);
+    homeList.hidden = !games.length;
+    homeNone.hidden = Boolean(games.length);
+  }
+
   // ------------------------------------------------------------ the socket
 
   function connect() {
@@ -224,6 +276,7 @@ import { chips } from "./shared/format.js";
       var msg = JSON.parse(e.data);
       if (msg.type === "lobby") {
         render(msg.tables);
+        renderHomeGames(msg.home_games);
         updated("Live");
       } else if (msg.type === "error") {
         status.textContent = "The server refused the filter: " + msg.message;
@@ -258,6 +311,7 @@ import { chips } from "./shared/format.js";
       .then(function (data) {
         if (live) return; // the socket came back meanwhile and has the last word
         render(data.tables);
+        renderHomeGames(data.home_games);
         updated("Checked");
       })
       .catch(function () {

@@ -11,6 +11,7 @@ from tables import broadcast
 from tables.consumers.base import DirectConsumer, message_limit, too_many
 from tables.consumers.messages import BadMessage, lobby_filters, parse_frame
 from tables.selectors.lobby import lobby_rows
+from tables.selectors.tables import home_game_rows
 
 LOBBY_REFRESH_SECONDS = 1.0
 
@@ -21,7 +22,7 @@ class LobbyConsumer(DirectConsumer):
     Change notices can come many times a second from a busy room, so each
     connection answers them at most once per ``LOBBY_REFRESH_SECONDS``. The
     notice is the same for every viewer; each connection reads its own rows,
-    which mark the tables its player sits at.
+    which mark the tables its player sits at, and a player's home games.
     """
 
     async def connect(self) -> None:
@@ -75,8 +76,15 @@ class LobbyConsumer(DirectConsumer):
         await self.send_rows()
 
     async def send_rows(self) -> None:
-        rows = await database_sync_to_async(lobby_rows)(**self.filters, viewer_id=self.viewer_id)
-        await self.send_lobby({"type": "lobby", "tables": rows})
+        rows = await database_sync_to_async(self.read_rows)()
+        await self.send_lobby({"type": "lobby", **rows})
+
+    def read_rows(self) -> dict[str, Any]:
+        """The room's tables; for a player, their home games too."""
+        rows: dict[str, Any] = {"tables": lobby_rows(**self.filters, viewer_id=self.viewer_id)}
+        if self.viewer_id is not None:
+            rows["home_games"] = home_game_rows(self.viewer_id)
+        return rows
 
     async def send_lobby(self, message: dict[str, Any]) -> None:
         self.seq += 1

@@ -78,8 +78,18 @@ def test_a_visitor_compares_tables_and_sorts_them(
     browser: Any, live_server_url: str, tables: dict[str, Table], screenshots: Path
 ) -> None:
     page = browser.new_context(**DESKTOP).new_page()
+    # The links the page came with, held before the socket's first rows arrive.
+    page.add_init_script(
+        "document.addEventListener('DOMContentLoaded', () => {"
+        " window.servedLinks = Array.from(document.querySelectorAll('#lobby a')); })"
+    )
     page.goto(live_server_url + "/tables/")
     expect(page.locator("#lobby-status")).to_contain_text("Live")
+    # The socket's first rows are the rows the page came with: no link was
+    # swapped under a visitor's pointer (a click on a replaced link is lost).
+    assert page.evaluate(
+        "window.servedLinks.length === 6 && window.servedLinks.every((a) => a.isConnected)"
+    )
     cheap = page.locator(f'#lobby tr[data-table="{tables["Cheap"].pk}"] td')
     expect(cheap.nth(2)).to_have_text("40–400")
     expect(cheap.nth(3)).to_have_text("5% up to 3, from 4th street")
@@ -99,7 +109,11 @@ def test_a_visitor_compares_tables_and_sorts_them(
     assert names(page) == ["Big", "Middle", "Cheap"]
     shot(page, screenshots, "lobby-sorted-by-buy-in")
 
-    # A live update (dee sits down at Middle in her own browser) keeps the order.
+    # A live update (dee sits down at Middle in her own browser) keeps the
+    # order, and swaps only what changed: Big's row and Middle's links stay
+    # the elements they were.
+    rows = ", ".join(f'#lobby tr[data-table="{tables[n].pk}"] a' for n in ("Big", "Middle"))
+    page.evaluate("(rows) => { window.kept = Array.from(document.querySelectorAll(rows)); }", rows)
     user_signup(username="dee", password=PASSWORD)
     dee = browser.new_context(**DESKTOP).new_page()
     log_in(dee, live_server_url, "dee")
@@ -109,6 +123,7 @@ def test_a_visitor_compares_tables_and_sorts_them(
     middle = page.locator(f'#lobby tr[data-table="{tables["Middle"].pk}"] td')
     expect(middle.nth(4)).to_have_text("1 / 8 · 7 free")
     assert names(page) == ["Big", "Middle", "Cheap"]
+    assert page.evaluate("window.kept.length === 4 && window.kept.every((a) => a.isConnected)")
     page.locator("#lobby th", has_text="Waiting").get_by_role("button").click()
     assert names(page)[-1] == "Cheap"  # the only table with anyone waiting, ascending
 

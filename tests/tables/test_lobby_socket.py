@@ -8,7 +8,7 @@ visitor's marks none, from the same change notice.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -20,7 +20,7 @@ from channels.testing import WebsocketCommunicator
 from accounts.models import User
 from cardroom.asgi import application
 from tables import broadcast, services
-from tables.models import Stakes, Table
+from tables.models import Stakes, Table, TableMember
 from tables.selectors.lobby import lobby_rows
 from tests.tables.conftest import session_of
 from tests.tables.test_consumers import SAME_SITE, run
@@ -251,3 +251,55 @@ def test_each_socket_marks_its_own_players_tables_after_a_shared_notice(
             assert seated(await visitor.receive_json_from(timeout=3)) == []
 
     run(scenario)
+
+
+def test_a_players_home_games_are_pushed_to_them_alone(
+    table: Table, alice: User, bob: User, carol: User
+) -> None:
+    """Alice hosts a home game bob joined: their sockets list it, live as bob
+    sits and as it closes; carol's and a visitor's never hear of it."""
+    Table.objects.filter(pk=table.pk).update(host=alice)
+    TableMember.objects.create(table=table, player=bob)
+    sessions = {user.username: session_of(user) for user in (alice, bob, carol)}
+
+    def games(message: dict[str, Any]) -> list[tuple[str, bool, int, bool]]:
+        return [
+            (game["name"], game["you_host"], game["seated"], game["is_open"])
+            for game in message["home_games"]
+        ]
+
+    async def scenario() -> None:
+        async with (
+            lobby(sessions["alice"]) as hers,
+            lobby(sessions["bob"]) as his,
+            lobby(sessions["carol"]) as stranger,
+            lobby() as visitor,
+        ):
+            assert games(await hers.receive_json_from(timeout=3)) == [("Table 1", True, 0, True)]
+            assert games(await his.receive_json_from(timeout=3)) == [("Table 1", False, 0, True)]
+            assert games(await stranger.receive_json_from(timeout=3)) == []
+            assert "home_games" not in await visitor.receive_json_from(timeout=3)
+            await database_sync_to_async(services.seat_take)(
+                table_id=table.pk, player_id=bob.pk, seat_number=1, buy_in=100
+            )
+            await broadcast.announce_changed(table.pk)
+            assert games(await his.receive_json_from(timeout=3)) == [("Table 1", False, 1, True)]
+            await database_sync_to_async(services.home_close)(table_id=table.pk, player_id=alice.pk)
+            await broadcast.announce_changed(table.pk)
+            # Hers may first show bob's seat: each push is the rows when it is read.
+            closed = [("Table 1", True, 0, False)]
+            assert await until(hers, lambda message: games(message) == closed)
+            assert games(await stranger.receive_json_from(timeout=3)) == []
+            assert "home_games" not in await visitor.receive_json_from(timeout=3)
+
+    run(scenario)
+
+
+async def until(
+    socket: WebsocketCommunicator, wanted: Callable[[dict[str, Any]], bool], pushes: int = 3
+) -> bool:
+    """Whether one of the socket's next few pushes is ``wanted``."""
+    for _ in range(pushes):
+        if wanted(await socket.receive_json_from(timeout=3)):
+            return True
+    return False
