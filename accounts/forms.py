@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from django import forms
@@ -28,6 +29,8 @@ else:
 # Far beyond any sensible correction; it stops a typo of extra zeros, not a policy.
 MAX_ADJUSTMENT = 1_000_000_000
 
+# The names of the house's bots (``tables.bot_accounts``), which nobody may sign up as.
+HOUSE_BOT = re.compile(r"bot-[0-9]+")
 # A new username fits a seat at the table and a line of the hand log. The
 # column holds Django's 150, so accounts made before the limit keep their
 # longer names, and log in and play with them as before.
@@ -93,6 +96,10 @@ class SignupForm(forms.Form):
         # Case-insensitive so "Alice" can't pass for "alice" at the table.
         if User.objects.filter(username__iexact=username).exists():
             raise forms.ValidationError("That username is taken; please choose another.")
+        if HOUSE_BOT.fullmatch(username.casefold()):
+            raise forms.ValidationError(
+                "Names like bot-1 are the house's bots; please choose another."
+            )
         return username
 
     def clean(self) -> dict[str, Any]:

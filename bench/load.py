@@ -1,7 +1,7 @@
 """Load benchmark: N six-seat tables of bots against the whole stack on this machine.
 
     python bench/load.py [--tables 100] [--seconds 120] [--warmup S] [--interval 2]
-                         [--daphnes N]
+                         [--daphnes N] [--floor | --compare]
 
 It recreates a PostgreSQL database of its own (``--database-url``, whose name
 must contain "bench"), empties one Redis database (``--redis-url``, not db 0),
@@ -32,6 +32,14 @@ After ``--warmup`` seconds it measures for ``--seconds`` and prints:
 
 Everything it starts is stopped when it ends, and ``manage.py audit_chips``
 then checks that no chip appeared or vanished under load.
+
+``--floor`` runs the floor (:mod:`bench.floor`, issue 31) instead of the site,
+the worker and beat: the least this stack does for a move, served by as many
+Daphne processes on the same port, to the same bots at the same tables, and
+measured the same way (its moves are counted in its own ``floor_move`` rows).
+It keeps no chip ledger, so the audit is skipped. ``--compare`` runs the real
+server and then the floor, and prints both and the two side by side, with
+the ratio real ÷ floor of the CPU per move.
 """
 
 from __future__ import annotations
@@ -65,6 +73,10 @@ TIME_BANK_SECONDS = 0
 GOAL_LATENCY_P99_MS = 100.0
 GOAL_LATENESS_P99_MS = 1000.0
 START_TIMEOUT = 60.0
+STAKES_NAME = "Bench stud 5/10"
+# One signing key for every run of an invocation: the bots' session cookies are
+# signed in this process, whose settings load once (--compare runs twice).
+SECRET_KEY = secrets.token_urlsafe(40)
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
@@ -99,6 +111,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     add("--redis-url", default="redis://127.0.0.1:6379/9", help="a Redis database to empty")
     add("--seed", type=int, default=1, help="seed for the bots' choices")
     add("--json", type=Path, help="also write the figures to this file")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument(
+        "--floor", action="store_true", help="run the floor (bench/floor) instead of the site"
+    )
+    which.add_argument(
+        "--compare", action="store_true", help="run the site, then the floor; print both"
+    )
     add("--logs", type=Path, help="keep the processes' logs in this folder (default: discard)")
     args = parser.parse_args(argv)
     if args.warmup is None:
@@ -126,7 +145,7 @@ def server_env(args: argparse.Namespace) -> dict[str, str]:
         "REDIS_URL": args.redis_url,
         "REQUIRE_SERVICES": "1",
         "DEBUG": "false",
-        "SECRET_KEY": secrets.token_urlsafe(40),
+        "SECRET_KEY": SECRET_KEY,
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "PYTHONUNBUFFERED": "1",
         "DJANGO_SETTINGS_MODULE": os.environ.get("DJANGO_SETTINGS_MODULE", "cardroom.settings"),
@@ -166,7 +185,7 @@ def create_players(tables: int) -> list[dict[str, Any]]:
     from tables.models import Stakes, Table
 
     stakes = Stakes(
-        name="Bench stud 5/10",
+        name=STAKES_NAME,
         variant="stud",
         ante=1,
         bring_in=2,
@@ -193,6 +212,31 @@ def create_players(tables: int) -> list[dict[str, Any]]:
                 bots.append((name, session_cookie(user)))
             result.append({"id": table.pk, "bots": bots})
     return result
+
+
+def install_floor(args: argparse.Namespace, tables: list[dict[str, Any]]) -> None:
+    """The floor's own tables beside the site's, dealing the bench stakes' game."""
+    from tables.models import Stakes
+
+    schema = _floor_module("schema")
+    stakes = Stakes.objects.get(name=STAKES_NAME)
+    terms = {
+        "config": stakes.game_config().to_dict(),
+        "seats": stakes.seats,
+        "action_seconds": stakes.action_seconds,
+        "min_buy_in": stakes.min_buy_in,
+        "max_buy_in": stakes.max_buy_in,
+    }
+    schema.install(args.database_url, [table["id"] for table in tables], terms)
+
+
+def _floor_module(name: str) -> Any:
+    """``bench.floor.<name>``: this script runs from bench/, the package is under the root."""
+    import importlib
+
+    if str(BASE_DIR) not in sys.path:
+        sys.path.insert(0, str(BASE_DIR))
+    return importlib.import_module(f"bench.floor.{name}")
 
 
 # ------------------------------------------------------------- processes
@@ -251,7 +295,13 @@ _LIBC = ctypes.CDLL(None)  # loaded here, so the forked child only makes the cal
 
 
 def start_servers(stack: Stack, args: argparse.Namespace) -> None:
-    """The Daphnes on one port, the worker and beat, as docker-compose.yml runs them."""
+    """The Daphnes on one port, the worker and beat, as docker-compose.yml runs them;
+    with ``--floor``, the floor's Daphnes on the same port, and nothing else."""
+    if args.floor:
+        floor = [sys.executable, "-m", "bench.floor.web", "--host", "127.0.0.1"]
+        stack.start("daphne", [*floor, "--port", str(args.port), "--processes", str(args.daphnes)])
+        _wait_until(lambda: _listening(args.port), stack, f"the floor on port {args.port}")
+        return
     celery = [sys.executable, "-m", "celery", "-A", "cardroom"]
     stack.start("worker", [*celery, "worker", "-l", "WARNING", "-c", str(args.concurrency)])
     stack.start("beat", [*celery, "beat", "-l", "WARNING", "-s", str(stack.logs / "beat")])
@@ -331,9 +381,12 @@ def machine_ticks() -> tuple[int, int]:
 def group_roots(stack: Stack, redis_pid: int | None) -> dict[str, set[int]]:
     procs = processes()
     roots = {
-        "daphne": {stack.children["daphne"].pid},  # cardroom.web and its Daphnes
-        "celery worker": {stack.children["worker"].pid},
-        "celery beat": {stack.children["beat"].pid},
+        "daphne": {stack.children["daphne"].pid},  # cardroom.web (or the floor's) and its Daphnes
+        **{
+            f"celery {name}": {stack.children[name].pid}
+            for name in ("worker", "beat")
+            if name in stack.children  # not for the floor
+        },
         "bots": {stack.children["bots"].pid},
         "postgres (whole server)": {
             proc.pid
@@ -442,6 +495,7 @@ def summarize(
 ) -> dict[str, Any]:
     seconds = args.seconds
     return {
+        "server": "floor" if args.floor else "real",
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "tables": args.tables,
         "seconds": seconds,
@@ -474,13 +528,13 @@ def report(figures: dict[str, Any], audit: str, out: TextIO = sys.stdout) -> Non
         return "n/a" if value is None else f"{value:.0f} ms"
 
     cores = os.cpu_count() or 1
-    moves = figures["moves_recorded_per_second"] * figures["seconds"]
 
     def per_move(share: float) -> float:
-        return share / 100 * cores * figures["seconds"] * 1000 / max(1, moves)
+        return cpu_ms_per_move(figures, share)
 
     lines = [
-        f"Load benchmark, {figures['date']}: {figures['tables']} tables of {SEATS} bots, "
+        f"Load benchmark ({figures['server']}), {figures['date']}: "
+        f"{figures['tables']} tables of {SEATS} bots, "
         f"one move per {figures['interval']:g} s per table, {figures['seconds']:g} s measured, "
         f"{figures['daphnes']} Daphne process(es)",
         f"moves per second: {figures['moves_sent_per_second']:.1f} sent by bots, "
@@ -510,6 +564,49 @@ def report(figures: dict[str, Any], audit: str, out: TextIO = sys.stdout) -> Non
     print("\n".join(lines), file=out, flush=True)
 
 
+def cpu_ms_per_move(figures: dict[str, Any], share: float) -> float:
+    """CPU milliseconds per recorded move of a group using ``share`` % of all cores."""
+    cores = os.cpu_count() or 1
+    moves: float = figures["moves_recorded_per_second"] * figures["seconds"]
+    seconds: float = figures["seconds"]
+    return share / 100 * cores * seconds * 1000 / max(1, moves)
+
+
+def report_side_by_side(
+    real: dict[str, Any], floor: dict[str, Any], out: TextIO = sys.stdout
+) -> None:
+    """The two runs' figures in columns, with real ÷ floor for the CPU per move."""
+
+    def ms(value: float | None) -> str:
+        return "n/a" if value is None else f"{value:.0f}"
+
+    def pair(figures: dict[str, Any], first: str, second: str) -> str:
+        return f"{ms(figures[first])} / {ms(figures[second])} ms"
+
+    rows = [
+        ("moves/s recorded", *(f"{f['moves_recorded_per_second']:.1f}" for f in (real, floor)), ""),
+        ("latency p50 / p99", pair(real, *LATENCY), pair(floor, *LATENCY), ""),
+        ("timeout lateness p50 / p99", pair(real, *LATENESS), pair(floor, *LATENESS), ""),
+    ]
+    for name in real["cpu_percent_of_all_cores"]:
+        if name not in floor["cpu_percent_of_all_cores"] and not name.startswith("celery"):
+            continue
+        here = cpu_ms_per_move(real, real["cpu_percent_of_all_cores"][name])
+        there = cpu_ms_per_move(floor, floor["cpu_percent_of_all_cores"].get(name, 0.0))
+        ratio = f"{here / there:.1f}x" if there > 0.05 else ""
+        rows.append((f"CPU ms/move: {name}", f"{here:.1f}", f"{there:.1f}", ratio))
+    lines = [
+        f"Side by side, {real['tables']} tables, {real['daphnes']} Daphne process(es) each:",
+        f"  {'':<36} {'real':>14} {'floor':>14} {'real / floor':>13}",
+        *(f"  {a:<36} {b:>14} {c:>14} {d:>13}" for a, b, c, d in rows),
+    ]
+    print("\n".join(lines), file=out, flush=True)
+
+
+LATENCY = ("latency_p50_ms", "latency_p99_ms")
+LATENESS = ("lateness_p50_ms", "lateness_p99_ms")
+
+
 def _verdict(value: float | None, goal: float) -> str:
     if value is None:
         return "not measured"
@@ -522,6 +619,10 @@ def _verdict(value: float | None, goal: float) -> str:
 def run(args: argparse.Namespace) -> dict[str, Any]:
     env = server_env(args)
     os.environ.update(env)
+    if "django.db" in sys.modules:  # a second run in one invocation (--compare)
+        from django.db import connections
+
+        connections.close_all()  # the database they were open to is dropped
     say(f"recreating {urlsplit(args.database_url).path.lstrip('/')} and emptying Redis")
     recreate_database(args.database_url)
     empty_redis(args.redis_url)
@@ -536,6 +637,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     django.setup()
     say(f"signing up {args.tables * SEATS} bots")
     tables = create_players(args.tables)
+    if args.floor:
+        install_floor(args, tables)
     with tempfile.TemporaryDirectory(prefix="cardroom-bench-") as workdir:
         logs = args.logs or Path(workdir)
         logs.mkdir(parents=True, exist_ok=True)
@@ -578,13 +681,20 @@ def measure(args: argparse.Namespace, stack: Stack, tables: list[dict[str, Any]]
     if bots.returncode != 0:
         raise RuntimeError(f"the bots failed: {stack.tail('bots')}")
     results = json.loads(results_path.read_text())
-    figures = summarize(args, results, database_moves(start, end), cpu_shares(first, last))
+    if args.floor:
+        since, until = (datetime.fromtimestamp(t, UTC) for t in (start, end))
+        moves = _floor_module("schema").moves_between(args.database_url, since, until)
+    else:
+        moves = database_moves(start, end)
+    figures = summarize(args, results, moves, cpu_shares(first, last))
     return figures
 
 
 def tables_per_second(args: argparse.Namespace) -> float:
     """How fast tables' bots join: fast enough to be seated well before the warmup ends."""
-    return max(2.0, args.tables / (args.warmup / 2))
+    tables: int = args.tables
+    warmup: float = args.warmup
+    return max(2.0, tables / (warmup / 2))
 
 
 def _sleep_until(moment: float, stack: Stack) -> None:
@@ -624,13 +734,29 @@ def _terminate_on_sigterm() -> Iterator[None]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    if not args.compare:
+        figures = run_and_report(args)
+        if args.json is not None:
+            args.json.write_text(json.dumps(figures, indent=2))
+        return 0
+    real = run_and_report(argparse.Namespace(**{**vars(args), "floor": False}))
+    floor = run_and_report(argparse.Namespace(**{**vars(args), "floor": True}))
+    report_side_by_side(real, floor)
+    if args.json is not None:
+        args.json.write_text(json.dumps({"real": real, "floor": floor}, indent=2))
+    return 0
+
+
+def run_and_report(args: argparse.Namespace) -> dict[str, Any]:
+    """One run, real or floor, reported; its figures with the audit's verdict."""
     with _terminate_on_sigterm():
         figures = run(args)
-    audit = audit_chips(server_env(args))
+    if args.floor:
+        audit = "skipped (the floor keeps no chip ledger)"
+    else:
+        audit = audit_chips(server_env(args))
     report(figures, audit)
-    if args.json is not None:
-        args.json.write_text(json.dumps({**figures, "chip_audit": audit}, indent=2))
-    return 0
+    return {**figures, "chip_audit": audit}
 
 
 if __name__ == "__main__":

@@ -153,29 +153,28 @@ def env_url_path(name: str, default: str) -> str:
     return value + "/"
 
 
-def env_database(url: str) -> dict[str, Any]:
-    """Django's ``DATABASES`` entry for a ``sqlite:`` or ``postgres(ql):`` URL.
+def env_database(url: str, name: str = "DATABASE_URL") -> dict[str, Any]:
+    """Django's ``DATABASES`` entry for a ``sqlite:`` or ``postgres(ql):`` URL,
+    given in the variable ``name`` (which errors name).
 
     ``sqlite:///db.sqlite3`` is relative to the working directory and
     ``sqlite:////var/db.sqlite3`` is absolute, as in most URL-configured apps.
     """
     scheme = url.partition(":")[0].lower()
     if scheme == "sqlite":
-        return _sqlite_database(url)
+        return _sqlite_database(url, name)
     if scheme in _POSTGRES_SCHEMES:
-        return _postgres_database(url)
+        return _postgres_database(url, name)
     raise ImproperlyConfigured(
-        f"DATABASE_URL scheme {scheme!r} is not supported; use sqlite:///PATH or "
+        f"{name} scheme {scheme!r} is not supported; use sqlite:///PATH or "
         "postgres://USER:PASSWORD@HOST:PORT/NAME."
     )
 
 
-def _sqlite_database(url: str) -> dict[str, Any]:
+def _sqlite_database(url: str, name: str) -> dict[str, Any]:
     prefix = "sqlite:///"
     if not url.lower().startswith(prefix) or len(url) == len(prefix):
-        raise ImproperlyConfigured(
-            f"DATABASE_URL {url!r} names no SQLite file; use sqlite:///PATH."
-        )
+        raise ImproperlyConfigured(f"{name} {url!r} names no SQLite file; use sqlite:///PATH.")
     return {"ENGINE": "django.db.backends.sqlite3", "NAME": url[len(prefix) :], **_SQLITE_OPTIONS}
 
 
@@ -193,21 +192,20 @@ _SQLITE_OPTIONS = {
 }
 
 
-def _postgres_database(url: str) -> dict[str, Any]:
+def _postgres_database(url: str, name: str) -> dict[str, Any]:
     parts = urlsplit(url)
-    name = unquote(parts.path.lstrip("/"))
-    if not name or "/" in name:
+    database = unquote(parts.path.lstrip("/"))
+    if not database or "/" in database:
         raise ImproperlyConfigured(
-            "DATABASE_URL names no PostgreSQL database; "
-            "use postgres://USER:PASSWORD@HOST:PORT/NAME."
+            f"{name} names no PostgreSQL database; use postgres://USER:PASSWORD@HOST:PORT/NAME."
         )
     return {
         "ENGINE": "django.db.backends.postgresql",
-        "NAME": name,
+        "NAME": database,
         "USER": unquote(parts.username or ""),
         "PASSWORD": unquote(parts.password or ""),
         "HOST": parts.hostname or "",
-        "PORT": _port(parts, "DATABASE_URL"),
+        "PORT": _port(parts, name),
         # Query parameters such as ?sslmode=require go straight to libpq.
         "OPTIONS": dict(parse_qsl(parts.query)),
     }
@@ -224,6 +222,17 @@ def env_redis_url(name: str, default: str | None = "") -> str:
         if default is None:
             raise ImproperlyConfigured(f"{name} must be set.")
         return default
+    return _redis_url_checked(name, value)
+
+
+def env_redis_urls(name: str, default: Sequence[str]) -> list[str]:
+    """Comma-separated ``redis://`` URLs, each checked as :func:`env_redis_url`
+    checks one; ``default`` when the variable is unset or empty."""
+    urls = env_list(name)
+    return [_redis_url_checked(name, url) for url in urls] if urls else list(default)
+
+
+def _redis_url_checked(name: str, value: str) -> str:
     parts = urlsplit(value)
     if parts.scheme.lower() not in _REDIS_SCHEMES:
         raise ImproperlyConfigured(

@@ -10,8 +10,10 @@ from __future__ import annotations
 import warnings
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 
 from cardroom.env import (
     env_bool,
@@ -20,6 +22,7 @@ from cardroom.env import (
     env_int,
     env_list,
     env_redis_url,
+    env_redis_urls,
     env_secret_key,
     env_str,
     env_url_path,
@@ -79,18 +82,53 @@ REQUIRE_SERVICES = env_bool("REQUIRE_SERVICES", default=False)
 
 # A SQLite file next to manage.py, so trying Cardroom needs no database server.
 _DEFAULT_DATABASE_URL = f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
-DATABASES = {
-    "default": env_database(
-        env_str("DATABASE_URL", default=None if REQUIRE_SERVICES else _DEFAULT_DATABASE_URL)
-    )
-}
 # Seconds a database connection is kept for reuse (0: a new one per request or
 # task). Daphne runs database work in a small pool of threads, each keeping its
 # own connection, so a move doesn't pay for a new PostgreSQL backend process:
 # the load benchmark measured that at more CPU than the move itself. Health
 # checks replace a connection the server has dropped instead of failing on it.
-DATABASES["default"]["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", default=300)
-DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+DATABASE_CONN_MAX_AGE = env_int("DATABASE_CONN_MAX_AGE", default=300)
+# PostgreSQL plans each statement sent with its values written in, every time.
+# Sent apart from their values instead, the statements a move repeats
+# (compiled once, tables.compiled) are prepared on each connection after
+# DATABASE_PREPARE_AFTER runs and only executed from then on: the load
+# benchmark measured PostgreSQL's CPU per move at half. Set 0 behind a pooler
+# that shares server connections between transactions (PgBouncer's
+# transaction mode), where a prepared statement may not be there next time.
+DATABASE_PREPARE_AFTER = env_int("DATABASE_PREPARE_AFTER", default=5)
+
+
+def _database(name: str, url: str) -> dict[str, Any]:
+    database = env_database(url, name=name)
+    database["CONN_MAX_AGE"] = DATABASE_CONN_MAX_AGE
+    database["CONN_HEALTH_CHECKS"] = True
+    if database["ENGINE"] == "django.db.backends.postgresql" and DATABASE_PREPARE_AFTER > 0:
+        database.setdefault("OPTIONS", {}).update(
+            server_side_binding=True, prepare_threshold=DATABASE_PREPARE_AFTER
+        )
+    return database
+
+
+DATABASES = {
+    "default": _database(
+        "DATABASE_URL",
+        env_str("DATABASE_URL", default=None if REQUIRE_SERVICES else _DEFAULT_DATABASE_URL),
+    )
+}
+# Read replicas of DATABASE_URL (comma-separated URLs), for the pages that
+# only look back: the hand history and the reports (cardroom.replicas). Each
+# becomes the alias replica-1, replica-2, ...; tests read the primary's test
+# database through them.
+READ_REPLICAS: list[str] = []
+for _number, _url in enumerate(env_list("DATABASE_REPLICA_URLS"), start=1):
+    _replica = _database("DATABASE_REPLICA_URLS", _url)
+    if _replica["ENGINE"] != DATABASES["default"]["ENGINE"] or "sqlite" in _replica["ENGINE"]:
+        raise ImproperlyConfigured(
+            "DATABASE_REPLICA_URLS lists PostgreSQL replicas of a PostgreSQL DATABASE_URL."
+        )
+    READ_REPLICAS.append(f"replica-{_number}")
+    DATABASES[f"replica-{_number}"] = {**_replica, "TEST": {"MIRROR": "default"}}
+DATABASE_ROUTERS = ["cardroom.replicas.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # One Redis carries the channel layer (messages between Daphne processes) and
@@ -308,6 +346,10 @@ CHANNEL_LAYER_EXPIRY = env_int("CHANNEL_LAYER_EXPIRY", default=60, minimum=1)
 # A connection leaves its groups silently this long after joining them. Players,
 # lobby tabs and the demo's bots can stay connected for days, so a week.
 CHANNEL_LAYER_GROUP_EXPIRY = 7 * 24 * 3600
+# The channel layer's Redis servers: REDIS_URL's unless CHANNEL_LAYER_URLS
+# names several (comma-separated), over which channels_redis spreads the
+# channels and groups by their names. Celery keeps to REDIS_URL.
+CHANNEL_LAYER_URLS = env_redis_urls("CHANNEL_LAYER_URLS", default=[REDIS_URL])
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
@@ -315,7 +357,7 @@ CHANNEL_LAYERS = {
             # redis-py 8 gives sockets a 5-second read timeout, which a consumer's
             # idle wait (a 5-second blocking pop) can hit, dropping the websocket.
             # A longer one still notices a dead connection.
-            "hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
+            "hosts": [{"address": url, "socket_timeout": 15} for url in CHANNEL_LAYER_URLS],
             "capacity": CHANNEL_LAYER_CAPACITY,
             "expiry": CHANNEL_LAYER_EXPIRY,
             "group_expiry": CHANNEL_LAYER_GROUP_EXPIRY,
@@ -470,4 +512,12 @@ CELERY_BEAT_SCHEDULE["stand-up-idle-seats"] = {
     "task": "tables.tasks.stand_up_idle_seats",
     "schedule": 10.0,
     "options": {"expires": 10, "ignore_result": True, "queue": CARDROOM_TURN_QUEUE},
+}
+# A home game where no hand has been dealt for the operator's idle limit (the
+# admin's home game rules) closes itself (tables.services.home_games_close_idle).
+# Beat's sweep looks every minute: the limit is counted in minutes.
+CELERY_BEAT_SCHEDULE["close-idle-home-games"] = {
+    "task": "tables.tasks.close_idle_home_games",
+    "schedule": 60.0,
+    "options": {"expires": 60, "ignore_result": True, "queue": CARDROOM_TURN_QUEUE},
 }

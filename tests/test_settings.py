@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import sqlite3
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import redis
+from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connection, connections
@@ -279,6 +281,56 @@ def test_channels_and_celery_share_the_one_redis_url() -> None:
     assert values["CELERY_BROKER_URL"] == values["CELERY_RESULT_BACKEND"] == url
 
 
+def test_the_channel_layer_spreads_over_the_redis_servers_it_is_given() -> None:
+    shards = ["redis://layer-a.internal:6379/0", "redis://layer-b.internal:6379/0"]
+    url = "redis://queue.internal:6379/1"
+    values = _settings_from(
+        ["CHANNEL_LAYERS", "CELERY_BROKER_URL"], REDIS_URL=url, CHANNEL_LAYER_URLS=",".join(shards)
+    )
+    hosts = values["CHANNEL_LAYERS"]["default"]["CONFIG"]["hosts"]
+    assert [host["address"] for host in hosts] == shards
+    assert values["CELERY_BROKER_URL"] == url  # Celery keeps to REDIS_URL
+
+
+def test_settings_refuse_a_channel_layer_shard_that_isnt_redis() -> None:
+    result = _import_settings_with(CHANNEL_LAYER_URLS="redis://a:6379/0, http://b:6379/0")
+    assert result.returncode != 0
+    assert "CHANNEL_LAYER_URLS must be a redis:// or rediss:// URL" in result.stderr
+
+
+def test_a_group_message_reaches_channels_on_every_shard(redis_url: str) -> None:
+    """Two Redis databases as two shards, and a Daphne process's layer on each
+    (a process's channels live on the shard its name hashes to): a table's
+    viewers in both hear its change notice, sent from a third."""
+    from channels_redis.core import RedisChannelLayer
+
+    base = redis_url.rsplit("/", 1)[0]
+    hosts = [{"address": f"{base}/13"}, {"address": f"{base}/14"}]
+
+    async def scenario() -> list[dict[str, object]]:
+        processes: dict[int, tuple[RedisChannelLayer, list[str]]] = {}
+        while len(processes) < 2:  # a process's shard is random: a few tries
+            layer = RedisChannelLayer(hosts=hosts)
+            channels = [await layer.new_channel() for _ in range(2)]
+            processes.setdefault(
+                layer.consistent_hash(layer.non_local_name(channels[0])), (layer, channels)
+            )
+        for layer, channels in processes.values():
+            for channel in channels:
+                await layer.group_add("table-1", channel)
+        sender = RedisChannelLayer(hosts=hosts)
+        await sender.group_send("table-1", {"type": "table.changed"})
+        heard = [
+            await asyncio.wait_for(layer.receive(channel), 5)
+            for layer, channels in processes.values()
+            for channel in channels
+        ]
+        await sender.flush()
+        return heard
+
+    assert async_to_sync(scenario)() == [{"type": "table.changed"}] * 4
+
+
 def test_channel_layer_reads_outlast_its_blocking_pop() -> None:
     """channels_redis blocks 5 s waiting for messages; a shorter read timeout drops sockets."""
     from channels_redis.core import RedisChannelLayer
@@ -310,6 +362,72 @@ def test_database_connections_are_kept_for_the_configured_time() -> None:
     values = _settings_from(["DATABASES"], DATABASE_CONN_MAX_AGE="45")
     assert values["DATABASES"]["default"]["CONN_MAX_AGE"] == 45
     assert values["DATABASES"]["default"]["CONN_HEALTH_CHECKS"] is True
+
+
+@pytest.mark.parametrize(
+    ("after", "options"),
+    [
+        (None, {"server_side_binding": True, "prepare_threshold": 5}),
+        ("2", {"server_side_binding": True, "prepare_threshold": 2}),
+        ("0", {}),
+    ],
+)
+def test_postgresql_prepares_the_statements_it_runs_again_unless_told_not_to(
+    after: str | None, options: dict[str, object]
+) -> None:
+    env = {"DATABASE_URL": "postgres://cardroom@db.example:5432/cardroom"}
+    if after is not None:
+        env["DATABASE_PREPARE_AFTER"] = after
+    values = _settings_from(["DATABASES"], **env)
+    assert values["DATABASES"]["default"].get("OPTIONS", {}) == options
+
+
+def test_sqlite_is_never_given_postgresqls_statement_options() -> None:
+    values = _settings_from(["DATABASES"], DATABASE_URL="sqlite:///x.sqlite3")
+    assert "server_side_binding" not in values["DATABASES"]["default"]["OPTIONS"]
+
+
+def test_each_read_replica_is_a_database_tuned_as_the_primary_and_mirrors_it_in_tests() -> None:
+    values = _settings_from(
+        ["DATABASES", "READ_REPLICAS", "DATABASE_ROUTERS"],
+        DATABASE_URL="postgres://cardroom@primary.internal/cardroom",
+        DATABASE_REPLICA_URLS="postgres://reader@replica-a.internal/cardroom, "
+        "postgres://reader@replica-b.internal:6432/cardroom",
+        DATABASE_CONN_MAX_AGE="45",
+    )
+    assert values["READ_REPLICAS"] == ["replica-1", "replica-2"]
+    databases = values["DATABASES"]
+    assert (databases["replica-1"]["HOST"], databases["replica-2"]["PORT"]) == (
+        "replica-a.internal",
+        "6432",
+    )
+    for alias in values["READ_REPLICAS"]:
+        assert databases[alias]["CONN_MAX_AGE"] == 45
+        assert databases[alias]["OPTIONS"] == databases["default"]["OPTIONS"]
+        assert databases[alias]["TEST"] == {"MIRROR": "default"}
+    assert values["DATABASE_ROUTERS"] == ["cardroom.replicas.ReplicaRouter"]
+
+
+def test_without_replicas_there_is_one_database() -> None:
+    values = _settings_from(["DATABASES", "READ_REPLICAS"], DATABASE_REPLICA_URLS="")
+    assert (list(values["DATABASES"]), values["READ_REPLICAS"]) == (["default"], [])
+
+
+@pytest.mark.parametrize(
+    ("primary", "replica", "message"),
+    [
+        ("sqlite:///x.sqlite3", "sqlite:///y.sqlite3", "lists PostgreSQL replicas"),
+        ("postgres://db/cardroom", "sqlite:///y.sqlite3", "lists PostgreSQL replicas"),
+        ("postgres://db/cardroom", "mysql://db/cardroom", "DATABASE_REPLICA_URLS scheme 'mysql'"),
+        ("postgres://db/cardroom", "postgres://db:port/x", "DATABASE_REPLICA_URLS has a bad port"),
+    ],
+)
+def test_settings_refuse_a_replica_that_cannot_copy_the_primary(
+    primary: str, replica: str, message: str
+) -> None:
+    result = _import_settings_with(DATABASE_URL=primary, DATABASE_REPLICA_URLS=replica)
+    assert result.returncode != 0
+    assert message in result.stderr
 
 
 def test_settings_refuse_a_connection_age_that_is_not_a_number() -> None:

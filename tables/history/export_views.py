@@ -17,6 +17,7 @@ from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 
+from cardroom.replicas import reads_from_replica
 from tables.forms import MAX_ID, DateRangeForm
 from tables.history import exports
 from tables.models import Hand
@@ -48,6 +49,7 @@ class HandRangeForm(DateRangeForm):
         )
 
 
+@reads_from_replica
 def export_hand(request: HttpRequest, hand_id: int, fmt: str) -> HttpResponse:
     if fmt not in exports.ONE_HAND_FORMATS:
         return _plain(404, f"No such export: a hand downloads as .phh or .txt, not .{fmt}.")
@@ -60,6 +62,7 @@ def export_hand(request: HttpRequest, hand_id: int, fmt: str) -> HttpResponse:
 
 
 @login_required
+@reads_from_replica
 def export_hands(request: HttpRequest, fmt: str) -> HttpResponse:
     if fmt not in exports.RANGE_FORMATS:
         return _plain(404, f"No such export: hands download as .phhs or .txt, not .{fmt}.")

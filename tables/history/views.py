@@ -17,6 +17,7 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
+from cardroom.replicas import reads_from_replica
 from tables.forms import DateRangeForm
 from tables.history.exports import MAX_HANDS
 from tables.models import VARIANT_CHOICES, Hand, HandResult, Stakes, Table
@@ -97,6 +98,7 @@ def _midnight(day: datetime.date | None) -> datetime.datetime | None:
 
 
 @login_required
+@reads_from_replica
 def my_hands(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = HandFilter(request.GET, player_id=request.user.pk)
     results = player_results(request.user.pk, **form.filters())
@@ -140,6 +142,7 @@ def _row(result: HandResult) -> dict[str, Any]:
 
 
 @login_required
+@reads_from_replica
 def hand_detail(request: AuthenticatedHttpRequest, hand_id: int) -> HttpResponse:
     found = Hand.objects.select_related("table").filter(pk=hand_id).first()
     access = hand_access(request.user, found)  # Http404 if there is none to see

@@ -23,6 +23,7 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from accounts.models import User
+from cardroom.replicas import reads_from_replica
 from tables.forms import DateRangeForm
 from tables.models import VARIANT_CHOICES, Stakes, Table
 from tables.reports import queries
@@ -113,6 +114,7 @@ def _page(request: HttpRequest, template: str, title: str, **context: Any) -> Ht
 
 
 @staff_report("tables.view_rakeentry")
+@reads_from_replica
 def rake_report(request: HttpRequest) -> HttpResponse:
     """Rake per day, week, stakes and table, as a page or (``?format=csv``) a CSV file."""
     # Bound even with no parameters: every filter is optional, so that is all the rake.
@@ -151,6 +153,7 @@ def _with(request: HttpRequest, **params: str) -> str:
 
 
 @staff_report("tables.view_hand")
+@reads_from_replica
 def activity_report(request: HttpRequest) -> HttpResponse:
     """Hands per hour and players active, per day, hour of day, stakes and table."""
     form = ReportFilter(request.GET)
@@ -170,6 +173,7 @@ def activity_report(request: HttpRequest) -> HttpResponse:
 
 
 @staff_report("tables.view_hand")
+@reads_from_replica
 def hand_search(request: HttpRequest) -> HttpResponse:
     """Finished hands by player, table and dates, the latest first, a page at a time."""
     form = HandSearchForm(request.GET)

@@ -78,6 +78,16 @@ def assert_nothing_created(client: Client, users_before: int) -> None:
     assert "_auth_user_id" not in client.session
 
 
+@pytest.mark.parametrize("name", ["bot-1", "Bot-27"])
+def test_it_refuses_a_house_bots_name(client: Client, db: None, name: str) -> None:
+    users_before = User.objects.count()
+    response = client.post(SIGNUP, signup_data(username=name))
+    assert response.context["form"].errors["username"] == [
+        "Names like bot-1 are the house's bots; please choose another."
+    ]
+    assert User.objects.count() == users_before
+
+
 def test_it_refuses_a_taken_username_whatever_its_case(client: Client, alice: User) -> None:
     users_before = User.objects.count()
 

@@ -20,7 +20,8 @@ from tables import broadcast, services
 from tables.consumers import shared
 from tables.models import Hand, Table
 from tables.rules import HandState
-from tables.selectors.snapshots import build_snapshot, read_table, rows_after_move
+from tables.selectors.carried import carry
+from tables.selectors.snapshots import TableRows, build_snapshot, read_table, rows_after_move
 from tests.tables.test_consumers import first_move, heads_up, room, run, to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -123,6 +124,69 @@ def test_a_move_kept_here_is_not_shown_after_a_newer_change_from_elsewhere(
                 assert [f["hand"]["turn"] for f in later] in ([], [newer])
 
     run(scenario)
+
+
+@pytest.mark.usefixtures("redis_layer")
+def test_a_move_made_in_another_process_reaches_viewers_here_in_its_notice_without_a_read(
+    table: Table, cookies: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process's move: its notice carries the rows it left, under a
+    token this process never kept, through the Redis layer's msgpack; every
+    viewer here is shown them, unpacked once for all, and nobody reads."""
+    reads: list[int] = []
+    unpacked: list[int] = []
+    original_read, original_uncarry = shared.read_table, shared.uncarry
+
+    def counted_read(table_id: int) -> Any:
+        reads.append(table_id)
+        return original_read(table_id)
+
+    def counted_uncarry(data: dict[str, Any]) -> Any:
+        unpacked.append(1)
+        return original_uncarry(data)
+
+    monkeypatch.setattr(shared, "read_table", counted_read)
+    monkeypatch.setattr(shared, "uncarry", counted_uncarry)
+
+    async def scenario() -> None:
+        async with room() as join:
+            alice, bob, observer = await heads_up(join, table, cookies)
+            reads.clear()
+            newer = await database_sync_to_async(_bring_in_elsewhere)(table.pk)
+            rows = await database_sync_to_async(_rows_now)(table.pk)
+            notice = {"type": broadcast.CHANGED, "change": "elsewhere-1", "rows": carry(rows)}
+            await get_channel_layer().group_send(broadcast.table_group(table.pk), notice)
+            for socket in (alice, bob, observer):
+                assert (await socket.receive_snapshot())["hand"]["turn"] == newer
+            assert (reads, unpacked) == ([], [1])
+            for socket in (alice, bob):  # each their own down cards, the other's hidden
+                hand = socket.last_snapshot["hand"]
+                for player in hand["players"]:
+                    down = player["cards"][0]["card"]
+                    assert (down is not None) == (player["player"] == hand["viewer"])
+
+    run(scenario)
+
+
+def _bring_in_elsewhere(table_id: int) -> int:
+    """The hand's first move, the bring-in, applied as another process applies it; the new turn."""
+    hand = Hand.objects.get(table_id=table_id, ended_at__isnull=True)
+    state = HandState.from_dict(hand.state)
+    assert state.to_act is not None
+    moved = services.hand_act(
+        hand_id=hand.pk,
+        player_id=hand.seating["players"][state.to_act]["player"],
+        kind="bring_in",
+        version=hand.version,
+        table_id=table_id,
+    )
+    return moved.version
+
+
+def _rows_now(table_id: int) -> TableRows:
+    rows = read_table(table_id)
+    assert rows is not None
+    return rows
 
 
 def _move_elsewhere(table_id: int) -> int:

@@ -1,0 +1,28 @@
+"""The floor's ASGI application: websockets only, at the real site's table path."""
+
+from __future__ import annotations
+
+import gc
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardroom.settings")
+get_asgi_application()  # Django set up: the session store and users, for the login
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from django.urls import path  # noqa: E402
+
+from bench.floor.consumer import FloorConsumer  # noqa: E402
+
+# Typed as tables/routing.py explains: django-stubs takes path()'s view for an HTTP one.
+table_path = path("ws/tables/<int:table_id>/", FloorConsumer.as_asgi())  # type: ignore[arg-type]
+application = ProtocolTypeRouter(
+    {"websocket": AuthMiddlewareStack(URLRouter([table_path]))}  # type: ignore[list-item]
+)
+
+# As cardroom/asgi.py: what is loaded by now lives as long as the process, so
+# the collector's full passes leave it alone.
+gc.freeze()
+gc.set_threshold(20_000, 20, 10)

@@ -1,0 +1,139 @@
+"""A table's rows as a move left them, carried in its change notice to the
+other Daphne processes, so that their viewers need not read the table again.
+
+The channel layer delivers a group message once per process (its channels
+share one Redis list), so the rows travel once to each process that has a
+viewer of the table, however many viewers it has there. They are server
+data: a process builds each of its viewers' snapshots from them
+(:func:`tables.selectors.snapshots.build_snapshot`) exactly as from rows it
+read, and never sends them on. Even so they leave out what no snapshot
+needs and nobody may learn early: the deck, what is left of it and the
+burned cards, the deck's salt, and every account field but a player's name
+and balance. A field left out is deferred: reading it would read the row.
+
+:func:`carry` packs the rows into plain values (lists, strings, numbers, as
+msgpack carries them); :func:`uncarry` makes them rows again.
+"""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import functools
+from collections.abc import Mapping
+from typing import Any, cast
+
+from django.db import DEFAULT_DB_ALIAS, models
+
+from accounts.models import User
+from tables.models import Hand, Seat, SeatRequest, Table, TableGame, WaitingPlayer
+from tables.rules import UNKNOWN, HandState
+from tables.selectors.snapshots import TableRows
+
+# Which related rows come with each row, as the reads that make the rows
+# select them (tables.selectors.snapshots): name -> what comes with that.
+Follow = Mapping[str, Any]  # name -> the same again, for that row
+TABLE: Follow = {"stakes": {"rake": {}}, "call_player": {}, "host": {}}
+WITH_PLAYER: Follow = {"player": {}}
+GAME: Follow = {"stakes": {"rake": {}}}
+
+# The fields each model's rows carry; every other model carries them all.
+KEPT: dict[type[models.Model], tuple[str, ...]] = {User: ("id", "username", "balance")}
+LEFT_OUT: dict[type[models.Model], tuple[str, ...]] = {Hand: ("deck", "deck_salt")}
+# Parsed back from the strings they travel as.
+PARSED = (models.DateTimeField, models.DateField, models.DecimalField, models.UUIDField)
+
+
+def carry(rows: TableRows) -> dict[str, Any]:
+    """The rows as plain values, for a change notice."""
+    hand = rows.hand
+    return {
+        "table": _pack(rows.table, TABLE),
+        "seats": [_pack(seat, WITH_PLAYER) for seat in rows.seats],
+        "hand": None if hand is None else _pack(hand, {}),
+        "waiting": [_pack(entry, WITH_PLAYER) for entry in rows.waiting],
+        "games": [_pack(game, GAME) for game in rows.games],
+        "books": rows.books,
+        "requests": [_pack(request, WITH_PLAYER) for request in rows.requests],
+        "bots": rows.bots,
+    }
+
+
+def uncarry(data: dict[str, Any]) -> TableRows:
+    """Rows again from :func:`carry`'s values, with nothing read."""
+    table = _unpack(Table, data["table"], TABLE)
+    hand = None if data["hand"] is None else _unpack(Hand, data["hand"], {})
+    state = None
+    if hand is not None:
+        hand.table = table
+        state = HandState.from_dict(hand.state, adopt=True)
+    return TableRows(
+        table,
+        [_unpack(Seat, seat, WITH_PLAYER) for seat in data["seats"]],
+        hand,
+        state,
+        [_unpack(WaitingPlayer, entry, WITH_PLAYER) for entry in data["waiting"]],
+        [_unpack(TableGame, game, GAME) for game in data["games"]],
+        data["books"],
+        requests=[_unpack(SeatRequest, request, WITH_PLAYER) for request in data["requests"]],
+        bots=list(data["bots"]),
+    )
+
+
+def _hidden(state: dict[str, Any]) -> dict[str, Any]:
+    """A hand's state without its deck, the rest of the deck and its burns'
+    faces: as a scripted hand's, whose cards to come are unknown."""
+    burns = state.get("burns") or []
+    return {**state, "deck": None, "stub": None, "burns": [UNKNOWN] * len(burns)}
+
+
+@functools.cache
+def _fields(model: type[models.Model]) -> tuple[models.Field[Any, Any], ...]:
+    kept, left_out = KEPT.get(model), LEFT_OUT.get(model, ())
+    return tuple(
+        field
+        for field in model._meta.concrete_fields
+        if (kept is None or field.attname in kept) and field.attname not in left_out
+    )
+
+
+def _pack(obj: models.Model, follow: Follow) -> list[Any]:
+    """The row's carried fields in order, then each followed row (or None)."""
+    values = [_plain(getattr(obj, field.attname)) for field in _fields(type(obj))]
+    if isinstance(obj, Hand):
+        values[_STATE_AT] = _hidden(obj.state)
+    related = {}
+    for name, further in follow.items():
+        other = getattr(obj, name)
+        related[name] = None if other is None else _pack(other, further)
+    return [values, related]
+
+
+_STATE_AT = [field.attname for field in _fields(Hand)].index("state")
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, datetime.date):  # datetimes too
+        return value.isoformat()
+    if isinstance(value, decimal.Decimal):
+        return str(value)
+    if isinstance(value, (str, int, float, bool, type(None), list, dict)):
+        return value
+    return str(value)  # a UUID
+
+
+def _unpack(model: type[Any], packed: list[Any], follow: Follow) -> Any:
+    """The row :func:`_pack` packed, with its followed rows in place."""
+    values, related = packed
+    fields = _fields(cast(type[models.Model], model))
+    parsed = [
+        field.to_python(value) if value is not None and isinstance(field, PARSED) else value
+        for field, value in zip(fields, values, strict=True)
+    ]
+    obj = model.from_db(DEFAULT_DB_ALIAS, [field.attname for field in fields], parsed)
+    for name, further in follow.items():
+        other = related[name]
+        if other is not None:
+            field = model._meta.get_field(name)
+            setattr(obj, name, _unpack(field.related_model, other, further))
+    return obj
