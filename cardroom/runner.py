@@ -2,8 +2,10 @@
 
 It starts, in this order: an embedded Redis when ``REDIS_URL`` is unset (and
 hands its URL to the others), a Celery worker, Celery beat, the Daphne
-processes serving Django at ``--host``/``--port`` (``cardroom.web``), and with
-``--bots N`` that many bot players at the demo bot table. Ctrl-C or SIGTERM
+processes serving Django at ``--host``/``--port`` (``cardroom.web``), the
+house's bot process that plays the bots home games' hosts add (``run_bots
+--home``: cheap while there are none), and with ``--bots N`` that many bot
+players at the demo bot table. Ctrl-C or SIGTERM
 stops them all, last started first so Redis goes last.
 
 With ``--seed-demo`` it first runs ``manage.py seed_demo`` and holds back what
@@ -283,6 +285,15 @@ def bot_command(host: str, port: int, count: int) -> list[str]:
     ]  # fmt: skip
 
 
+def home_bots_command(host: str, port: int) -> list[str]:
+    """The house's bot process, which plays the bots home games' hosts add.
+
+    Like the demo bots, its bots retry until Daphne answers.
+    """
+    url = f"ws://{client_host(host)}:{port}"
+    return [sys.executable, "manage.py", "run_bots", "--home", "--url", url]
+
+
 def _redis_url(supervisor: Supervisor, workdir: Path) -> str:
     url = env_redis_url("REDIS_URL")
     if url:
@@ -340,6 +351,8 @@ def _serve(
     for name, argv in server_commands(host, port, workdir):
         if not supervisor.stop_requested:
             supervisor.start(name, argv)
+    if not supervisor.stop_requested:  # restarted if it crashes, as the site's own
+        supervisor.start("home bots", home_bots_command(host, port))
     if bots and not supervisor.stop_requested:
         supervisor.start("bots", bot_command(host, port, bots), essential=False)
     _wait_for_web(host, port, supervisor)

@@ -5,6 +5,8 @@ the admin refuses exactly what the model refuses. A table's list of games (a
 rotation or dealer's choice) is checked as a whole by its inline's formset.
 Tables open and close through ``tables.services``, from the list's actions or
 the table's own page; hands and rake are records of play and are read only.
+Staff see every home game: its host in the list, and on its page its books
+and settle-up, read only (``tables.selectors.home_ledger``).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied, ValidationError
-from django.db.models import Count, Field, Prefetch, QuerySet
+from django.db.models import Count, Exists, Field, OuterRef, Prefetch, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
@@ -39,11 +41,13 @@ from tables.models import (
     TableGame,
     WaitingPlayer,
 )
+from tables.names import as_sentence
 from tables.rules import UNKNOWN, GameConfig, HandState
 from tables.rules.cards import card_str
 from tables.rules.config import percent_text
 from tables.rules.state import Held
 from tables.rules.variants import VARIANTS
+from tables.selectors.home_ledger import HOUSE, Books, LedgerFigures, home_books
 from tables.selectors.lobby import dealing_now
 
 if TYPE_CHECKING:
@@ -329,9 +333,7 @@ def _check_with_terms(form: EntryForm, terms: Stakes) -> None:
         return
     problems = GameConfig.problems({**terms.known_options(), "variant": variant})
     if problems:
-        problem = str(problems[0])
-        sentence = problem[:1].upper() + problem[1:] + "."
-        form.add_error("variant", f"With the table's stakes: {sentence}")
+        form.add_error("variant", f"With the table's stakes: {as_sentence(problems[0])}")
 
 
 def _place(forms_kept: list[EntryForm]) -> None:
@@ -441,7 +443,15 @@ GAMES_DESCRIPTION = (
 class HomeRulesAdmin(HomeRulesAdminBase):
     """The one row of what hosts may open as home games."""
 
-    fields = ("variants", "structures", "max_big_bet", "max_buy_in", "max_open_games", "rake")
+    fields = (
+        "variants",
+        "structures",
+        "max_big_bet",
+        "max_buy_in",
+        "max_open_games",
+        "rake",
+        "idle_minutes",
+    )
 
     # One row, made on first use: the list opens it, and there is nothing to add
     # or delete (and no query for the admin's menu to ask whether there is).
@@ -458,31 +468,62 @@ class HomeRulesAdmin(HomeRulesAdminBase):
         return HttpResponseRedirect(reverse("admin:tables_homerules_change", args=[rules.pk]))
 
 
+class RoomOrHomeFilter(admin.SimpleListFilter):
+    """The room's tables apart from the players' home games."""
+
+    title = "room or home"
+    parameter_name = "home"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("no", "Room tables"), ("yes", "Home games")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Table]) -> QuerySet[Table]:
+        if self.value() in ("yes", "no"):
+            return queryset.filter(host__isnull=self.value() == "no")
+        return queryset
+
+
+# The sections of a table's page; a home game's adds its own.
+TABLE_FIELDSETS: _FieldsetSpec = (
+    (None, {"fields": ("name", "stakes", "is_open", "created_at", "closed_at", "host")}),
+    (
+        "Games",
+        {
+            "fields": ("policy", "rotate_hands", "choice_for", "choice_default", "dealing"),
+            "description": GAMES_DESCRIPTION,
+        },
+    ),
+)
+HOME_FIELDSET: _FieldsetSpec = (
+    (
+        "Home game",
+        {
+            "fields": ("paused", "seat_approval", "books"),
+            "description": "Its host runs it from the table; staff may close it (above). "
+            "The books are read when this page opens.",
+        },
+    ),
+)
+
+
 @admin.register(Table)
 class TableAdmin(TableAdminBase):
     list_display = ("name", "stakes", "policy_shown", "game", "host", "is_open", "seats_taken")
     list_filter = (
         "is_open",
-        ("host", admin.EmptyFieldListFilter),
+        RoomOrHomeFilter,
         "policy",
         "stakes__variant",
         "stakes__structure",
         "stakes",
     )
     list_select_related = ("stakes", "host")
-    search_fields = ("name",)
-    fieldsets = (
-        (None, {"fields": ("name", "stakes", "is_open", "created_at", "host")}),
-        (
-            "Games",
-            {
-                "fields": ("policy", "rotate_hands", "choice_for", "choice_default", "dealing"),
-                "description": GAMES_DESCRIPTION,
-            },
-        ),
-    )
+    search_fields = ("name", "host__username")
     inlines = [TableGameInline, SeatInline, WaitingPlayerInline]
-    actions = ["open_tables", "close_tables"]
+    actions = ["open_tables", "close_tables", "close_home_games"]
+
+    def get_fieldsets(self, request: HttpRequest, obj: Table | None = None) -> _FieldsetSpec:
+        return (*TABLE_FIELDSETS, *HOME_FIELDSET) if obj and obj.is_home else TABLE_FIELDSETS
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Table]:
         games = Prefetch("games", TableGame.objects.select_related("stakes"))
@@ -497,10 +538,25 @@ class TableAdmin(TableAdminBase):
         # actions, the button on its page), which let a hand in progress finish,
         # and keeps the stakes its players bought in at. What it deals now is
         # the services' to change (the game-state fields are not the form's).
-        # A home game's host is its players' to change (the invite code is never shown).
+        # A home game's host and settings are its players' to change (the
+        # invite code is never shown).
         if obj:
-            return ("stakes", "is_open", "created_at", "dealing", "host")
-        return ("created_at", "dealing", "host")
+            home = ("paused", "seat_approval", "books") if obj.is_home else ()
+            return ("stakes", "is_open", "created_at", "closed_at", "dealing", "host", *home)
+        return ("created_at", "closed_at", "dealing", "host")
+
+    def has_delete_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:
+        """A table with players seated is closed, never deleted: deleting it
+        would take their seats, and the chips on them, with it."""
+        if obj is not None and obj.seat_set.exists():
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def get_actions(self, request: HttpRequest) -> dict[str, Any]:
+        # The list's bulk delete would skip the check above: tables are closed there.
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)
+        return actions
 
     @admin.display(description="Game")
     def game(self, table: Table) -> str:
@@ -525,6 +581,14 @@ class TableAdmin(TableAdminBase):
         now = dealing_now(table)
         return f"{now.words}. {now.coming}" if now.coming else now.words
 
+    @admin.display(description="Books")
+    def books(self, table: Table) -> str:
+        """The home game's books and settle-up, as its players see them, and
+        its CSV file."""
+        if table._state.adding or not table.is_home:
+            return "—"
+        return books_html(home_books(table.pk), reverse("home_ledger_csv", args=[table.pk]))
+
     @admin.display(description="Seats taken", ordering="taken")
     def seats_taken(self, table: WithAnnotations[Table, SeatsTaken]) -> str:
         return f"{table.taken} of {table.stakes.seats}"
@@ -545,6 +609,26 @@ class TableAdmin(TableAdminBase):
             "player is stood up, their chips back in their balance.",
             messages.SUCCESS,
         )
+
+    @admin.action(
+        description="Close the selected home games (a hand in play ends first)",
+        permissions=["change"],
+    )
+    def close_home_games(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
+        """Close each home game chosen, as its host would, and say what became
+        of each: closed, closing after its hand, closed already, or not a home game."""
+        running = Hand.objects.filter(table=OuterRef("pk"), ended_at__isnull=True)
+        chosen = queryset.annotate(hand_running=Exists(running)).order_by("name")
+        closing = _HomeClosing()
+        for table in chosen:
+            if not table.is_home:
+                closing.room.append(table.name)
+            elif not table.is_open:
+                closing.closed_already.append(table.name)
+            elif self._each_table(request, [table], _close):
+                (closing.after_hand if table.hand_running else closing.closed).append(table.name)
+        for level, said in closing.messages():
+            self.message_user(request, said, level)
 
     def get_urls(self) -> list[URLPattern]:
         open_close = self.admin_site.admin_view(require_POST(self.open_close_view))
@@ -585,6 +669,91 @@ class TableAdmin(TableAdminBase):
                 done += 1
                 broadcast.table_changed(table.pk)  # its page and the lobby show the change
         return done
+
+
+class _HomeClosing:
+    """What the admin's "close the selected home games" did, table by table."""
+
+    def __init__(self) -> None:
+        self.closed: list[str] = []
+        self.after_hand: list[str] = []
+        self.closed_already: list[str] = []
+        self.room: list[str] = []
+
+    def messages(self) -> Iterator[tuple[int, str]]:
+        if self.closed:
+            yield (
+                messages.SUCCESS,
+                f"Closed {_count(self.closed, 'home game')}: {', '.join(self.closed)}. "
+                "Every player was stood up, their chips back in their balance.",
+            )
+        if self.after_hand:
+            yield (
+                messages.SUCCESS,
+                f"Closed {_count(self.after_hand, 'home game')} with a hand in play: "
+                f"{', '.join(self.after_hand)}. The hand plays to its end; then every "
+                "player is stood up, their chips back in their balance.",
+            )
+        if self.closed_already:
+            yield (
+                messages.INFO,
+                f"Closed already, left as they were: {', '.join(self.closed_already)}.",
+            )
+        if self.room:
+            yield (
+                messages.WARNING,
+                f"Not home games, left open: {', '.join(self.room)}. Tables of the room "
+                'close with "Close tables".',
+            )
+
+
+def _count(names: list[str], what: str) -> str:
+    return f"{len(names)} {what}{'s' if len(names) != 1 else ''}"
+
+
+def _figures(figures: LedgerFigures) -> tuple[int, ...]:
+    return (
+        figures.bought_in,
+        figures.topped_up,
+        figures.cashed_out,
+        figures.on_table,
+        figures.net,
+    )
+
+
+def books_html(books: Books, csv_url: str) -> str:
+    """A home game's books as a table, each player's figures and their totals,
+    then who pays whom to settle up, and a link to the same as CSV."""
+    numbers = '<td class="num">{}</td>' * 5
+    rows = format_html_join(
+        "",
+        "<tr><td>{}{}</td>" + numbers + "</tr>",
+        ((row.name, "" if row.seated else " (not seated)", *_figures(row)) for row in books.rows),
+    )
+    payments = format_html_join(
+        "",
+        "<li>{} pays {} {} chips</li>",
+        ((p.payer, HOUSE if p.payee_id is None else p.payee, p.amount) for p in books.payments),
+    )
+    rake = (
+        format_html("<p>Rake taken by the house: {} chips.</p>", books.rake) if books.rake else ""
+    )
+    return format_html(
+        '<div class="home-books" id="home-books"><table><thead><tr><th scope="col">Player</th>'
+        '<th scope="col" class="num">Bought in</th><th scope="col" class="num">Topped up</th>'
+        '<th scope="col" class="num">Cashed out</th><th scope="col" class="num">On the table</th>'
+        '<th scope="col" class="num">Net</th></tr></thead><tbody>{}</tbody>'
+        '<tfoot><tr><th scope="row">Total</th>' + numbers + "</tr></tfoot></table>{}"
+        "{}"
+        '<p><a href="{}" download>Download the books as CSV</a></p></div>',
+        rows or format_html('<tr><td colspan="6">Nobody has bought in yet.</td></tr>'),
+        *_figures(books.totals),
+        rake,
+        format_html("<p>To settle up:</p><ul>{}</ul>", payments)
+        if books.payments
+        else format_html("<p>To settle up: nobody owes anybody anything.</p>"),
+        csv_url,
+    )
 
 
 def _open_and_deal(table_id: int) -> None:

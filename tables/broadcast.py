@@ -1,9 +1,12 @@
 """Telling a table's websockets that something changed.
 
-The notice is deliberately empty of game data: every consumer in the table's
-group answers it by building a fresh snapshot for its own viewer
-(:mod:`tables.consumers`). So no payload meant for one viewer travels through
-the channel layer to another, and no down card ever enters a group message.
+Every consumer in the table's group answers the notice by building a fresh
+snapshot for its own viewer (:mod:`tables.consumers`), so no payload built
+for one viewer travels through the channel layer to another. A move's notice
+also carries the table's rows as the move left them
+(:mod:`tables.selectors.carried`, without the deck), which reach each Daphne
+process once and are never sent on as they are: the processes build their
+viewers' snapshots from them instead of reading the table again.
 """
 
 from __future__ import annotations
@@ -83,19 +86,28 @@ def table_changed(table_id: int) -> None:
 
 
 async def announce_changed(
-    table_id: int, *, change: str | None = None, lobby_now: bool = False
+    table_id: int,
+    *,
+    change: str | None = None,
+    rows: dict[str, Any] | None = None,
+    lobby_now: bool = False,
 ) -> None:
     """Send the change notice now; the caller has already committed what changed.
 
     ``change`` names the table's rows as the change left them, which the
-    sending process keeps for its own viewers (``tables.consumers.shared.FreshRows``):
-    a token, no game data. The lobby hears of it too, through
+    sending process keeps for its own viewers (``tables.consumers.shared.FreshRows``),
+    and ``rows`` carries them to the other processes'
+    (``tables.selectors.carried.carry``). The lobby hears of it too, through
     :data:`LOBBY_NOTICES` unless ``lobby_now`` (for a caller whose event loop
     may end before a notice it holds back would leave).
     """
     layer = get_channel_layer()
     if layer is not None:
-        notice = {"type": CHANGED} if change is None else {"type": CHANGED, "change": change}
+        notice: dict[str, Any] = {"type": CHANGED}
+        if change is not None:
+            notice["change"] = change
+            if rows is not None:
+                notice["rows"] = rows
         await layer.group_send(table_group(table_id), notice)
         # Seats, stacks and hand counts may have changed: the lobby shows them.
         if lobby_now:

@@ -99,6 +99,12 @@ class HomeGameForm(StakesFormBase):
         required=False,
         help_text="A rotation: hands of each game before the next; 0: an orbit.",
     )
+    seat_approval = forms.BooleanField(
+        label="I approve each seat",
+        required=False,
+        help_text="A friend with the link asks for a seat, and sits once you approve. "
+        "Unticked, anyone with the link may sit. You can change this during the game.",
+    )
 
     class Meta:
         model = Stakes

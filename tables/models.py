@@ -20,6 +20,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.dateparse import parse_datetime
 
+from tables.names import as_sentence
 from tables.rules import GameConfig, IllegalAction
 from tables.rules import RakeRule as EngineRake
 from tables.rules.betting import STRUCTURES
@@ -295,11 +296,11 @@ class Stakes(models.Model):
         refused: set[str] = set()
         for problem in GameConfig.problems(self.known_options()):
             refused.add(problem.option)
-            yield problem.option, _sentence(str(problem))
+            yield problem.option, as_sentence(problem)
         try:
             self._engine_rake()
         except IllegalAction as exc:  # a rake rule saved without its own checks
-            yield "rake", _sentence(str(exc))
+            yield "rake", as_sentence(exc)
         yield from self._house_problems(refused)
 
     def known_options(self) -> dict[str, Any]:
@@ -349,11 +350,6 @@ ENGINE_COLUMNS = tuple(name for name in ENGINE_FIELDS if name != "rake")
 # The game fields a hand and its GameConfig share.
 HAND_GAME = ("variant", "structure", "ante", "bring_in", "small_bet", "big_bet")
 DESCRIBED = ("variant", "high_low_declare", "structure", "ante", "bring_in", "small_bet", "big_bet")
-
-
-def _sentence(problem: str) -> str:
-    """The engine's words as a form's message: ``"The bring-in (5) must be ..."``."""
-    return problem[:1].upper() + problem[1:] + "."
 
 
 def _known(*values: object) -> bool:
@@ -465,6 +461,21 @@ class Table(models.Model):
         default=False,
         help_text="A home game whose host has paused the deal: no new hand starts.",
     )
+    # A home game whose host approves each seat: a member's seat is a request
+    # (``SeatRequest``) until the host approves it.
+    seat_approval = models.BooleanField(
+        default=False,
+        help_text="A home game whose host approves each seat request. Off: anyone "
+        "with the invite link may sit.",
+    )
+    # The host's change to the game list, sizes or clock, waiting for the next
+    # deal (``tables.services.home_changes``), or once applied the last one made
+    # (``"applied": true``), for the pages to announce. Empty: none made.
+    pending_change = models.JSONField(null=True, blank=True, editable=False)
+    closed_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # When staff last reopened it: a home game's idle time counts from then at
+    # the earliest (``tables.services.home_idle``). Empty: never reopened.
+    reopened_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["name"]
@@ -537,6 +548,11 @@ class HomeRules(models.Model):
         related_name="+",
         help_text="The rake at home games. Empty: none.",
     )
+    idle_minutes = models.PositiveIntegerField(
+        default=120,
+        help_text="A home game in which no hand has been dealt for this many minutes "
+        "closes itself. 0: never.",
+    )
 
     class Meta:
         verbose_name = verbose_name_plural = "home game rules"
@@ -576,6 +592,50 @@ class TableMember(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} at {self.table}"
+
+
+class SeatRequest(models.Model):
+    """A member's request to sit at a home game whose host approves each seat:
+    the seat and buy-in they asked for, until the host approves or refuses it
+    or they withdraw it."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_requests")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seat_requests"
+    )
+    number = models.PositiveSmallIntegerField(validators=[MinValueValidator(1)])
+    buy_in = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "player"], name="one_seat_request_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} asks for seat {self.number} at {self.table}"
+
+
+class HomeBot(models.Model):
+    """A bot its host added to a home game: the house's bot process
+    (``manage.py run_bots --home``) plays it there until the host removes it."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="bots")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="home_bots"
+    )
+    buy_in = models.PositiveIntegerField()
+    added_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["added_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "player"], name="one_home_bot_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} playing at {self.table}"
 
 
 class TableGame(models.Model):
@@ -650,7 +710,7 @@ class TableGame(models.Model):
             problems = GameConfig.problems(options)
             if problems:
                 raise ValidationError(
-                    {"variant": [f"With the table's stakes: {_sentence(str(problems[0]))}"]}
+                    {"variant": [f"With the table's stakes: {as_sentence(problems[0])}"]}
                 )
 
 

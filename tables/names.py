@@ -24,3 +24,10 @@ def name_in_words(name: str) -> str:
     if len(name) <= WHOLE_NAME_LENGTH:
         return name
     return name[: WHOLE_NAME_LENGTH - 1] + "…"
+
+
+def as_sentence(words: object) -> str:
+    """A service's or the engine's words as a message on a page: a capital
+    first, a full stop last (``"the bring-in (5) must be …"`` → ``"The …."``)."""
+    text = str(words)
+    return text[:1].upper() + text[1:] + "."

@@ -82,6 +82,13 @@ def stand_up_idle_seats() -> int:
 
 
 @shared_task(ignore_result=True)
+def close_idle_home_games() -> int:
+    """Close every home game where no hand has been dealt for the operator's
+    idle limit (``HomeRules.idle_minutes``); how many."""
+    return services.home_games_close_idle(on_closed=broadcast.table_changed)
+
+
+@shared_task(ignore_result=True)
 def start_next_hand(table_id: int) -> bool:
     """Deal the table's next hand if it is ready for one, or begin the dealer's
     call of its game; whether a hand was dealt."""

@@ -13,7 +13,7 @@ from tables.rules import IllegalAction
 from tables.rules.games import how_it_plays
 from tables.selectors.lobby import STATS_WINDOW, LobbyFilter, lobby_rows
 from tables.selectors.snapshots import build_snapshot, read_table
-from tables.selectors.tables import home_games_of, tables_visible_to
+from tables.selectors.tables import home_game_rows, tables_visible_to
 
 # --------------------------------------------------------------------- the lobby
 
@@ -25,7 +25,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "form": form,
         "ignored": _ignored_filters(form),
         "tables": lobby_rows(**filters, viewer_id=request.user.pk),
-        "home_games": home_games_of(request.user.pk),
+        "home_games": home_game_rows(request.user.pk),
         "stats_minutes": int(STATS_WINDOW.total_seconds() // 60),
     }
     return render(request, "tables/lobby.html", context)
@@ -35,7 +35,8 @@ def lobby_json(request: HttpRequest) -> JsonResponse:
     """The lobby's rows for the page's poller, with the same filters as the page."""
     form = LobbyFilter(request.GET)
     rows = lobby_rows(**form.valid_filters(), viewer_id=request.user.pk)
-    return JsonResponse({"tables": rows, "ignored": _ignored_filters(form)})
+    mine = home_game_rows(request.user.pk)
+    return JsonResponse({"tables": rows, "home_games": mine, "ignored": _ignored_filters(form)})
 
 
 def _ignored_filters(form: LobbyFilter) -> list[str]:

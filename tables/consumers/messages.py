@@ -169,6 +169,15 @@ def _check_player(message: dict[str, Any]) -> dict[str, Any]:
     return {"username": name}
 
 
+def _check_switch(message: dict[str, Any]) -> dict[str, Any]:
+    """A host's switch: ``"on"`` is true or false."""
+    _only_fields(message, "on")
+    on = message.get("on")
+    if type(on) is not bool:
+        raise BadMessage(f"'on' must be true or false, not {on!r}")
+    return {"on": on}
+
+
 def _check_bare(message: dict[str, Any]) -> dict[str, Any]:
     _only_fields(message)
     return {}
@@ -230,6 +239,17 @@ MESSAGES: dict[str, tuple[Checker, Service | None]] = {
     "home_resume": (_check_bare, services.home_resume),
     "home_remove": (_check_player, services.home_remove),
     "home_close": (_check_bare, services.home_close),
+    # The host adds a bot (seated at once) and removes one by its username.
+    "home_bot_add": (_check_bare, services.home_bot_add),
+    "home_bot_remove": (_check_player, services.home_bot_remove),
+    "home_hand_over": (_check_player, services.home_hand_over),
+    # Where the host approves each seat (tables.services.home_seats): a member
+    # asks for a seat, and may withdraw the request; the host answers it.
+    "seat_request": (_check_sit, services.seat_request_send),
+    "seat_request_withdraw": (_check_bare, services.seat_request_withdraw),
+    "home_approval": (_check_switch, services.home_seat_approval_set),
+    "home_approve": (_check_player, services.home_seat_approve),
+    "home_refuse": (_check_player, services.home_seat_refuse),
     "chat": (_check_chat, None),
     "snapshot": (_check_snapshot, None),
 }

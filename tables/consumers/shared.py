@@ -15,6 +15,7 @@ from typing import Any
 
 from tables import services
 from tables.consumers.base import in_db_thread
+from tables.selectors.carried import uncarry
 from tables.selectors.snapshots import TableRows, read_table
 
 logger = logging.getLogger(__name__)
@@ -62,14 +63,16 @@ def _read_started(table_id: int, read: SharedRead) -> TableRows | None:
 
 
 class FreshRows:
-    """Table rows this process has from the changes it made, by change token.
+    """Table rows this process has from the moves made through it or carried
+    to it from another, by change token.
 
     A move's service hands back the table as the move left it
-    (``services.hand_play``); its change notice carries a token naming those rows, so
-    this process's viewers build their snapshots from them with no read. The
-    token means nothing to another process, whose viewers read the table as
-    after any change. Only the newest ``KEEP`` are kept: a notice handled
-    later than that reads instead, as it always may.
+    (``services.hand_play``); its change notice carries a token naming those
+    rows, so this process's viewers build their snapshots from them with no
+    read, and the rows themselves packed (``tables.selectors.carried``), so
+    the other processes' viewers do the same once the first of them has
+    unpacked them. Only the newest ``KEEP`` are kept: a notice handled later
+    than that reads instead, as it always may.
     """
 
     KEEP = 256
@@ -81,13 +84,24 @@ class FreshRows:
 
     def keep(self, rows: TableRows) -> str:
         token = f"{self.prefix}-{next(self.counter)}"
+        self._keep_as(token, rows)
+        return token
+
+    def get(self, token: Any, *, carried: Any = None) -> TableRows | None:
+        """The rows by their token; with ``carried``, the rows another process
+        made, unpacked (once: they are then kept here under their token)."""
+        if not isinstance(token, str):
+            return None
+        rows = self.rows.get(token)
+        if rows is None and isinstance(carried, dict):
+            rows = self._keep_as(token, uncarry(carried))
+        return rows
+
+    def _keep_as(self, token: str, rows: TableRows) -> TableRows:
         self.rows[token] = rows
         while len(self.rows) > self.KEEP:
             self.rows.popitem(last=False)
-        return token
-
-    def get(self, token: Any) -> TableRows | None:
-        return self.rows.get(token) if isinstance(token, str) else None
+        return rows
 
 
 FRESH_ROWS = FreshRows()

@@ -12,6 +12,7 @@ from tables.consumers.base import DirectConsumer, in_db_thread, message_limit, t
 from tables.consumers.messages import MESSAGES, NEEDS_LOGIN, BadMessage, Service, parse_frame
 from tables.consumers.shared import FRESH_ROWS, OPEN_SOCKETS, read_table_shared
 from tables.ratelimit import RateLimit
+from tables.selectors.carried import carry
 from tables.selectors.players import player_balance, player_is_current
 from tables.selectors.snapshots import (
     Cursor,
@@ -37,14 +38,15 @@ class NoLongerCurrent(Exception):
 
 def serve(
     service: Service, table_id: int, player_id: int, session_key: str | None, **fields: Any
-) -> TableRows | None:
+) -> tuple[TableRows, dict[str, Any]] | None:
     """Check that the socket still speaks for ``player_id``, then call ``service``:
     one trip to a database thread for both. The table's rows the service
-    returns, if it does (``services.hand_play``)."""
+    returns, if it does (``services.hand_play``), and the same packed to be
+    carried to the other processes."""
     if not player_is_current(player_id, session_key):
         raise NoLongerCurrent
     result = service(table_id=table_id, player_id=player_id, **fields)
-    return result if isinstance(result, TableRows) else None
+    return (result, carry(result)) if isinstance(result, TableRows) else None
 
 
 SERVICE_ERRORS: tuple[tuple[type[Exception], str], ...] = (
@@ -193,7 +195,7 @@ class TableConsumer(DirectConsumer):
         # refuses them to an observer.
         assert self.player_id is not None
         try:
-            rows = await in_db_thread(serve)(
+            made = await in_db_thread(serve)(
                 service, self.table_id, self.player_id, self.session_key, **fields
             )
         except NoLongerCurrent:
@@ -204,13 +206,19 @@ class TableConsumer(DirectConsumer):
             await self.send_error(code, str(exc))
             return
         # The service has committed: now everyone at the table may look.
-        change = None if rows is None else FRESH_ROWS.keep(rows)
-        await broadcast.announce_changed(self.table_id, change=change)
+        if made is None:
+            await broadcast.announce_changed(self.table_id)
+            return
+        rows, carried = made
+        change = FRESH_ROWS.keep(rows)
+        await broadcast.announce_changed(self.table_id, change=change, rows=carried)
 
     # Channel-layer handlers: "table.changed", "table.chat" and "user.revoked".
 
     async def table_changed(self, message: dict[str, Any]) -> None:
-        kept = FRESH_ROWS.get(message.get("change"))
+        # Rows made here, or carried from the process that made them (the
+        # first of this process's viewers to get them unpacks them for all).
+        kept = FRESH_ROWS.get(message.get("change"), carried=message.get("rows"))
         if kept is not None and kept.stamp <= self.stamp:
             # The viewer already has a snapshot read after this move committed.
             return

@@ -1,4 +1,5 @@
-"""Routes under /home/: opening a home game and joining one by its link."""
+"""Routes under /home/: opening a home game, joining one by its link, and
+the host's pages for it."""
 
 from __future__ import annotations
 
@@ -10,5 +11,6 @@ urlpatterns = [
     path("new/", views.home_new, name="home_new"),
     path("join/", views.home_join, name="home_join"),
     path("<int:table_id>/invite/", views.home_invite_renew, name="home_invite_renew"),
+    path("<int:table_id>/change/", views.home_change, name="home_change"),
     path("<int:table_id>/ledger.csv", views.home_ledger_csv, name="home_ledger_csv"),
 ]

@@ -1,9 +1,11 @@
 """The pages of home games: opening one, the invite link's page, the host's
-new link, and the books as a CSV file. Each parses the request, calls one
-service (or selector) and renders, redirects or sends the file."""
+new link, the host's change of the game, and the books as a CSV file. Each
+parses the request, calls one service (or selector) and renders, redirects
+or sends the file."""
 
 from __future__ import annotations
 
+import copy
 import csv
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
@@ -16,13 +18,22 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from accounts.addresses import client_address
-from tables import services
+from tables import broadcast, services
 from tables.forms import HomeGameForm
+from tables.home.forms import HomeChangeForm
 from tables.models import HomeRules
+from tables.names import as_sentence
 from tables.reports.queries import spreadsheet_safe
 from tables.selectors.home_ledger import HOUSE, Books, LedgerFigures, home_books
 from tables.selectors.tables import tables_visible_to
 from tables.services.home import HomeGame, NotFound
+from tables.services.home_changes import (
+    HomeChange,
+    SeatsTaken,
+    change_waiting,
+    home_change_initial,
+    home_host_table,
+)
 
 if TYPE_CHECKING:
     from accounts.http import AuthenticatedHttpRequest
@@ -40,11 +51,12 @@ def home_new(request: AuthenticatedHttpRequest) -> HttpResponse:
             policy=data["policy"],
             variants=data["games"],
             rotate_hands=data.get("rotate_hands") or 0,
+            seat_approval=data["seat_approval"],
         )
         try:
             table = services.home_game_open(host_id=request.user.pk, game=game)
         except services.ServiceError as exc:
-            form.add_error(None, str(exc)[:1].upper() + str(exc)[1:] + ".")
+            form.add_error(None, as_sentence(exc))
         else:
             messages.success(request, "Your home game is open: send your friends its link.")
             return redirect("table", table_id=table.pk)
@@ -70,7 +82,7 @@ def _redeem(request: HttpRequest) -> JsonResponse:
             address=client_address(request),
         )
     except NotFound as exc:
-        return JsonResponse({"error": str(exc)[:1].upper() + str(exc)[1:] + "."}, status=404)
+        return JsonResponse({"error": as_sentence(exc)}, status=404)
     return JsonResponse({"url": reverse("table", args=[table.pk])})
 
 
@@ -83,10 +95,57 @@ def home_invite_renew(request: AuthenticatedHttpRequest, table_id: int) -> HttpR
     except NotFound:
         raise Http404("No such table.") from None
     except services.ServiceError as exc:
-        messages.error(request, str(exc)[:1].upper() + str(exc)[1:] + ".")
+        messages.error(request, as_sentence(exc))
     else:
         messages.success(request, "A new invite link: the old one no longer works.")
     return redirect("table", table_id=table_id)
+
+
+@login_required
+def home_change(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
+    """The host's change of the games, sizes or clock for the next hand: the
+    new-game form, filled in with the game as it stands. Made at once with no
+    hand in play, else when the hand ends; the table is told either way."""
+    try:
+        table = home_host_table(table_id=table_id, player_id=request.user.pk)
+    except NotFound:
+        raise Http404("No such table.") from None
+    except services.ServiceError as exc:
+        messages.error(request, as_sentence(exc))
+        return redirect("table", table_id=table_id)
+    form = HomeChangeForm(
+        request.POST or None,
+        rules=HomeRules.current(),
+        # A copy: the form writes the choices into it, and the table's row
+        # changes only when the change is made.
+        instance=copy.copy(table.stakes),
+        initial=home_change_initial(table),
+    )
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        change = HomeChange(
+            stakes=form.instance,
+            policy=data["policy"],
+            variants=data["games"],
+            rotate_hands=data.get("rotate_hands") or 0,
+        )
+        try:
+            stored = services.home_change(
+                table_id=table_id, player_id=request.user.pk, change=change
+            )
+        except NotFound:
+            raise Http404("No such table.") from None
+        except SeatsTaken as exc:
+            form.add_error("seats", as_sentence(exc))
+        except services.ServiceError as exc:
+            form.add_error(None, as_sentence(exc))
+        else:
+            broadcast.table_changed(table_id)
+            when = "from the next hand" if stored["applied"] else "when the hand in play ends"
+            messages.success(request, f"The game changes {when}: {stored['words']}.")
+            return redirect("table", table_id=table_id)
+    context = {"form": form, "table": table, "waiting": change_waiting(table)}
+    return render(request, "home/change.html", context)
 
 
 def home_ledger_csv(request: HttpRequest, table_id: int) -> HttpResponse:

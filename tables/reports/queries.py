@@ -11,13 +11,17 @@ not per hand.
 Days are the site's time zone's (``TIME_ZONE``): with Paris time, rake taken at
 23:30 UTC on 1 March counts on 2 March. Weeks are ISO weeks, Monday to Sunday,
 made of those days. A hand counts when it ended, which is when its rake was taken.
+
+Both reports put the room's tables and the players' home games (tables with a
+host) apart, each with its own sums, which add up to the report's totals; a
+home game's line in the per-table lists names its host.
 """
 
 from __future__ import annotations
 
 import datetime
 from collections.abc import Callable, Hashable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum
@@ -83,6 +87,9 @@ SUMS = ("hands", "raked_hands", "rake")
 GAME_NAMES = dict(VARIANT_CHOICES)
 # What a line's bucket is: a day, a week's Monday, or a stakes or table id.
 BucketKey = datetime.date | int
+# The two kinds of table, as the reports' lines key and name them.
+ROOM, HOME = "room", "home"
+KINDS = {ROOM: "Room tables", HOME: "Home games"}
 
 
 @dataclass(frozen=True)
@@ -106,6 +113,7 @@ class RakeReport:
     by_game: list[Line]  # as each hand was dealt: a table's game may change
     total: Line
     chart: Chart | None
+    by_kind: list[Line]  # the room's tables, then the home games: both, even empty
 
 
 @dataclass(frozen=True)
@@ -129,17 +137,55 @@ def rake_report(scope: Scope) -> RakeReport:
         )
         .order_by()
     )
-    stakes, tables = _names_of(Stakes, rows, "stakes_id"), _names_of(Table, rows, "table_id")
+    stakes, tables = _names_of(Stakes, rows, "stakes_id"), _tables_of({r["table_id"] for r in rows})
     by_day = _roll_up(rows, key=lambda r: r["day"], label=lambda r: r["day"].isoformat())
+    by_table = _roll_up(rows, key=_get("table_id"), label=_name(tables.name, "table_id"))
+    for row in rows:
+        row["kind"] = HOME if row["table_id"] in tables.host else ROOM
     return RakeReport(
         by_day=by_day,
         by_week=_weeks(by_day),
         by_stakes=_by_name(_roll_up(rows, key=_get("stakes_id"), label=_name(stakes, "stakes_id"))),
-        by_table=_by_name(_roll_up(rows, key=_get("table_id"), label=_name(tables, "table_id"))),
+        by_table=_by_name([replace(line, note=tables.note(line.key)) for line in by_table]),
         by_game=_by_name(_roll_up(rows, key=_get("variant"), label=_game_name)),
         total=Line(None, "Total", *(sum(r[sum_] for r in rows) for sum_ in SUMS)),
         chart=_rake_chart(by_day, scope),
+        by_kind=_rake_by_kind(rows),
     )
+
+
+def _rake_by_kind(rows: list[dict[str, Any]]) -> list[Line]:
+    """The room's tables' line and the home games', each there with 0s if it had no hand."""
+    lines = {line.key: line for line in _roll_up(rows, key=_get("kind"), label=_kind_name)}
+    return [lines.get(kind) or Line(kind, name, 0, 0, 0) for kind, name in KINDS.items()]
+
+
+def _kind_name(row: dict[str, Any]) -> str:
+    return KINDS[row["kind"]]
+
+
+@dataclass(frozen=True)
+class TablesOf:
+    """Tables' names, and the hosts' usernames of those that are home games, by id."""
+
+    name: dict[int, str]
+    host: dict[int, str]
+
+    def note(self, table_id: int) -> str:
+        """What a per-table line says beside a home game's name."""
+        host = self.host.get(table_id)
+        return f"home game, hosted by {host}" if host is not None else ""
+
+
+def _tables_of(ids: set[int]) -> TablesOf:
+    """The names and hosts of these tables, in one query."""
+    tables = TablesOf({}, {})
+    rows = Table.objects.filter(pk__in=ids).values_list("pk", "name", "host__username")
+    for table, name, host in rows:
+        tables.name[table] = name
+        if host is not None:
+            tables.host[table] = host
+    return tables
 
 
 def _ledger(scope: Scope) -> QuerySet[RakeEntry]:
@@ -289,6 +335,7 @@ def rake_csv_rows(report: RakeReport) -> Iterator[list[object]]:
         ("stakes", report.by_stakes),
         ("table", report.by_table),
         ("game", report.by_game),
+        ("kind", report.by_kind),
     ):
         for line in lines:
             yield [grouping, spreadsheet_safe(line.label), *(getattr(line, s) for s in SUMS)]
@@ -347,6 +394,8 @@ class ActivityReport:
     # The first and last day of the span: with no start, from the first hand's
     # day; with no end, to today. None when no hand ended in the range.
     span: tuple[datetime.date, datetime.date] | None = None
+    # The room's tables, then the home games (both, even empty, once a hand ended).
+    by_kind: list[Activity] = field(default_factory=list)
 
 
 def activity_report(scope: Scope, *, now: datetime.datetime | None = None) -> ActivityReport:
@@ -367,6 +416,7 @@ def activity_report(scope: Scope, *, now: datetime.datetime | None = None) -> Ac
     names = _table_and_stakes_names({row["table_id"] for row in per_table_hour})
     for row in per_table_hour:
         row["stakes_id"] = names.stakes_of[row["table_id"]]
+        row["kind"] = HOME if row["table_id"] in names.host else ROOM
     by_hour = _activity_by_hour(per_table_hour, span, now)
     played = _hours_played(per_table_hour, _get("day"))
     return ActivityReport(
@@ -375,7 +425,10 @@ def activity_report(scope: Scope, *, now: datetime.datetime | None = None) -> Ac
         by_hour=by_hour,
         busiest=sorted((a for a in by_hour if a.hands), key=lambda a: -a.hands)[:3],
         by_stakes=_activity_by(per_table_hour, players, names, Stakes),
-        by_table=_activity_by(per_table_hour, players, names, Table),
+        by_table=[
+            replace(line, note=_home_note(names.host.get(line.key)))
+            for line in _activity_by(per_table_hour, players, names, Table)
+        ],
         by_game=_activity_by_game(per_table_hour, players),
         total=Activity(
             None,
@@ -387,7 +440,34 @@ def activity_report(scope: Scope, *, now: datetime.datetime | None = None) -> Ac
         chart=_hour_chart(by_hour, span),
         days=(span[1] - span[0]).days + 1,
         span=span,
+        by_kind=_activity_by_kind(per_table_hour, players),
     )
+
+
+def _home_note(host: str | None) -> str:
+    return f"home game, hosted by {host}" if host is not None else ""
+
+
+def _activity_by_kind(
+    per_table_hour: list[dict[str, Any]], players: PlayersActive
+) -> list[Activity]:
+    """The room's tables and the home games, each over its own hours of play.
+
+    Their hands add up to the total; a player who played at both counts in
+    each, and an hour with play at both is an hour of each.
+    """
+    kind = _get("kind")
+    hands, played = _hands_by(per_table_hour, kind), _hours_played(per_table_hour, kind)
+    return [
+        Activity(
+            key,
+            name,
+            hands.get(key, 0),
+            players.kind.get(key, 0),
+            played.get(key, 0),
+        )
+        for key, name in KINDS.items()
+    ]
 
 
 def _hands_per_table_hour(hands: QuerySet[Hand]) -> list[dict[str, Any]]:
@@ -465,6 +545,7 @@ class PlayersActive:
     table: dict[int, int]
     stakes: dict[int, int]
     game: dict[str, int]  # by variant
+    kind: dict[str, int]  # by kind of table: ROOM or HOME
     total: int
 
 
@@ -476,6 +557,13 @@ def _players_active(rows: QuerySet[PlayerDay]) -> PlayersActive:
     one row per player per table and day, not one per hand.
     """
 
+    def distinct(home: bool | None = None) -> Count:
+        kind = None if home is None else Q(table__host__isnull=not home)
+        return Count("player_id", distinct=True, filter=kind)
+
+    # In all and per kind of table in one query.
+    counted = rows.aggregate(all=distinct(), **{HOME: distinct(True), ROOM: distinct(False)})
+
     def per(key: str, rows: QuerySet[PlayerDay] = rows) -> dict[Any, int]:
         counts = rows.values(key).annotate(n=Count("player_id", distinct=True)).order_by()
         return dict(counts.values_list(key, "n"))
@@ -486,7 +574,8 @@ def _players_active(rows: QuerySet[PlayerDay]) -> PlayersActive:
         table=per("table_id"),
         stakes=per("stakes_id"),
         game=per("variant"),
-        total=rows.aggregate(n=Count("player_id", distinct=True))["n"],
+        kind={HOME: counted[HOME], ROOM: counted[ROOM]},
+        total=counted["all"],
     )
 
 
@@ -527,17 +616,21 @@ class TableNames:
     table: dict[int, str]  # by table id
     stakes: dict[int, str]  # by stakes id
     stakes_of: dict[int, int]  # each table's stakes id
+    host: dict[int, str]  # the host's username of each home game, by table id
 
 
 def _table_and_stakes_names(tables: set[int]) -> TableNames:
-    """The names of these tables, their stakes and the stakes' names, in one query."""
-    names = TableNames({}, {}, {})
+    """The names of these tables, their stakes and the stakes' names, and the
+    home games' hosts, in one query."""
+    names = TableNames({}, {}, {}, {})
     rows = Table.objects.filter(pk__in=tables).values_list(
-        "pk", "name", "stakes_id", "stakes__name"
+        "pk", "name", "stakes_id", "stakes__name", "host__username"
     )
-    for table, name, stakes, stakes_name in rows:
+    for table, name, stakes, stakes_name, host in rows:
         names.table[table], names.stakes[stakes] = name, stakes_name
         names.stakes_of[table] = stakes
+        if host is not None:
+            names.host[table] = host
     return names
 
 

@@ -15,14 +15,26 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
+from django.db.models import Exists, OuterRef, QuerySet
+
 from tables.compiled import CompiledRead
-from tables.models import Hand, Seat, Stakes, Table, TableGame, WaitingPlayer
+from tables.models import (
+    Hand,
+    Seat,
+    SeatRequest,
+    Stakes,
+    Table,
+    TableGame,
+    TableMember,
+    WaitingPlayer,
+)
 from tables.names import name_in_words
 from tables.rules import GameConfig, HandState, IllegalAction
 from tables.rules.games import how_it_plays
 from tables.rules.narration import LiveNarrator
 from tables.rules.views import events_for, view
 from tables.selectors.games import coming, fitting
+from tables.selectors.home_bots import home_bot_names
 from tables.selectors.home_ledger import Books, LedgerFigures, home_books
 
 
@@ -62,6 +74,10 @@ class TableRows:
     games: list[TableGame] = field(default_factory=list)  # a mixed table's list, in order
     # A home game's books (:func:`books_payload`), for its seated players; None at the room's.
     books: dict[str, Any] | None = None
+    # A home game's seat requests waiting for its host (:func:`seat_requests_waiting`).
+    requests: list[SeatRequest] = field(default_factory=list)
+    # The usernames of a home game's bots (:func:`home_bot_names`), to label and remove.
+    bots: list[str] = field(default_factory=list)
     # What every viewer's snapshot shares, built for the first and kept for the
     # rest: the table's part, the hand's public facts, and each engine
     # player's view of the hand (observers and anyone not dealt in share None's).
@@ -117,7 +133,24 @@ def _with_seats(table: Table, hand: Hand | None, state: HandState | None) -> Tab
     # after the seats, they have a row for every player seated in them; a
     # change between the two reads sends its own notice, and a read after it.
     books = books_payload(home_books(table.pk)) if table.is_home else None
-    return TableRows(table, seats, hand, state, waiting, games, books)
+    # Only a table whose host approves seats has requests to read.
+    requests = _requests(table) if table.seat_approval and table.is_open else []
+    bots = home_bot_names(table.pk) if table.is_home else []
+    return TableRows(table, seats, hand, state, waiting, games, books, requests=requests, bots=bots)
+
+
+def _requests(table: Table) -> list[SeatRequest]:
+    return list(seat_requests_waiting(table.pk).select_related("player"))
+
+
+def seat_requests_waiting(table_id: int) -> QuerySet[SeatRequest]:
+    """The seat requests at a home game waiting for its host, oldest first:
+    those made by members since they were let in. One from before the host
+    removed its player is not, should they come back by the link."""
+    member = TableMember.objects.filter(
+        table_id=table_id, player_id=OuterRef("player_id"), joined_at__lte=OuterRef("created_at")
+    )
+    return SeatRequest.objects.filter(table_id=table_id).filter(Exists(member))
 
 
 # The reads every change to a table makes, compiled once (see tables.compiled).
@@ -221,8 +254,10 @@ def build_snapshot(
     }
     if player_id is not None:
         mine = next((seat for seat in seats if seat.player_id == player_id), None)
-        if mine is not None and rows.books is not None:
-            payload["ledger"] = rows.books  # a home game's books: for its players seated
+        # A home game's books: live for its players seated, and once the game
+        # is closed (nobody seated) its final settle-up for everyone let in.
+        if rows.books is not None and (mine is not None or not rows.table.is_open):
+            payload["ledger"] = rows.books
         payload["you"] = {
             "player": player_id,
             "seat": mine and mine.number,
@@ -232,8 +267,8 @@ def build_snapshot(
             "sitting_out_next": bool(mine and mine.sitting_out_next),
             **_your_place(rows.waiting, player_id),
         }
-        if rows.table.is_home:  # whether the viewer hosts this home game
-            payload["you"]["host"] = rows.table.host_id == player_id
+        if rows.table.is_home:
+            payload["you"].update(_your_home(rows, player_id))
     if hand is not None and rows.state is not None:
         viewer = hand.engine_player(player_id)
         if ("view", viewer) not in shared:
@@ -252,6 +287,24 @@ def build_snapshot(
             events += _event_messages(hand, visible, told, seen)
         cursor = Cursor(hand.pk, len(rows.state.events), hand.is_finished)
     return Snapshot(payload, events, cursor)
+
+
+def _your_home(rows: TableRows, player_id: int) -> dict[str, Any]:
+    """At a home game: whether the viewer hosts it, and the seat requests
+    waiting that are theirs to see: every one to the host, to a member their
+    own (``seat_request``, None when they have none waiting)."""
+    host = rows.table.host_id == player_id
+    own = next((r for r in rows.requests if r.player_id == player_id), None)
+    you: dict[str, Any] = {
+        "host": host,
+        "seat_request": own and {"seat": own.number, "buy_in": own.buy_in},
+    }
+    if host:
+        you["seat_requests"] = [
+            {"player": r.player.username, "seat": r.number, "buy_in": r.buy_in}
+            for r in rows.requests
+        ]
+    return you
 
 
 def _your_place(waiting: list[WaitingPlayer], player_id: int) -> dict[str, Any]:
@@ -298,16 +351,38 @@ def _table_payload(
             }
             for seat in seats
         ],
-        **_home(table),
+        **_home(table, rows.bots),
     }
 
 
-def _home(table: Table) -> dict[str, Any]:
-    """A home game's part of the table: its host, and whether they have paused
-    the deal; nothing at a table of the room."""
+def _home(table: Table, bots: list[str]) -> dict[str, Any]:
+    """A home game's part of the table: its host, whether they have paused
+    the deal, whether they approve each seat, the host's change of the game
+    and the seats and action time it sets; nothing at a table of the room."""
     if not table.is_home or table.host is None:
         return {}
-    return {"home": {"host": table.host.username, "paused": table.paused}}
+    return {
+        "home": {
+            "host": table.host.username,
+            "paused": table.paused,
+            "approval": table.seat_approval,  # whether the host approves each seat
+            "change": _home_change(table),
+            "bots": bots,  # the usernames of the bots the host added
+            # The terms the page draws by, which the host's change may set.
+            "terms": {"seats": table.stakes.seats, "action_seconds": table.stakes.action_seconds},
+        }
+    }
+
+
+def _home_change(table: Table) -> dict[str, Any] | None:
+    """The host's last change of the game (``tables.services.home_changes``):
+    its number, who made it, what it changes in words, and whether it is
+    made (``applied``) or waits for the next hand; None before any."""
+    change = table.pending_change
+    if not change:
+        return None
+    keys = ("number", "by", "words", "applied")
+    return {key: change.get(key) for key in keys}
 
 
 def _game_words(hand: Hand | None, config: GameConfig | None, table: Table) -> str:

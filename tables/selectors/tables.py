@@ -8,9 +8,20 @@ answers as for a table that doesn't (``tables_visible_to``).
 
 from __future__ import annotations
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+import datetime
+from typing import TYPE_CHECKING, Any, TypedDict
+
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.urls import reverse
+from django.utils import timezone
 
 from tables.models import Table, TableMember
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+# How long a closed home game stays in its players' list, for its settle-up.
+CLOSED_LISTED = datetime.timedelta(days=7)
 
 
 def tables_visible_to(player_id: int | None, *, staff: bool = False) -> QuerySet[Table]:
@@ -32,15 +43,47 @@ def table_visible(table_id: int, player_id: int | None, *, staff: bool = False) 
     return tables_visible_to(player_id, staff=staff).filter(pk=table_id).exists()
 
 
-def home_games_of(player_id: int | None) -> list[Table]:
-    """The open home games ``player_id`` hosts or has joined, the hosted first."""
+class _Seated(TypedDict):
+    seated: int
+
+
+def home_game_rows(player_id: int | None) -> list[dict[str, Any]]:
+    """The home games ``player_id`` hosts or has joined, as plain data for the
+    lobby's page, JSON and socket: the open ones, the hosted first, then those
+    closed in the last ``CLOSED_LISTED``, the latest first, whose pages keep
+    their final settle-up."""
     if player_id is None:
         return []
     member = TableMember.objects.filter(table=OuterRef("pk"), player_id=player_id)
-    games = (
-        Table.objects.filter(is_open=True, host__isnull=False)
+    since = timezone.now() - CLOSED_LISTED
+    games: QuerySet[WithAnnotations[Table, _Seated]] = (
+        Table.objects.filter(host__isnull=False)
+        .filter(Q(is_open=True) | Q(closed_at__gte=since))
         .filter(Q(host_id=player_id) | Q(Exists(member)))
         .select_related("stakes", "host")
+        .annotate(seated=Count("seat_set"))
         .order_by("name")
     )
-    return sorted(games, key=lambda table: table.host_id != player_id)
+    latest = datetime.datetime.max.replace(tzinfo=datetime.UTC)
+    listed = sorted(
+        games,
+        key=lambda table: (
+            not table.is_open,
+            table.host_id != player_id,
+            latest - (table.closed_at or latest),
+        ),
+    )
+    return [
+        {
+            "id": table.pk,
+            "name": table.name,
+            "url": reverse("table", args=[table.pk]),
+            "stakes": table.stakes.describe(),
+            "host": table.host.username if table.host else "",
+            "you_host": table.host_id == player_id,
+            "seated": table.seated,
+            "is_open": table.is_open,
+            "closed_at": table.closed_at.isoformat() if table.closed_at else None,
+        }
+        for table in listed
+    ]

@@ -19,6 +19,11 @@ One module per part of the room; import the services from here:
   the dealer's call at dealer's choice.
 - ``play``: requests that may let the table deal, each one call.
 - ``home``: home games: opening one, its invite link, and its host's powers.
+- ``home_changes``: the host's change of the game for the next hand, and
+  the host role handed to another player.
+- ``home_bots``: the bots a home game's host adds and removes.
+- ``home_seats``: a home game's seat requests, and the host's approval of them.
+- ``home_idle``: closing the home games where no hand has been dealt for long.
 - ``common``: the errors, locks and reads the others share.
 
 Celery work leaves through :mod:`tables.scheduling`; the services never
@@ -57,6 +62,16 @@ from tables.services.home import (
     home_pause,
     home_remove,
     home_resume,
+)
+from tables.services.home_bots import home_bot_add, home_bot_remove, home_bots_stake
+from tables.services.home_changes import home_change, home_hand_over
+from tables.services.home_idle import home_games_close_idle
+from tables.services.home_seats import (
+    home_seat_approval_set,
+    home_seat_approve,
+    home_seat_refuse,
+    seat_request_send,
+    seat_request_withdraw,
 )
 from tables.services.idle_seats import AWAY_STATES, idle_seat_time, seats_stand_up_idle
 from tables.services.play import (
@@ -117,13 +132,22 @@ __all__ = [
     "hand_view",
     "hands_expire_overdue",
     "hands_start_due",
+    "home_bot_add",
+    "home_bot_remove",
+    "home_bots_stake",
+    "home_change",
     "home_close",
     "home_game_open",
+    "home_games_close_idle",
+    "home_hand_over",
     "home_invite_redeem",
     "home_invite_renew",
     "home_pause",
     "home_remove",
     "home_resume",
+    "home_seat_approval_set",
+    "home_seat_approve",
+    "home_seat_refuse",
     "idle_seat_time",
     "next_hand_pause",
     "seat_auto_rebuy_set",
@@ -131,6 +155,8 @@ __all__ = [
     "seat_leave",
     "seat_rebuy",
     "seat_rebuy_and_deal",
+    "seat_request_send",
+    "seat_request_withdraw",
     "seat_sit_in",
     "seat_sit_in_and_deal",
     "seat_sit_out",

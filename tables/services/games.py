@@ -154,8 +154,22 @@ def _call_off(table: Table) -> None:
 
 
 def _call_end(table: Table, position: int, note: dict[str, Any]) -> None:
-    """The call is made (or defaulted): the next deal deals game ``position``."""
+    """The call is made (or defaulted): the next deal deals game ``position``,
+    with the button at the seat asked to call (:func:`called_dealer`)."""
+    table.game_began_seat = table.call_seat
     table.call_seat = table.call_player = table.call_deadline = table.call_expires_at = None
     table.game_position, table.game_hands = position, 0
     table.called = note
-    table.save(update_fields=[*CALL_FIELDS, "game_position", "game_hands", "called"])
+    fields = [*CALL_FIELDS, "game_position", "game_hands", "game_began_seat", "called"]
+    table.save(update_fields=fields)
+
+
+def called_dealer(table: Table, seats: Sequence[Seat]) -> int | None:
+    """The button for the deal after a call: the seat that was asked to call,
+    while it is still dealt in. A player who sat down during the call, between
+    the last button and the caller, doesn't take the deal from them. None
+    when no call was made, or when the caller's seat is no longer dealt in."""
+    if table.called is None or table.game_began_seat is None:
+        return None
+    numbers = {seat.number for seat in seats}
+    return table.game_began_seat if table.game_began_seat in numbers else None

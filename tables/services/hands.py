@@ -49,7 +49,7 @@ from tables.services.common import (
     _lock_table,
     deck_commitment,
 )
-from tables.services.games import Pick, pick_game
+from tables.services.games import Pick, called_dealer, pick_game
 from tables.services.seats import _seat_stand_up, _seats_after_hand, _seats_stand_up_all
 
 
@@ -145,9 +145,17 @@ def _why_no_deal(table: Table, now: datetime | None = None) -> str | None:
 def _hand_deal(table: Table, now: datetime) -> Hand | None:
     """Deal at a locked table that :func:`_why_no_deal` has cleared; None when
     the dealer is to call the game first (a call is begun)."""
+    if table.pending_change is not None:
+        # A home game's host changed the game for the next hand: this one.
+        # (Imported here: tables.services.home_changes imports this module.)
+        from tables.services.home_changes import home_change_apply
+
+        home_change_apply(table)
     seats = list(_dealt_in_seats(table).select_related("player").order_by("number"))
     previous = table.hands.order_by("-number").first()
-    dealer = _next_dealer(seats, previous.dealer_seat if previous else 0)
+    dealer = called_dealer(table, seats)
+    if dealer is None:
+        dealer = _next_dealer(seats, previous.dealer_seat if previous else 0)
     pick = pick_game(table, seats, dealer, previous.dealer_seat if previous else None, now)
     if pick is None:
         return None

@@ -25,7 +25,7 @@ from django.db import IntegrityError, transaction
 from accounts.models import User
 from accounts.services import quota_claim
 from tables import broadcast
-from tables.models import Hand, Seat, Stakes, Table, TableGame, TableMember
+from tables.models import Hand, HomeBot, Seat, Stakes, Table, TableGame, TableMember
 from tables.services.common import ServiceError, _lock_table, _unfinished_hand
 from tables.services.hands import hand_start_if_ready
 from tables.services.seats import _seat_stand_up
@@ -43,13 +43,15 @@ class NotFound(ServiceError):
 @dataclass(frozen=True)
 class HomeGame:
     """What a host chose for a new home game: its stakes (unsaved, checked by
-    the form), its name, its games and how they are dealt."""
+    the form), its name, its games and how they are dealt, and whether the
+    host approves each seat (``tables.services.home_seats``)."""
 
     name: str
     stakes: Stakes
     policy: str
     variants: Sequence[str]
     rotate_hands: int = 0
+    seat_approval: bool = False
 
 
 @transaction.atomic
@@ -79,6 +81,7 @@ def home_game_open(*, host_id: int, game: HomeGame) -> Table:
         invite_code=_new_code(),
         policy=game.policy,
         rotate_hands=game.rotate_hands,
+        seat_approval=game.seat_approval,
     )
     if game.policy != Table.Policy.FIXED:
         TableGame.objects.bulk_create(
@@ -204,6 +207,8 @@ def home_remove(*, table_id: int, player_id: int, username: str) -> int | None:
     if seat.player_id == player_id:
         raise ServiceError("you host this game: leave your seat, or close the game")
     revoked, _ = TableMember.objects.filter(table=table, player_id=seat.player_id).delete()
+    # A bot the host added stops being played here too (``tables.home.bot_house``).
+    HomeBot.objects.filter(table=table, player_id=seat.player_id).delete()
     broadcast.table_access_revoked(table.pk, seat.player_id)
     hand = _unfinished_hand(table)
     if hand is None or hand.engine_player(seat.player_id) is None:

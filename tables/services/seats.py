@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from accounts.models import ChipTransfer, User
 from accounts.services import LedgerError, ledger_post
-from tables.models import Hand, KeptTimeBank, Seat, Table, WaitingPlayer
+from tables.models import Hand, HomeBot, KeptTimeBank, Seat, Table, WaitingPlayer
 from tables.selectors.tables import table_visible
 from tables.services.chips import _seat_auto_rebuy
 from tables.services.common import (
@@ -28,15 +28,34 @@ from tables.services.waiting_list import _seats_offer
 
 @transaction.atomic
 def seat_take(*, table_id: int, player_id: int, seat_number: int, buy_in: int) -> Seat:
-    """Sit a player down, moving ``buy_in`` chips from their balance to the seat."""
+    """Sit a player down, moving ``buy_in`` chips from their balance to the seat.
+
+    At a home game whose host approves each seat, only the host and the bots
+    they added sit down unasked; everyone else sends a seat request
+    (``tables.services.home_seats``), and its approval seats them.
+    """
     table = _lock_table(table_id)
     _check_can_sit(table, player_id, seat_number)
-    stakes = table.stakes
-    if type(buy_in) is not int or not stakes.min_buy_in <= buy_in <= stakes.max_buy_in:
+    if table.seat_approval and not _sits_unasked(table, player_id):
         raise ServiceError(
-            f"the buy-in must be {stakes.min_buy_in:,} to {stakes.max_buy_in:,} chips, "
-            f"not {buy_in!r}"
+            f"{table.name}'s host approves each seat: ask them for seat {seat_number} "
+            "and wait for their answer"
         )
+    return _seat_buy_in(table, player_id, seat_number, buy_in)
+
+
+def _sits_unasked(table: Table, player_id: int) -> bool:
+    """Whether the player sits at an approval table without asking: its host,
+    or a bot the host added (adding it was the host's approval)."""
+    return (
+        table.host_id == player_id
+        or HomeBot.objects.filter(table=table, player_id=player_id).exists()
+    )
+
+
+def _seat_buy_in(table: Table, player_id: int, seat_number: int, buy_in: int) -> Seat:
+    """Buy the player into the seat, which :func:`_check_can_sit` has let them take."""
+    _check_buy_in(table, buy_in)
     try:
         ledger_post(
             user_id=player_id,
@@ -55,6 +74,15 @@ def seat_take(*, table_id: int, player_id: int, seat_number: int, buy_in: int) -
     if WaitingPlayer.objects.filter(table=table, player_id=player_id).delete()[0]:
         _seats_offer(table, timezone.now())
     return seat
+
+
+def _check_buy_in(table: Table, buy_in: int) -> None:
+    stakes = table.stakes
+    if type(buy_in) is not int or not stakes.min_buy_in <= buy_in <= stakes.max_buy_in:
+        raise ServiceError(
+            f"the buy-in must be {stakes.min_buy_in:,} to {stakes.max_buy_in:,} chips, "
+            f"not {buy_in!r}"
+        )
 
 
 def _check_can_sit(table: Table, player_id: int, seat_number: int) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils import timezone
 
 from tables.models import Table, WaitingPlayer
 from tables.services.common import _lock_table, _unfinished_hand
@@ -12,7 +13,8 @@ from tables.services.seats import _seats_stand_up_all
 
 @transaction.atomic
 def table_open(*, table_id: int) -> Table:
-    """Let players sit down and new hands start."""
+    """Let players sit down and new hands start; a reopened table forgets when
+    it closed (``closed_at``) and keeps when it reopened (``reopened_at``)."""
     return _table_set_open(table_id, is_open=True)
 
 
@@ -23,7 +25,8 @@ def table_close(*, table_id: int) -> Table:
     Every seat is stood up, its chips back in its player's balance: at once
     when no hand is running, else as soon as that hand ends
     (``hands._hand_end_write``). The waiting list is emptied, and a dealer's
-    call under way is called off.
+    call under way is called off. The moment it closes is kept in
+    ``closed_at`` (a closed table's is kept as it was).
     """
     table = _table_set_open(table_id, is_open=False)
     WaitingPlayer.objects.filter(table=table).delete()
@@ -38,5 +41,11 @@ def _table_set_open(table_id: int, *, is_open: bool) -> Table:
     table = _lock_table(table_id)
     if table.is_open != is_open:
         table.is_open = is_open
-        table.save(update_fields=["is_open"])
+        now = timezone.now()
+        table.closed_at = None if is_open else now
+        fields = ["is_open", "closed_at"]
+        if is_open:
+            table.reopened_at = now
+            fields.append("reopened_at")
+        table.save(update_fields=fields)
     return table

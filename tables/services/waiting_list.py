@@ -17,7 +17,8 @@ from tables.services.common import SWEEP_BATCH, ServiceError, _lock_table, _tabl
 def waiting_join(*, table_id: int, player_id: int) -> WaitingPlayer:
     """Put the player at the end of the table's waiting list.
 
-    Only at a full table: every seat taken or held for someone on the list.
+    Only at a full table: every seat taken or held for someone on the list;
+    never at a home game whose host approves each seat.
     """
     table = _lock_table(table_id)
     if not table.is_open:
@@ -26,6 +27,11 @@ def waiting_join(*, table_id: int, player_id: int) -> WaitingPlayer:
         raise ServiceError(f"you already have a seat at {table.name}")
     if WaitingPlayer.objects.filter(table=table, player_id=player_id).exists():
         raise ServiceError(f"you are already on the waiting list at {table.name}")
+    if table.seat_approval:
+        raise ServiceError(
+            f"{table.name}'s host approves each seat, so it keeps no waiting list: "
+            "ask them for a seat when one frees"
+        )
     free = _seats_free(table)
     if free:
         raise ServiceError(f"seat {free[0]} at {table.name} is free: sit there instead")

@@ -2,7 +2,9 @@
 
 The server is what ``make run`` starts, on the test database: Django's
 ``runserver`` (which is Daphne here, serving the pages, the static files and
-the websockets) and a Celery worker, over the real PostgreSQL and Redis. So the
+the websockets), a Celery worker and the house's bot process (``run_bots
+--home``, which plays the bots a home game's host adds), over the real
+PostgreSQL and Redis. So the
 next hand is dealt by the worker after ``CARDROOM_NEXT_HAND_DELAY_SECONDS``,
 and players see the showdown as they would at home.
 
@@ -36,7 +38,7 @@ from django.db import OperationalError, connection
 from cardroom.env import env_bool
 from cardroom.runner import free_port
 from tables.models import Stakes, Table, TableConnection
-from tests.conftest import live_database_url, stop_process_group
+from tests.conftest import live_database_url, start_process, stop_process_group
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
@@ -50,6 +52,8 @@ START_SECONDS = 30
 CLOSE_SECONDS = 10
 # Tries at emptying the database after a test, each of which a deadlock may end.
 FLUSH_ATTEMPTS = 3
+# Seconds a home game's bot thinks before each move: quick, yet a page sees each one.
+BOT_THINK_SECONDS = 0.3
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -67,7 +71,11 @@ def _missing(what: str) -> None:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """One headless Chromium for a module's tests; each test opens its own contexts."""
+    """One headless Chromium for a module's tests; each test opens its own contexts.
+
+    Not one for the whole run: Playwright's running event loop would make
+    Django refuse the ORM in the other modules' tests run by the same process.
+    """
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
@@ -146,18 +154,6 @@ def screenshots(request: pytest.FixtureRequest) -> Path:
 # ------------------------------------------------------------- the server
 
 
-def _start(argv: list[str], env: dict[str, str], log: Path) -> subprocess.Popen:
-    with log.open("wb") as output:
-        return subprocess.Popen(
-            argv,
-            cwd=PROJECT_ROOT,
-            env=env,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # so _stop can end it with everything it started
-        )
-
-
 def _wait_for_port(port: int, server: subprocess.Popen, log: Path) -> None:
     deadline = time.monotonic() + START_SECONDS
     while time.monotonic() < deadline:
@@ -173,7 +169,8 @@ def _wait_for_port(port: int, server: subprocess.Popen, log: Path) -> None:
 
 @dataclass
 class SiteServer:
-    """The site's web server and its Celery worker, shared by every browser test of a run."""
+    """The site's web server, its Celery worker and its bot process, shared by
+    every browser test of a run."""
 
     url: str
     logs: dict[str, Path]
@@ -225,16 +222,25 @@ def site_server(
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     port = free_port()
     folder = tmp_path_factory.mktemp("live-server")
-    logs = {"web server": folder / "web.log", "worker": folder / "worker.log"}
+    logs = {
+        "web server": folder / "web.log",
+        "worker": folder / "worker.log",
+        "home bots": folder / "home-bots.log",
+    }
     worker_argv = [sys.executable, "-m", "celery", "-A", "cardroom", "worker", "--pool=solo"]
     worker_argv += ["-Q", queue, "-n", f"{queue}@%h", "--without-mingle", "--without-gossip"]
-    worker = _start(worker_argv, env, logs["worker"])
+    worker = start_process(worker_argv, env, logs["worker"])
     web_argv = [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"]
-    web = _start(web_argv, env, logs["web server"])
+    web = start_process(web_argv, env, logs["web server"])
+    # Its bots retry until the web server answers, so it may start alongside.
+    bots_argv = [sys.executable, "manage.py", "run_bots", "--home"]
+    bots_argv += ["--url", f"ws://127.0.0.1:{port}", "--think", str(BOT_THINK_SECONDS)]
+    bots = start_process(bots_argv, env, logs["home bots"])
     try:
         _wait_for_port(port, web, logs["web server"])
         yield SiteServer(f"http://127.0.0.1:{port}", logs)
     finally:
+        stop_process_group(bots)
         stop_process_group(web)
         stop_process_group(worker)
         # The turn timeouts still waiting in the queue die with it.

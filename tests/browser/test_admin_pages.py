@@ -38,6 +38,17 @@ def admin_page(browser: Any, base: str, size: dict[str, Any]) -> Any:
     return page
 
 
+def cut_lists(page: Any) -> list[str]:
+    """The ids of the page's tabular inlines (a table's games, seats…) wider
+    than their box that can't be scrolled sideways: cut at the screen's edge."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('.inline-group .tabular fieldset.module')]
+            .filter(box => box.scrollWidth > box.clientWidth + 1
+                && !['auto', 'scroll'].includes(getComputedStyle(box).overflowX))
+            .map(box => box.closest('.inline-group').id)"""
+    )
+
+
 def misplaced_selects(page: Any) -> list[str]:
     """The ids of the form's selects that pass the right edge of their fieldset,
     or crowd out their label (squeezed to nothing, or overlapped)."""
@@ -80,6 +91,7 @@ def test_an_operator_closes_and_reopens_a_table_from_its_page(
     page = admin_page(browser, live_server_url, size)
     page.goto(f"{live_server_url}/admin/tables/table/{table.pk}/change/")
     expect(page.locator("#open-close h2")).to_have_text("This table is open")
+    assert cut_lists(page) == []
 
     page.get_by_role("button", name="Close table").click()
 

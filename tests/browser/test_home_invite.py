@@ -1,26 +1,41 @@
-"""Home games in a real browser, first part: alice opens a dealer's-choice home
-game from the lobby, copies its invite link; bob, not yet logged in, opens
-the link, logs in and lands at the table, sits down and plays; carol, a
-stranger in a third browser, finds it neither in the lobby nor at its
-address. Desktop for alice, a 390×844 phone for bob.
+"""A home game night in real browsers, from the opening to the settle-up.
+
+Alice (desktop) opens a dealer's-choice home game from the lobby, in which
+she approves each seat, and copies its invite link. Carol, a stranger in a
+third browser, finds it neither in the lobby, nor at its address, nor by a
+forged link. Bob (a 390×844 phone) opens the link before logging in, logs in
+and lands at the table. Alice sits and pauses the deal; bob asks for a seat
+and she approves it; she adds a bot, which the house's bot process plays.
+She resumes, and they play hands of two different games, each called by its
+dealer. Then she closes the game, and both see the same final books: the
+chip ledger's figures, who pays whom included.
 """
 
 from __future__ import annotations
 
+import functools
+import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 
 from accounts.services import user_signup
-from tables.models import Table, TableMember
+from tables.models import Hand, HomeBot, Seat, Table, TableMember
+from tables.selectors.home_ledger import home_books
+from tables.selectors.snapshots import books_payload
+from tests.browser.test_bet_size import engine_now
 from tests.browser.test_csp import refusals
+from tests.browser.test_mixed_tables import calling, dealt
+from tests.browser.test_table_notices import seat_to_act
 from tests.browser.test_table_play import (
     DESKTOP,
     PASSWORD,
     PHONE,
     buy_in,
     fits_width,
+    latest_hand,
     log_in,
     open_buy_in,
     seat_box,
@@ -37,6 +52,14 @@ else:
 
 pytestmark = pytest.mark.browser
 
+# Where the lead looks at this test's screenshots, besides the usual folder.
+LOOK_HERE = Path("/tmp/shots-home-night")
+GAMES = {"stud": "Seven-card stud", "baseball": "Baseball", "razz": "Razz"}
+# Hands dealt before two different games have been: every dealer after the
+# first calls a game unlike the last, and the bot (at random) calls at most
+# one hand in two.
+MOST_HANDS = 3
+
 
 def open_home_game(page: Page, base: str, screenshots: Path) -> None:
     page.goto(base + "/tables/")
@@ -44,7 +67,9 @@ def open_home_game(page: Page, base: str, screenshots: Path) -> None:
     shot(page, screenshots, "0-form-desktop")  # as it starts: seed 003's game
     page.fill("#id_name", "Friday stud")
     page.select_option("#id_policy", "dealers_choice")
-    for name in ("Seven-card stud", "Baseball", "Razz"):
+    for box in page.locator("input[name=games]").all():
+        box.uncheck()  # the form starts with seed 003's list
+    for name in GAMES.values():
         page.get_by_label(name, exact=True).check()
     page.select_option("#id_structure", "spread")
     for field, value in (("ante", "1"), ("bring_in", "2"), ("small_bet", "5"), ("big_bet", "20")):
@@ -52,23 +77,73 @@ def open_home_game(page: Page, base: str, screenshots: Path) -> None:
     page.fill("#id_seats", "7")
     page.fill("#id_min_buy_in", "100")
     page.fill("#id_max_buy_in", "1000")
+    page.get_by_label("I approve each seat").check()
     page.get_by_role("button", name="Open the game").click()
 
 
-def test_a_host_invites_a_friend_by_link_and_a_stranger_cannot_find_the_game(
+def host_panel(page: Page) -> Any:
+    return page.locator("#host-panel")
+
+
+def play_hand(table: Table, pages: dict[int, Page]) -> Hand:
+    """The latest hand played to its end: the friends check and call (C) on
+    their pages until one faces a bet, and folds it (F); the bot plays itself."""
+    while not (state := engine_now(table)).finished:
+        seat, turn = seat_to_act(table), state.turn
+        assert seat is not None, "a hand of these games waits on a decision"
+        page = pages.get(seat)
+        if page is not None:
+            expect(page.locator("#actions .action").first).to_be_visible()
+            fold = page.locator("#actions .action-fold").count() > 0
+            page.keyboard.press("f" if fold else "c")
+        wait_until(functools.partial(moved_on, table, turn), "a move", seconds=30)
+    hand = latest_hand(table)
+    assert hand is not None
+    return hand
+
+
+def moved_on(table: Table, turn: int) -> bool:
+    state = engine_now(table)
+    return state.turn > turn or state.finished
+
+
+def call_seat(table: Table) -> int | None:
+    table.refresh_from_db(fields=["call_seat"])
+    return table.call_seat
+
+
+def call_and_play(table: Table, pages: dict[int, Page], number: int, last: str | None) -> Hand:
+    """Hand ``number``: its dealer calls a game (a friend one unlike ``last``,
+    on their panel; the bot its own), and it is played to its end."""
+    seat = wait_until(lambda: call_seat(table), "the dealer's call")
+    page = pages.get(seat)
+    if page is not None:
+        choice = next(code for code in GAMES if code != last)
+        panel = page.locator(".call-panel")
+        expect(panel).to_be_visible()
+        panel.get_by_role("button", name=GAMES[choice]).click()
+    hand = dealt(table, number)
+    if page is not None:
+        assert hand.variant == choice
+    for viewer in pages.values():
+        expect(viewer.locator(".room-stakes")).to_contain_text(GAMES[hand.variant])
+    return play_hand(table, pages)
+
+
+def test_a_home_game_night_from_the_invite_to_the_settle_up(
     browser: Any, live_server_url: str, transactional_db: None, screenshots: Path
 ) -> None:
     for name in ("alice", "bob", "carol"):
         user_signup(username=name, password=PASSWORD)
     alice = browser.new_context(**DESKTOP).new_page()
-    alice_refusals = refusals(alice)
+    seen = {"alice": refusals(alice)}
     log_in(alice, live_server_url, "alice")
     open_home_game(alice, live_server_url, screenshots)
     expect(alice.locator("h1")).to_have_text("Friday stud")
     link = alice.locator("#invite-link").input_value()
     table = Table.objects.get(name="Friday stud")
-    assert link.endswith("/home/join/#" + table.invite_code)
-    shot(alice, screenshots, "1-host-desktop")
+    assert table.seat_approval and link.endswith("/home/join/#" + table.invite_code)
+    address = f"{live_server_url}/tables/{table.pk}/"
 
     # Carol, a stranger, finds it nowhere.
     carol = browser.new_context(**DESKTOP).new_page()
@@ -76,7 +151,7 @@ def test_a_host_invites_a_friend_by_link_and_a_stranger_cannot_find_the_game(
     carol.goto(live_server_url + "/tables/")
     expect(carol.locator("#lobby")).not_to_contain_text("Friday stud")
     expect(carol.locator("#home-games")).not_to_contain_text("Friday stud")
-    response = carol.goto(f"{live_server_url}/tables/{table.pk}/")
+    response = carol.goto(address)
     assert response is not None and response.status == 404
     # A forged link is told the same as a table that doesn't exist.
     carol.goto(live_server_url + "/home/join/#forged-code-0000000000000000000000000000000")
@@ -85,33 +160,95 @@ def test_a_host_invites_a_friend_by_link_and_a_stranger_cannot_find_the_game(
 
     # Bob opens the link on his phone, logs in, and comes back to the table.
     bob = browser.new_context(**PHONE).new_page()
-    bob_refusals = refusals(bob)
+    seen["bob"] = refusals(bob)
     bob.goto(link)
     expect(bob.locator("#home-join-status")).to_have_text("You are invited to a home game.")
     assert "#" not in bob.url  # the code left the address bar
-    shot(bob, screenshots, "2-invited-phone")
+    shot(bob, screenshots, "1-invited-phone")
     bob.locator("#home-join-login").get_by_role("link", name="log in").click()
     bob.fill("#id_username", "bob")
     bob.fill("#id_password", PASSWORD)
     bob.locator("form button[type=submit]").click()
     expect(bob.locator("h1")).to_have_text("Friday stud")
-    assert fits_width(bob)
     expect(bob.locator("#invite")).to_have_count(0)  # the link is the host's to share
 
-    # Both sit down: alice's call begins the first hand.
+    # Alice sits (the host asks nobody) and pauses the deal.
     open_buy_in(alice, 1)
     buy_in(alice, 300)
-    open_buy_in(bob, 4)
-    buy_in(bob, 300)
-    expect(alice.locator(".call-panel")).to_be_visible()
-    shot(alice, screenshots, "3-host-calls-desktop")
-    alice.get_by_role("button", name="Baseball").click()
-    expect(seat_box(bob, 4)).to_be_visible()
-    expect(bob.locator(".room-stakes")).to_contain_text("Baseball")
-    shot(bob, screenshots, "4-friend-phone")
-    wait_until(lambda: table.hands.exists(), "the called hand")
-    assert table.hands.get().variant == "baseball"
+    expect(seat_box(alice, 1)).to_contain_text("alice")
+    host_panel(alice).get_by_role("button", name="Pause the deal").click()
+    expect(alice.locator("#home-status")).to_contain_text("You paused the game")
 
-    carol.goto(live_server_url + "/tables/")
-    expect(carol.locator("#lobby")).not_to_contain_text("Friday stud")
-    assert alice_refusals == [] and bob_refusals == []
+    # Bob asks for seat 4; alice approves.
+    seat_box(bob, 4).get_by_role("button", name="Ask for seat").click()
+    expect(bob.locator("#seat-ask")).to_be_visible()
+    bob.fill("#seat-ask-amount", "300")
+    bob.locator("#seat-ask-submit").click()
+    expect(bob.locator("#seat-request")).to_contain_text(
+        "You asked for seat 4 with 300 chips: waiting for the host, alice, to approve it."
+    )
+    assert not Seat.objects.filter(table=table, player__username="bob").exists()
+    request = alice.locator('#seat-requests .seat-request-row[data-player="bob"]')
+    expect(request).to_contain_text("bob asks for seat 4 with 300 chips")
+    shot(alice, screenshots, "2-host-sees-request-desktop")
+    shot(bob, screenshots, "2-friend-asks-phone")
+    request.get_by_role("button", name="Approve").click()
+    expect(seat_box(bob, 4)).to_contain_text("bob")
+    expect(bob.locator("#home-status")).to_contain_text("Paused by the host, alice")
+
+    # She adds a bot: the house's bot process sits it down.
+    alice.locator("#home-bots").get_by_role("button", name="Add a bot").click()
+    bot = wait_until(lambda: HomeBot.objects.filter(table=table).first(), "the bot added")
+    bot_seat = wait_until(
+        lambda: Seat.objects.filter(table=table, player_id=bot.player_id).first(), "the bot seated"
+    )
+    for page in (alice, bob):
+        expect(seat_box(page, bot_seat.number)).to_contain_text("bot")
+    assert not Hand.objects.filter(table=table).exists()  # paused: nothing dealt
+    assert fits_width(bob)
+    shot(alice, screenshots, "3-host-with-a-bot-desktop")
+    shot(bob, screenshots, "3-friend-paused-phone")
+
+    # She resumes: hands of two games, each called by its dealer.
+    host_panel(alice).get_by_role("button", name="Resume the deal").click()
+    pages = {1: alice, 4: bob}
+    variants: list[str] = []
+    for number in range(1, MOST_HANDS + 1):
+        hand = call_and_play(table, pages, number, variants[-1] if variants else None)
+        variants.append(hand.variant)
+        if len(set(variants)) == 2:
+            break
+    assert len(set(variants)) == 2, variants
+    # Before the next deal (the table waits a few seconds), she pauses, then closes.
+    host_panel(alice).get_by_role("button", name="Pause the deal").click()
+    expect(alice.locator("#home-status")).to_contain_text("You paused the game")
+    assert not calling(table, 1) and latest_hand(table).number == len(variants)  # type: ignore[union-attr]
+    shot(bob, screenshots, "4-friend-after-the-hands-phone")
+    host_panel(alice).get_by_role("button", name="Close the game…").click()
+    host_panel(alice).get_by_role("button", name="Close the game", exact=True).click()
+    wait_until(lambda: not Seat.objects.filter(table=table).exists(), "every seat cashed out")
+
+    # Both see the same final books, which are the chip ledger's.
+    books = books_payload(home_books(table.pk))
+    transfers = [f"{t['payer']} pays {t['payee']} {t['amount']:,}" for t in books["transfers"]]
+    assert transfers, "someone won: the friends folded to every bet"
+    for page in (alice, bob):
+        expect(page.locator("#ledger-heading")).to_have_text("The final books")
+        expect(page.locator("#ledger-transfers li")).to_have_text(transfers)
+        expect(page.locator("#ledger-rows th")).to_have_text([p["name"] for p in books["players"]])
+        expect(page.locator("#ledger-totals")).to_contain_text(f"{books['totals']['bought_in']:,}")
+    call_command("audit_chips")  # raises CommandError when a chip is unaccounted for
+    alice.locator("#ledger").scroll_into_view_if_needed()
+    bob.locator("#ledger").scroll_into_view_if_needed()
+    assert fits_width(bob)
+    shot(alice, screenshots, "5-final-books-desktop")
+    shot(bob, screenshots, "5-final-books-phone")
+
+    # The lobby keeps the closed game for its settle-up.
+    bob.goto(live_server_url + "/tables/")
+    expect(bob.locator("#home-games")).to_contain_text("Friday stud · closed: the settle-up")
+    assert seen == {"alice": [], "bob": []}
+
+    LOOK_HERE.mkdir(parents=True, exist_ok=True)
+    for picture in screenshots.glob("*.png"):
+        shutil.copy(picture, LOOK_HERE / picture.name)

@@ -41,9 +41,9 @@ test("during a hand the player is dealt into, no chips may be added", () => {
 test("standing at a full table offers the waiting list; on it, the place; with an offer, the seat", () => {
   const standing = { ...ME, seat: null };
   const full = [seat(1, 100), seat(2, 100)];
-  assert.deepEqual(chipMode(snap({ you: standing, seats: full }), LIMITS), { kind: "full" });
+  assert.deepEqual(chipMode(snap({ you: standing, seats: full }), LIMITS), { kind: "full", waitingList: true });
   assert.deepEqual(chipMode(snap({ you: standing, seats: [seat(1, 100)], held: [2] }), LIMITS), {
-    kind: "full",
+    kind: "full", waitingList: true,
   });
   assert.deepEqual(chipMode(snap({ you: { ...standing, waiting_position: 2 }, seats: full }), LIMITS), {
     kind: "waiting", position: 2,
@@ -53,6 +53,15 @@ test("standing at a full table offers the waiting list; on it, the place; with a
     chipMode(snap({ you: { ...standing, offer, waiting_position: 1 }, seats: [seat(1, 1)], held: [2] }), LIMITS),
     { kind: "offer", seat: 2, until: offer.expires_at },
   );
+});
+
+test("a full home game whose host approves each seat keeps no waiting list", () => {
+  const full = [seat(1, 100), seat(2, 100)];
+  const friend = snap({ you: { ...ME, seat: null, host: false }, seats: full });
+  friend.table.home = { host: "alice", approval: true };
+  assert.deepEqual(chipMode(friend, LIMITS), { kind: "full", waitingList: false });
+  friend.table.home.approval = false;
+  assert.deepEqual(chipMode(friend, LIMITS), { kind: "full", waitingList: true });
 });
 
 test("a free seat, a closed table or an anonymous visitor need no chip controls", () => {

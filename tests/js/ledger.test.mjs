@@ -28,10 +28,13 @@ const LEDGER = {
 };
 
 function fakeSection() {
-  for (const id of ["ledger", "ledger-live", "ledger-note", "ledger-rows", "ledger-totals", "ledger-transfers"]) {
+  const ids = ["ledger", "ledger-live", "ledger-note", "ledger-heading", "ledger-settle", "ledger-rows", "ledger-totals", "ledger-transfers"];
+  for (const id of ids) {
     page[id] = new FakeElement(id.includes("rows") || id.includes("totals") ? "tbody" : "div");
   }
 }
+
+const OPEN = { is_open: true };
 
 function texts(row) {
   return row.children.map((cell) => cell.textContent);
@@ -55,7 +58,7 @@ test("with no transfers the books say everyone is square, or that nobody has bou
 
 test("a player seated sees every player's row, the totals and the transfers", () => {
   fakeSection();
-  renderLedger({ state: { snap: { ledger: LEDGER } } });
+  renderLedger({ state: { snap: { table: OPEN, ledger: LEDGER } } });
   assert.equal(page["ledger-live"].hidden, false);
   assert.equal(page["ledger-note"].hidden, true);
   const rows = page["ledger-rows"].children;
@@ -77,10 +80,23 @@ test("a player seated sees every player's row, the totals and the transfers", ()
   );
 });
 
+test("once the game is closed the books are the final ones, and so is the settle-up", () => {
+  fakeSection();
+  renderLedger({ state: { snap: { table: OPEN, ledger: LEDGER } } });
+  assert.equal(page["ledger-heading"].textContent, "The books");
+  renderLedger({ state: { snap: { table: { is_open: false }, ledger: LEDGER } } });
+  assert.equal(page["ledger-heading"].textContent, "The final books");
+  assert.equal(page["ledger-settle"].textContent, "The settle-up: who pays whom");
+  fakeSection();
+  renderLedger({ state: { snap: { table: { is_open: false }, ledger: LEDGER } } });
+  // Everyone has left a closed game: nobody's row says so.
+  assert.ok(page["ledger-rows"].children.every((row) => !row.classList.contains("books-left")));
+});
+
 test("a viewer the snapshot gives no books sees the note, not the last books drawn", () => {
   fakeSection();
-  renderLedger({ state: { snap: { ledger: LEDGER } } });
-  renderLedger({ state: { snap: { you: { seat: null } } } });
+  renderLedger({ state: { snap: { table: OPEN, ledger: LEDGER } } });
+  renderLedger({ state: { snap: { table: OPEN, you: { seat: null } } } });
   assert.equal(page["ledger-live"].hidden, true);
   assert.equal(page["ledger-note"].hidden, false);
 });

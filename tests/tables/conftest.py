@@ -10,6 +10,7 @@ import datetime
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -27,11 +28,12 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import user_signup
+from cardroom.runner import free_port
 from tables import services
 from tables.models import Hand, HandResult, PlayerDay, RakeRule, Stakes, Table
 from tables.rules import HandState
 from tables.tasks import ping
-from tests.conftest import live_database_url, stop_process_group
+from tests.conftest import live_database_url, start_process, stop_process_group
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
@@ -257,15 +259,7 @@ def start_worker(
         argv += ["--without-mingle", "--without-gossip"]
         if beat:
             argv += ["--beat", "--schedule", str(tmp_path / f"beat-schedule-{len(started)}")]
-        with log.open("wb") as output:
-            process = subprocess.Popen(
-                argv,
-                cwd=PROJECT_ROOT,
-                env=environment,
-                stdout=output,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,  # its own group: a kill reaches an embedded beat too
-            )
+        process = start_process(argv, environment, log)  # a kill reaches its beat too
         started.append(Worker(queue, log, process))
         # Ready when it answers: the clock tests below must not race its start-up.
         assert ping.apply_async(queue=queue).get(timeout=60) == "pong"
@@ -307,3 +301,61 @@ def player_days_redo() -> None:
         PlayerDay(day=day, table_id=table, stakes_id=stakes, player_id=player)
         for day, table, stakes, player in player_days_from_results()
     )
+
+
+# ------------------------------------------------- real servers for a test
+
+
+@pytest.fixture
+def server_env(require_services: bool) -> dict[str, str]:
+    """The environment for the servers and bots a test starts, on its database
+    (PostgreSQL only). They sign with this process's key, so each checks the
+    login sessions the others and this process make, whatever a .secret_key
+    file made since (``make run``'s test makes one midway) may hold."""
+    if connection.vendor == "sqlite":
+        assert not require_services, "REQUIRE_SERVICES=1 but the database is SQLite"
+        pytest.skip("Daphne is another process: it needs PostgreSQL (DATABASE_URL)")
+    env = {**os.environ, "DATABASE_URL": live_database_url(), "SECRET_KEY": settings.SECRET_KEY}
+    # No worker runs here, so hands follow one another at once.
+    env["CARDROOM_TURN_TASKS"] = "false"
+    if settings.REDIS_URL:
+        env["REDIS_URL"] = settings.REDIS_URL
+    return env
+
+
+def daphne_start(env: dict[str, str], log: Path) -> tuple[str, subprocess.Popen[bytes]]:
+    """A real Daphne on a free port, its output in ``log``: its websocket URL,
+    once it listens, and its process (stop it with ``stop_process_group``)."""
+    port = free_port()
+    argv = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
+    server = start_process([*argv, "cardroom.asgi:application"], env, log)
+    try:
+        wait_for_port(port, server)
+    except BaseException:
+        stop_process_group(server)
+        raise
+    return f"ws://127.0.0.1:{port}", server
+
+
+@pytest.fixture
+def daphne(server_env: dict[str, str], tmp_path: Path) -> Iterator[str]:
+    """A real Daphne server on a free port; its websocket URL."""
+    log = tmp_path / "daphne.log"
+    url, server = daphne_start(server_env, log)
+    try:
+        yield url
+    finally:
+        stop_process_group(server)
+        print(log.read_text())  # shown by pytest only when the test fails
+
+
+def wait_for_port(port: int, server: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        assert server.poll() is None, "Daphne exited"
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError("Daphne did not start listening")

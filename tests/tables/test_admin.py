@@ -1025,3 +1025,22 @@ def test_a_table_that_does_not_exist_is_a_404(admin_client: Client, db: None) ->
     url = reverse("admin:tables_table_open_close", args=[999_999])
 
     assert admin_client.post(url, {"to": "close"}).status_code == 404
+
+
+def test_a_table_with_players_seated_is_closed_never_deleted(
+    admin_client: Client, seated: Table
+) -> None:
+    delete = reverse("admin:tables_table_delete", args=[seated.pk])
+    page = admin_client.get(reverse("admin:tables_table_change", args=[seated.pk])).content.decode()
+    assert delete not in page
+    assert admin_client.post(delete, {"post": "yes"}).status_code == 403
+    listing = admin_client.get(reverse("admin:tables_table_changelist")).content.decode()
+    assert 'value="delete_selected"' not in listing
+    assert Table.objects.filter(pk=seated.pk).exists() and seated.seat_set.count() == 2
+
+
+def test_a_table_nobody_sits_at_and_never_dealt_may_be_deleted(
+    admin_client: Client, table: Table
+) -> None:
+    admin_client.post(reverse("admin:tables_table_delete", args=[table.pk]), {"post": "yes"})
+    assert not Table.objects.filter(pk=table.pk).exists()

@@ -9,26 +9,20 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
 import signal
-import socket
-import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.conf import settings as django_settings
 from django.core.management import CommandError, call_command
-from django.db import connection
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardroom.runner import free_port
 from tables.bots import (
     MAX_RECHOICES,
     MAX_RECONNECT_SECONDS,
@@ -48,7 +42,7 @@ from tables.rules.cards import card_str, parse_card
 from tables.rules.config import GameConfig
 from tables.rules.games import Game, games
 from tables.rules.views import view
-from tests.conftest import live_database_url, stop_process_group
+from tests.conftest import start_process, stop_process_group
 from tests.rules.strategies import configs, decks, examples
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
@@ -523,55 +517,6 @@ def test_run_bots_refuses_a_negative_think_time(table: Table) -> None:
 # -------------------------------------------------- bots over real websockets
 
 
-@pytest.fixture
-def server_env(require_services: bool) -> dict[str, str]:
-    """The environment for a server and bots on the test database (PostgreSQL only)."""
-    if connection.vendor == "sqlite":
-        assert not require_services, "REQUIRE_SERVICES=1 but the database is SQLite"
-        pytest.skip("Daphne is another process: it needs PostgreSQL (DATABASE_URL)")
-    env = {**os.environ, "DATABASE_URL": live_database_url()}
-    # No worker runs here, so hands follow one another at once.
-    env["CARDROOM_TURN_TASKS"] = "false"
-    if django_settings.REDIS_URL:
-        env["REDIS_URL"] = django_settings.REDIS_URL
-    return env
-
-
-@pytest.fixture
-def daphne(server_env: dict[str, str], tmp_path: Path) -> Iterator[str]:
-    """A real Daphne server on a free port; its websocket URL."""
-    port = free_port()
-    argv = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
-    log = tmp_path / "daphne.log"
-    with log.open("wb") as output:
-        server = subprocess.Popen(
-            [*argv, "cardroom.asgi:application"],
-            cwd=PROJECT_ROOT,
-            env=server_env,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    try:
-        wait_for_port(port, server)
-        yield f"ws://127.0.0.1:{port}"
-    finally:
-        stop_process_group(server)
-        print(log.read_text())  # shown by pytest only when the test fails
-
-
-def wait_for_port(port: int, server: subprocess.Popen) -> None:
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        assert server.poll() is None, "Daphne exited"
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise AssertionError("Daphne did not start listening")
-
-
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize(
     "variant",
@@ -606,15 +551,7 @@ def three_bots_play(
     argv = [sys.executable, "manage.py", "run_bots", "--table", str(table.pk), "--count", "3"]
     argv += ["--url", daphne, "--seed", str(seed)]
     log = tmp_path / "bots.log"
-    with log.open("wb") as output:
-        bots = subprocess.Popen(
-            argv,
-            cwd=PROJECT_ROOT,
-            env=env,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    bots = start_process(argv, env, log)
     try:
         deadline = time.monotonic() + 30
         while table.hands.filter(ended_at__isnull=False).count() < hands:

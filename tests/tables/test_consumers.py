@@ -504,6 +504,22 @@ def test_a_deactivated_users_next_message_is_refused_and_their_socket_closed(
     run(scenario)
 
 
+def test_a_socket_whose_login_was_checked_already_is_still_refused_once_it_ends(
+    table: Table, cookies: dict[str, str]
+) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            alice = await join(table.pk, cookies["alice"])
+            await alice.send({"type": "chat", "text": "hello"})  # the login checked, and kept
+            assert (await alice.receive())["text"] == "hello"
+            await deactivate_quietly("alice")
+            await alice.send({"type": "sit", "seat": 1, "buy_in": 200})
+            assert await closed_with(alice) == 4401
+            assert await seats_of(table) == []
+
+    run(scenario)
+
+
 def test_logging_out_closes_the_sockets_of_that_session(table: Table, alice: User) -> None:
     browser = Client()
     browser.force_login(alice)

@@ -149,6 +149,20 @@ def test_a_player_who_stands_up_stops_getting_the_books(
     assert (left["player"], figures(left)) == ("carol", (100, 0, 100, 0, 0))
 
 
+def test_once_closed_everyone_let_in_gets_the_final_books(
+    home: Table, alice: User, bob: User, carol: User, clerk: User, bob_wins: None
+) -> None:
+    won = played_hand(home, alice, bob)
+    services.home_close(table_id=home.pk, player_id=alice.pk)
+    finals = [snapshot_of(home, viewer).get("ledger") for viewer in (alice, bob, carol, clerk)]
+    assert all(final == finals[0] for final in finals)  # the same settle-up for everyone
+    final = finals[0]
+    assert final is not None and all(not row["seated"] for row in final["players"])
+    assert figures(final["totals"]) == (400, 0, 400, 0, 0)
+    assert final["transfers"] == [{"payer": "alice", "payee": "bob", "house": False, "amount": won}]
+    assert "ledger" not in snapshot_of(home, None)  # a visitor, who can't open its page anyway
+
+
 def test_a_table_of_the_room_keeps_no_books(seated: Table, alice: User, bob: User) -> None:
     rows = read_table(seated.pk)
     assert rows is not None and rows.books is None

@@ -7,6 +7,7 @@ stranger, logged in, who has no link; an anonymous visitor has none either.
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import User
 from cardroom.asgi import application
@@ -182,6 +184,23 @@ def test_the_lobby_lists_my_home_games(home: Table, alice: User, bob: User, caro
     )
 
 
+def test_a_closed_game_stays_in_my_home_games_for_a_week_for_its_settle_up(
+    home: Table, alice: User, bob: User, carol: User
+) -> None:
+    join(bob, home.invite_code)
+    services.table_close(table_id=home.pk)
+    settle_up = reverse("table", args=[home.pk]) + "#ledger"
+    for user in (alice, bob):
+        assert settle_up in client_of(user).get(reverse("lobby")).content.decode()
+    assert settle_up not in client_of(carol).get(reverse("lobby")).content.decode()
+    week_ago = timezone.now() - datetime.timedelta(days=7, minutes=1)
+    Table.objects.filter(pk=home.pk).update(closed_at=week_ago)
+    assert (
+        reverse("table", args=[home.pk])
+        not in client_of(bob).get(reverse("lobby")).content.decode()
+    )
+
+
 def test_a_stranger_cant_take_a_seat(home: Table, bob: User, carol: User) -> None:
     with pytest.raises(services.ServiceError, match=f"there is no table #{home.pk}"):
         services.seat_take(table_id=home.pk, player_id=carol.pk, seat_number=1, buy_in=100)
@@ -318,13 +337,14 @@ def test_the_operator_sets_the_home_game_rules_in_the_admin(admin_client: Client
     change = reverse("admin:tables_homerules_change", args=[rules.pk])
     assert listing.status_code == 302 and listing["Location"] == change
     form = {"variants": '["stud", "omaha"]', "structures": "[]", "max_big_bet": "50"}
-    form |= {"max_buy_in": "5000", "max_open_games": "2", "rake": ""}
+    form |= {"max_buy_in": "5000", "max_open_games": "2", "rake": "", "idle_minutes": "90"}
     refused = admin_client.post(change, form)
     assert "Not a game: omaha." in refused.content.decode()
     assert HomeRules.current().variants == []
     admin_client.post(change, {**form, "variants": '["stud", "razz"]'})
     saved = HomeRules.current()
     assert (saved.variants, saved.max_big_bet, saved.max_open_games) == (["stud", "razz"], 50, 2)
+    assert saved.idle_minutes == 90
 
 
 def test_a_closed_game_shows_no_invite_link(home: Table, alice: User) -> None:

@@ -213,6 +213,39 @@ def test_each_hand_has_its_dealers_call(choice: Table, alice: User, bob: User) -
     assert (hand.variant, hand.call) == ("roll_your_own", {"by": "bob", "how": "called"})
 
 
+def test_the_dealer_who_called_deals_though_a_player_sat_down_during_the_call(
+    stakes: Stakes, alice: User, bob: User, carol: User
+) -> None:
+    table = mixed(stakes, Table.Policy.DEALERS_CHOICE, ["stud", "baseball"])
+    sit(table, alice, bob, first_seat=3)
+    table = begin_call(table)
+    assert (table.call_seat, table.call_player_id) == (3, alice.pk)
+    # carol sits down before alice's seat while alice calls: were the button
+    # worked out again at the deal, it would be carol's.
+    sit(table, carol, first_seat=1)
+    hand = services.game_call(table_id=table.pk, player_id=alice.pk, game=1)
+    assert hand is not None and hand.player_names()[-1] == "alice"
+    assert (hand.dealer_seat, hand.call) == (3, {"by": "alice", "how": "called"})
+    # The button goes round from there: the next call is bob's, at seat 4.
+    finish(hand)
+    assert begin_call(table).call_player_id == bob.pk
+
+
+def test_a_call_made_by_a_dealer_who_then_left_deals_from_the_next_seat(
+    stakes: Stakes, alice: User, bob: User, carol: User
+) -> None:
+    table = mixed(stakes, Table.Policy.DEALERS_CHOICE, ["stud", "baseball"])
+    sit(table, alice, bob, carol)
+    table = begin_call(table)
+    Table.objects.filter(pk=table.pk).update(paused=True)  # the call stands, no deal
+    assert services.game_call(table_id=table.pk, player_id=alice.pk, game=1) is None
+    services.seat_leave(table_id=table.pk, player_id=alice.pk)
+    Table.objects.filter(pk=table.pk).update(paused=False)
+    hand = services.hand_start(table_id=table.pk)
+    assert hand is not None and hand.variant == "baseball"
+    assert (hand.dealer_seat, hand.call) == (2, {"by": "alice", "how": "called"})
+
+
 @pytest.mark.parametrize(
     ("who", "game", "error"),
     [

@@ -346,7 +346,7 @@ def test_the_csv_is_an_attachment_with_every_grouping(
     rows = read_csv(response)
     assert rows[0] == ["grouping", "bucket", "hands", "raked_hands", "rake"]
     assert Counter(row[0] for row in rows[1:]) == {
-        "day": 5, "week": 3, "stakes": 2, "table": 2, "game": 2, "total": 1,
+        "day": 5, "week": 3, "stakes": 2, "table": 2, "game": 2, "kind": 2, "total": 1,
     }  # fmt: skip
 
 
@@ -354,7 +354,7 @@ def test_each_csv_grouping_sums_to_the_ledger(admin_client: Client, played: list
     rows = read_csv(admin_client.get(RAKE_REPORT, {"format": "csv"}))[1:]
 
     total = ledger_total()
-    for grouping in ("day", "week", "stakes", "table", "game"):
+    for grouping in ("day", "week", "stakes", "table", "game", "kind"):
         assert sum(int(row[4]) for row in rows if row[0] == grouping) == total, grouping
         assert sum(int(row[3]) for row in rows if row[0] == grouping) == 6, grouping
     assert rows[-1] == ["total", "", "6", "6", str(total)]

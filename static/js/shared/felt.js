@@ -17,6 +17,14 @@ export function el(tag, className, text) {
   return node;
 }
 
+// A button that does `click`, and never submits a form.
+export function button(label, className, click) {
+  const b = el("button", className, label);
+  b.type = "button";
+  b.addEventListener("click", click);
+  return b;
+}
+
 // One card; null is a card this viewer can't see, drawn as its back. A down
 // card the viewer can see is marked as a hole card, and a wild card as wild.
 // `spade` ("high" or "low"): Chicago's spade in the hole that won half the pot.

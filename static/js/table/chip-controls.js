@@ -1,7 +1,7 @@
 // Chips at the seat, and the way to one: top up or rebuy between your hands,
 // auto-rebuy, and the waiting list of a full table. The server checks every
 // amount again; these forms only save a round trip for the obvious mistakes.
-import { byId, el } from "../shared/felt.js";
+import { button, byId, el } from "../shared/felt.js";
 import { chips } from "../shared/format.js";
 import { amountProblem } from "./seat-controls.js";
 
@@ -17,7 +17,10 @@ export function chipMode(snap, limits) {
     if (you.offer) return { kind: "offer", seat: you.offer.seat, until: you.offer.expires_at };
     if (you.waiting_position) return { kind: "waiting", position: you.waiting_position };
     const full = snap.table.seats.length + (snap.table.held_seats || []).length >= limits.seatCount;
-    return full ? { kind: "full" } : { kind: "none" };
+    if (!full) return { kind: "none" };
+    // Where the host approves each seat there is no list: a seat that frees is asked for.
+    const approval = Boolean(snap.table.home && snap.table.home.approval);
+    return { kind: "full", waitingList: !approval };
   }
   const info = snap.hand_info;
   const inHand = Boolean(info && !info.finished && info.seats.includes(mine.number));
@@ -40,25 +43,27 @@ export function renderChipControls(table) {
   if (mode.kind === "offer") {
     const until = new Date(mode.until).toLocaleTimeString();
     box.appendChild(el("p", "notice", "Seat " + mode.seat + " is held for you until " + until + ": sit there before then."));
-    box.appendChild(button(table, "Leave the waiting list", { type: "unwait" }));
+    box.appendChild(sending(table, "Leave the waiting list", { type: "unwait" }));
   } else if (mode.kind === "waiting") {
     const place = mode.position === 1 ? "next" : "number " + mode.position;
     box.appendChild(el("p", "help", "You are " + place + " on the waiting list; a seat that frees is held for you in turn."));
-    box.appendChild(button(table, "Leave the waiting list", { type: "unwait" }));
+    box.appendChild(sending(table, "Leave the waiting list", { type: "unwait" }));
   } else if (mode.kind === "full") {
-    box.appendChild(el("p", "help", "Every seat is taken."));
-    box.appendChild(button(table, "Join the waiting list", { type: "wait" }));
+    if (!mode.waitingList) {
+      const words = table.state.snap.you.host ? "take one when it frees." : "ask the host for one when it frees.";
+      box.appendChild(el("p", "help", "Every seat is taken: " + words));
+    } else {
+      box.appendChild(el("p", "help", "Every seat is taken."));
+      box.appendChild(sending(table, "Join the waiting list", { type: "wait" }));
+    }
   } else if (mode.kind === "seated") {
     if (mode.add) box.appendChild(addChipsForm(table, mode.add));
     box.appendChild(autoRebuyForm(table, mode.autoRebuy));
   }
 }
 
-function button(table, label, message) {
-  const b = el("button", "button button-quiet", label);
-  b.type = "button";
-  b.addEventListener("click", () => table.send(message));
-  return b;
+function sending(table, label, message) {
+  return button(label, "button button-quiet", () => table.send(message));
 }
 
 // "Add chips" (a top-up) or "Rebuy": an amount and a button.

@@ -1,7 +1,8 @@
 // A home game's books (the #ledger section, which only a home game's page has):
 // each player's bought in, topped up, cashed out, on the table now and net,
 // their totals, and who pays whom to settle up. The snapshot carries them
-// (`ledger`) only to the players seated there; anyone else at the table sees
+// (`ledger`) to the players seated there, and once the game is closed to
+// everyone let in, as its final settle-up; anyone else at an open game sees
 // how to follow them, and the file to download.
 import { byId, el } from "../shared/felt.js";
 import { chips } from "../shared/format.js";
@@ -37,13 +38,18 @@ function netClass(net) {
 export function renderLedger(table) {
   const box = byId("ledger");
   if (!box) return; // a table of the room keeps no books
-  const ledger = table.state.snap.ledger;
+  const snap = table.state.snap;
+  const ledger = snap.ledger;
   byId("ledger-live").hidden = !ledger;
   byId("ledger-note").hidden = Boolean(ledger);
   if (!ledger) return;
+  const closed = !snap.table.is_open;
+  byId("ledger-heading").textContent = closed ? "The final books" : "The books";
+  byId("ledger-settle").textContent = closed ? "The settle-up: who pays whom" : "Settle up: who pays whom";
   const body = byId("ledger-rows");
   body.textContent = "";
-  ledger.players.forEach((player) => body.appendChild(playerRow(player)));
+  // Once closed everyone has left: nobody's row is marked so.
+  ledger.players.forEach((player) => body.appendChild(playerRow(player, closed)));
   const totals = byId("ledger-totals");
   totals.textContent = "";
   totals.appendChild(figureRow("Total", ledger.totals, "books-total"));
@@ -52,12 +58,13 @@ export function renderLedger(table) {
   transferLines(ledger).forEach((line) => transfers.appendChild(el("li", "", line)));
 }
 
-// A player's row; one who has left the table says so.
-function playerRow(player) {
-  const row = figureRow(player.name, player, player.seated ? "" : "books-left");
+// A player's row; one who has left an open game says so.
+function playerRow(player, closed) {
+  const left = !player.seated && !closed;
+  const row = figureRow(player.name, player, left ? "books-left" : "");
   const name = row.firstChild;
-  name.title = player.seated ? player.name : player.name + " (has left the table)";
-  if (!player.seated) name.appendChild(el("span", "books-tag", "left"));
+  name.title = left ? player.name + " (has left the table)" : player.name;
+  if (left) name.appendChild(el("span", "books-tag", "left"));
   return row;
 }
 

@@ -11,11 +11,13 @@ import { renderChipControls } from "./chip-controls.js";
 import { renderTimer } from "./clock.js";
 import { callOf, gameNotice, myCall, renderGame, showNotice } from "./games.js";
 import { renderLedger } from "./ledger.js";
+import { renderHomeBots } from "./home-bots.js";
 import { renderHost } from "./host.js";
 import { HandLog, listenForChat, logSnapshot, takeChat } from "./log.js";
 import { animate, dealMs, movesBetween } from "./motion.js";
 import { renderBalance, renderCentre, renderLastHand, renderSeats } from "./render.js";
 import { BuyIn, renderSeatControls } from "./seat-controls.js";
+import { SeatAsk, asksForSeats, redrawSeatRequests, renderSeatRequests } from "./seat-requests.js";
 import { Sounds } from "./sounds.js";
 import { TableSocket, tableUrl } from "./socket.js";
 import { TableState, mySeat } from "./state.js";
@@ -53,7 +55,8 @@ function start(room) {
     send(message) {
       if (!table.socket.send(message)) showError("Not connected yet; try again in a moment.");
     },
-    sit: (number) => table.buyIn.open(number),
+    // Where a home game's host approves each seat, a member asks for it (seat-requests.js).
+    sit: (number) => (asksForSeats(table.state.snap) ? table.seatAsk.open(number) : table.buyIn.open(number)),
     advance: null, // the advance action ticked, if any (advance.js)
     dealing: null, // while the cards dealt are in flight: the turn waits (holdTurn)
     decided: null, // the decision whose move is on its way, if any (actions.js)
@@ -61,6 +64,7 @@ function start(room) {
     hostConfirming: null, // a home game's host command awaiting "are you sure?" (host.js)
   };
   table.buyIn = new BuyIn(table);
+  table.seatAsk = new SeatAsk(table);
   table.log = new HandLog(table);
   table.sounds = new Sounds(config.sounds, byId("sound-toggle"));
   table.socket = new TableSocket(tableUrl(config.tableId), {
@@ -76,7 +80,7 @@ function start(room) {
     message: (message) => receive(table, message),
   });
   byId("banner-close").addEventListener("click", () => (byId("banner").hidden = true));
-  listenForKeys(() => table.buyIn.isOpen);
+  listenForKeys(() => table.buyIn.isOpen || table.seatAsk.isOpen);
   listenForChat(table);
   document.addEventListener("visibilitychange", () => {
     if (table.state.snap) signalTurn(table);
@@ -150,7 +154,9 @@ function holdTurn(table, landed, ms) {
 }
 
 function takeError(table, message) {
+  redrawSeatRequests(table); // a host's answer refused: its buttons work again
   if (table.buyIn.refused(sentence(message.message))) return;
+  if (table.seatAsk.refused(sentence(message.message))) return;
   table.decided = null; // a refused decision may be made again
   showError(sentence(message.message));
   if (table.called) {
@@ -176,6 +182,8 @@ export function render(table) {
   renderChipControls(table);
   renderLastHand(table);
   renderHost(table);
+  renderSeatRequests(table);
+  renderHomeBots(table);
   renderLedger(table);
   renderTimer(table);
   renderBalance(table);

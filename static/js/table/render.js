@@ -12,10 +12,12 @@ import {
   winsByPlayer,
 } from "../shared/format.js";
 import { decide, openDecision } from "./actions.js";
+import { botTags } from "./home-bots.js";
 import { timerBar } from "./clock.js";
 import { cardPicks, decisionTurn, makePickable, markChosen } from "./decisions.js";
 import { callOf, choosingWords } from "./games.js";
 import { SAT_OUT_FOR_TIMEOUTS, seatName } from "./narrate.js";
+import { asksForSeats, seatAsked } from "./seat-requests.js";
 import { engineIndex, seatOf } from "./state.js";
 
 // Seat number -> "wins 24 (main pot)" for the finished hand's winners.
@@ -66,7 +68,7 @@ function occupiedSeat(table, seat, winners) {
     deciding,
     folded: hp && hp.folded,
     winner: winners[seat.number],
-    tags: seatTags(seat, hp, info, winners[seat.number], mine && snap.you.sitting_out_next, call),
+    tags: [...botTags(snap, seat), ...seatTags(seat, hp, info, winners[seat.number], mine && snap.you.sitting_out_next, call)],
     badges: hp ? decisionBadges(snap.hand, p) : [],
     player: hp,
     words: hp && result ? handWords(snap.hand, p) : "",
@@ -106,9 +108,13 @@ function emptySeat(table, number) {
   // A seat held for the next player on the waiting list is theirs alone to take.
   const held = (snap.table.held_seats || []).includes(number);
   const mine = Boolean(snap.you && snap.you.offer && snap.you.offer.seat === number);
+  // At a home game whose host approves each seat: who asked for it, and a
+  // member asks for one seat at a time (seat-requests.js).
+  const asked = seatAsked(snap, number);
   if (held && !mine) box.appendChild(el("div", "seat-held", "held for the waiting list"));
-  else if (table.config.loggedIn && !table.mySeat() && snap.table.is_open) {
-    const b = el("button", "button button-small", "Sit here");
+  else if (asked) box.appendChild(el("div", "seat-held seat-asked", asked));
+  if ((!held || mine) && table.config.loggedIn && !table.mySeat() && snap.table.is_open && !(snap.you && snap.you.seat_request)) {
+    const b = el("button", "button button-small", asksForSeats(snap) ? "Ask for seat" : "Sit here");
     b.type = "button";
     b.addEventListener("click", () => table.sit(number));
     box.appendChild(b);

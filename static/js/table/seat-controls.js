@@ -14,21 +14,32 @@ export function amountProblem(text, min, max) {
 }
 
 // The buy-in dialog. `waiting` is the seat it waits to see us in once the
-// `sit` message is sent, else null.
+// message is sent, else null. Its elements are `<id>`, `<id>-form`,
+// `<id>-seat`, `<id>-amount`, `<id>-error`, `<id>-submit` and
+// `<id>-cancel`; it sends `message` (`sit`) with the seat and the buy-in,
+// its button saying `words` ([idle, busy]). A home game's seat request is
+// its subclass (`SeatAsk`, in seat-requests.js).
 export class BuyIn {
-  constructor(table) {
+  constructor(table, { id = "buy-in", message = "sit", words = ["Sit down", "Sitting down…"] } = {}) {
     this.table = table;
-    this.dialog = byId("buy-in");
+    this.id = id;
+    this.message = message;
+    this.words = words;
+    this.dialog = byId(id);
     this.seat = null;
     this.waiting = null;
-    const form = byId("buy-in-form");
+    const form = byId(id + "-form");
     if (!form) return;
     form.addEventListener("submit", (e) => {
       e.preventDefault();
       this.submit();
     });
-    byId("buy-in-cancel").addEventListener("click", () => this.close());
+    byId(id + "-cancel").addEventListener("click", () => this.close());
     this.dialog.addEventListener("close", () => (this.waiting = null));
+  }
+
+  part(name) {
+    return byId(this.id + "-" + name);
   }
 
   get isOpen() {
@@ -36,31 +47,34 @@ export class BuyIn {
   }
 
   open(number) {
+    if (!this.dialog) return;
     this.seat = number;
     this.waiting = null;
-    byId("buy-in-seat").textContent = String(number);
+    this.part("seat").textContent = String(number);
     this.error("");
     this.busy(false);
     this.dialog.showModal();
-    byId("buy-in-amount").select();
+    this.part("amount").select();
   }
 
+  // Sends the message once the amount is right and the socket is open; true if sent.
   submit() {
     const { minBuyIn, maxBuyIn } = this.table.config;
-    const text = byId("buy-in-amount").value.trim();
+    const text = this.part("amount").value.trim();
     const problem = amountProblem(text, minBuyIn, maxBuyIn);
     if (problem) {
       this.error(problem);
-      return;
+      return false;
     }
     if (!this.table.socket.isOpen) {
       this.error("Not connected to the table yet; try again in a moment.");
-      return;
+      return false;
     }
     this.error("");
     this.busy(true);
     this.waiting = this.seat;
-    this.table.send({ type: "sit", seat: this.seat, buy_in: Number(text) });
+    this.table.send({ type: this.message, seat: this.seat, buy_in: Number(text) });
+    return true;
   }
 
   // Closes the dialog once a snapshot shows us in the seat asked for.
@@ -77,17 +91,17 @@ export class BuyIn {
   }
 
   error(text) {
-    const box = byId("buy-in-error");
+    const box = this.part("error");
     box.textContent = text;
     box.hidden = !text;
-    byId("buy-in-amount").setAttribute("aria-invalid", text ? "true" : "false");
+    this.part("amount").setAttribute("aria-invalid", text ? "true" : "false");
     if (text) this.busy(false);
   }
 
   busy(busy) {
-    const submit = byId("buy-in-submit");
+    const submit = this.part("submit");
     submit.disabled = busy;
-    submit.textContent = busy ? "Sitting down…" : "Sit down";
+    submit.textContent = busy ? this.words[1] : this.words[0];
   }
 
   close() {
