@@ -350,6 +350,10 @@ CHANNEL_LAYER_GROUP_EXPIRY = 7 * 24 * 3600
 # names several (comma-separated), over which channels_redis spreads the
 # channels and groups by their names. Celery keeps to REDIS_URL.
 CHANNEL_LAYER_URLS = env_redis_urls("CHANNEL_LAYER_URLS", default=[REDIS_URL])
+# The start of every key the channel layer writes. Two sites on one Redis need
+# prefixes of their own, or each hears the other's tables of the same id (the
+# test suite gives each server it starts one).
+CHANNEL_LAYER_PREFIX = env_str("CHANNEL_LAYER_PREFIX", default="asgi")
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
@@ -361,6 +365,7 @@ CHANNEL_LAYERS = {
             "capacity": CHANNEL_LAYER_CAPACITY,
             "expiry": CHANNEL_LAYER_EXPIRY,
             "group_expiry": CHANNEL_LAYER_GROUP_EXPIRY,
+            "prefix": CHANNEL_LAYER_PREFIX,
         },
     },
 }

@@ -150,6 +150,14 @@ def live_database_url() -> str:
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
+def own_channel_layer() -> dict[str, str]:
+    """The environment that gives the servers a test starts a channel layer of
+    their own on the shared Redis. Each xdist process has a test database of its
+    own whose tables start again at id 1, so two servers on the default prefix
+    would each hear the other's table 1."""
+    return {"CHANNEL_LAYER_PREFIX": f"test-{uuid4().hex}"}
+
+
 def start_process(argv: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
     """Start ``argv`` in the project's folder, its output in ``log``, in a
     session of its own, so that ``stop_process_group`` ends it and everything

@@ -292,6 +292,17 @@ def test_the_channel_layer_spreads_over_the_redis_servers_it_is_given() -> None:
     assert values["CELERY_BROKER_URL"] == url  # Celery keeps to REDIS_URL
 
 
+def test_two_sites_on_one_redis_keep_their_channel_layers_apart() -> None:
+    """Each site's layer keys start with its own prefix; unset, channels' own default."""
+
+    def prefix(**env: str) -> str:
+        values = _settings_from(["CHANNEL_LAYERS"], REDIS_URL="redis://shared:6379/0", **env)
+        return str(values["CHANNEL_LAYERS"]["default"]["CONFIG"]["prefix"])
+
+    assert prefix(CHANNEL_LAYER_PREFIX="") == "asgi"
+    assert prefix(CHANNEL_LAYER_PREFIX="staging") == "staging"
+
+
 def test_settings_refuse_a_channel_layer_shard_that_isnt_redis() -> None:
     result = _import_settings_with(CHANNEL_LAYER_URLS="redis://a:6379/0, http://b:6379/0")
     assert result.returncode != 0

@@ -38,7 +38,12 @@ from django.db import OperationalError, connection
 from cardroom.env import env_bool
 from cardroom.runner import free_port
 from tables.models import Stakes, Table, TableConnection
-from tests.conftest import live_database_url, start_process, stop_process_group
+from tests.conftest import (
+    live_database_url,
+    own_channel_layer,
+    start_process,
+    stop_process_group,
+)
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
@@ -127,16 +132,18 @@ def table(transactional_db: None) -> Table:
 
 
 @pytest.fixture
-def server_channel_layer(settings: Any, redis_url: str) -> None:
+def server_channel_layer(settings: Any, redis_url: str, site_server: SiteServer) -> None:
     """The test's own service calls tell the server's pages, as the server's would.
 
     The test process otherwise has an in-memory layer of its own; this one is
-    the server's: the project's Redis layer on the same Redis.
+    the server's: the project's Redis layer on the same Redis, under the
+    server's prefix.
     """
     import cardroom.settings as configured  # the module: `settings` is the in-memory one here
 
     layer = copy.deepcopy(configured.CHANNEL_LAYERS["default"])
     layer["CONFIG"]["hosts"] = [{**layer["CONFIG"]["hosts"][0], "address": redis_url}]
+    layer["CONFIG"]["prefix"] = site_server.channel_prefix
     settings.CHANNEL_LAYERS = {"default": layer}
 
 
@@ -174,6 +181,7 @@ class SiteServer:
 
     url: str
     logs: dict[str, Path]
+    channel_prefix: str  # the channel layer's keys: the server's own (own_channel_layer)
 
     def log_sizes(self) -> dict[str, int]:
         return {name: log.stat().st_size for name, log in self.logs.items()}
@@ -217,6 +225,7 @@ def site_server(
         # every turn's timeout task leaves with the move that starts the turn.
         "CARDROOM_TURN_LOOKAHEAD_SECONDS": "3600",
         "CARDROOM_NEXT_HAND_DELAY_SECONDS": str(NEXT_HAND_DELAY_SECONDS),
+        **own_channel_layer(),
     }
     # The server must keep Django's guard against blocking calls in async code.
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
@@ -238,7 +247,7 @@ def site_server(
     bots = start_process(bots_argv, env, logs["home bots"])
     try:
         _wait_for_port(port, web, logs["web server"])
-        yield SiteServer(f"http://127.0.0.1:{port}", logs)
+        yield SiteServer(f"http://127.0.0.1:{port}", logs, env["CHANNEL_LAYER_PREFIX"])
     finally:
         stop_process_group(bots)
         stop_process_group(web)

@@ -33,7 +33,12 @@ from tables import services
 from tables.models import Hand, HandResult, PlayerDay, RakeRule, Stakes, Table
 from tables.rules import HandState
 from tables.tasks import ping
-from tests.conftest import live_database_url, start_process, stop_process_group
+from tests.conftest import (
+    live_database_url,
+    own_channel_layer,
+    start_process,
+    stop_process_group,
+)
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
@@ -253,6 +258,7 @@ def start_worker(
         log = tmp_path / f"worker-{len(started) + 1}.log"
         settings.CARDROOM_TURN_TASKS, settings.CARDROOM_TURN_QUEUE = True, queue
         environment = {**os.environ, "REDIS_URL": redis_url, "DATABASE_URL": live_database_url()}
+        environment.update(own_channel_layer())
         environment.update(CARDROOM_TURN_TASKS="true", CARDROOM_TURN_QUEUE=queue, **(env or {}))
         argv = [sys.executable, "-m", "celery", "-A", "cardroom", "worker", "--pool=solo"]
         argv += ["-Q", queue, "-n", f"{queue}-{len(started)}@%h", "-l", "INFO"]
@@ -316,6 +322,7 @@ def server_env(require_services: bool) -> dict[str, str]:
         assert not require_services, "REQUIRE_SERVICES=1 but the database is SQLite"
         pytest.skip("Daphne is another process: it needs PostgreSQL (DATABASE_URL)")
     env = {**os.environ, "DATABASE_URL": live_database_url(), "SECRET_KEY": settings.SECRET_KEY}
+    env.update(own_channel_layer())
     # No worker runs here, so hands follow one another at once.
     env["CARDROOM_TURN_TASKS"] = "false"
     if settings.REDIS_URL:

@@ -38,7 +38,7 @@ from accounts.models import User
 from cardroom.runner import client_host, free_port
 from cardroom.web import bind, process_count, where
 from tables.models import Seat, Table
-from tests.conftest import live_database_url, stop_process_group
+from tests.conftest import live_database_url, own_channel_layer, stop_process_group
 from tests.tables.conftest import session_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -81,6 +81,7 @@ def serving(
         "DEBUG": "false",
         "HTTPS": "false",
         "SECRET_KEY": settings.SECRET_KEY,  # the sessions the test makes are signed with it
+        **own_channel_layer(),
     }
     log = tmp_path / "web.log"
     argv = [sys.executable, "-m", "cardroom.web", "--port", str(port), *options]
