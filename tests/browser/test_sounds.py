@@ -42,7 +42,9 @@ else:
 pytestmark = pytest.mark.browser
 
 # Before the page's own scripts: count every source started, and note each
-# cue the page announces with the sources started for it since the last one.
+# cue the page announces with the sources started for it since the last one,
+# whether dealt cards were in flight then (the room's .dealing), and whether
+# a seat's turn glowed.
 LISTEN = """
 (() => {
   const audio = (window.__audio = { started: 0, cues: [], contexts: [] });
@@ -61,7 +63,10 @@ LISTEN = """
   };
   let counted = 0;
   document.addEventListener("cardroom:sound", (e) => {
-    audio.cues.push({ cue: e.detail.cue, sources: audio.started - counted });
+    const dealing = document.getElementById("room").classList.contains("dealing");
+    const turn = document.querySelector(".seat-turn .seat-plate");
+    const glow = turn && getComputedStyle(turn).boxShadow !== "none";
+    audio.cues.push({ cue: e.detail.cue, sources: audio.started - counted, dealing, glow });
     counted = audio.started;
   });
 })();
@@ -144,6 +149,12 @@ def test_cards_moves_and_the_players_turn_are_heard_but_not_by_an_account_with_s
         hears(page, "deal")
     hears(pages[bringer], "turn")
     assert "turn" not in heard(pages[caller])
+    # The cards are heard as they fly; the turn's chime and glow wait for them to land.
+    cues = [c for c in pages[bringer].evaluate("window.__audio.cues") if c["cue"] != "time"]
+    assert [(c["cue"], c["dealing"], c["glow"]) for c in cues] == [
+        ("deal", True, False),
+        ("turn", False, True),
+    ]
 
     pages[bringer].locator("#actions .action-bring_in").click()
     hears(pages[caller], "bet")

@@ -13,6 +13,7 @@ import {
   timeIsShort,
   toggleWords,
   turnBegins,
+  turnWaits,
 } from "../../static/js/table/sounds.js";
 
 // A snapshot in hand `id` at turn `turn`; `mine`: the viewer is sent legal actions.
@@ -178,15 +179,27 @@ function fakeToggle() {
   };
 }
 
+// The document Sounds listens on, which puts each cue it announces in `heard`.
+function fakeDocument(heard) {
+  return { addEventListener() {}, dispatchEvent: (e) => heard.push(e.detail.cue) };
+}
+
 // A page for Sounds: the document it listens on and announces cues to.
 function withPage(run) {
   const heard = [];
-  globalThis.document = {
-    addEventListener() {},
-    dispatchEvent: (e) => heard.push(e.detail.cue),
-  };
+  globalThis.document = fakeDocument(heard);
   try {
     run(heard);
+  } finally {
+    delete globalThis.document;
+  }
+}
+
+async function withPageAsync(run) {
+  const heard = [];
+  globalThis.document = fakeDocument(heard);
+  try {
+    await run(heard);
   } finally {
     delete globalThis.document;
   }
@@ -215,6 +228,28 @@ test("each cue starts real notes, one cue after another, each under half a secon
     const chime = audio.notes.filter((n) => n.start > lastDealNote);
     assert.ok(chime.length >= 2, "the chime's two notes come after the cards");
   });
+});
+
+test("while the cards dealt fly in, the turn's chime waits for them alone", () => {
+  assert.deepEqual(turnWaits(["deal", "turn"], true), { now: ["deal"], later: ["turn"] });
+  assert.deepEqual(turnWaits(["deal", "turn"], false), { now: ["deal", "turn"], later: [] });
+  assert.deepEqual(turnWaits(["deal", "bet"], true), { now: ["deal", "bet"], later: [] });
+});
+
+test("the held chime sounds when the cards land, unless the turn has passed by then", async () => {
+  for (const still of [true, false]) {
+    await withPageAsync(async (heard) => {
+      let land;
+      const landed = new Promise((resolve) => (land = resolve));
+      const sounds = soundsOn(new FakeAudio());
+      sounds.changed(events("deal"), THEIRS, snap({ turn: 4, mine: true }), {}, landed, () => still);
+      assert.deepEqual(heard, ["deal"], "the cards are heard at once, the turn not yet");
+      land();
+      await landed;
+      await Promise.resolve();
+      assert.deepEqual(heard, still ? ["deal", "turn"] : ["deal"]);
+    });
+  }
 });
 
 test("an account with sounds off shows no button and plays nothing", () => {

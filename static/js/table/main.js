@@ -18,7 +18,7 @@ import { animate, dealMs, movesBetween } from "./motion.js";
 import { renderBalance, renderCentre, renderLastHand, renderSeats } from "./render.js";
 import { BuyIn, renderSeatControls } from "./seat-controls.js";
 import { SeatAsk, asksForSeats, redrawSeatRequests, renderSeatRequests } from "./seat-requests.js";
-import { Sounds } from "./sounds.js";
+import { Sounds, turnBegins } from "./sounds.js";
 import { TableSocket, tableUrl } from "./socket.js";
 import { TableState, mySeat } from "./state.js";
 
@@ -117,9 +117,11 @@ function takeSnapshot(table, message) {
   // just opened is still and quiet.
   if (before) {
     const moves = movesBetween(before, message);
-    holdTurn(table, animate(table, moves), dealMs(moves));
-    // A turn an advance action already played is not announced.
-    table.sounds.changed(fresh, before, message, { answered: played });
+    const landed = holdTurn(table, animate(table, moves), dealMs(moves));
+    // A turn an advance action already played is not announced; one whose
+    // cards are still in flight is announced as they land, if still the turn.
+    const stillTurn = () => myTurn(table.state.snap) && !turnBegins(message, table.state.snap);
+    table.sounds.changed(fresh, before, message, { answered: played }, landed, stillTurn);
     if (callBegins(before, message) && table.sounds.audible) table.sounds.play(["turn"]);
     const notice = gameNotice(before, message);
     if (notice) showNotice(notice);
@@ -137,20 +139,24 @@ function callBegins(before, after) {
 // in the air; they come when `landed` (motion.js's animate) settles, or after
 // the deal's time `ms` and some slack. A move's key still works meanwhile: a
 // key pressed is never lost. No flight (reduced motion): no wait. A later
-// deal's wait takes over from an earlier one's.
+// deal's wait takes over from an earlier one's. Returns a promise settled
+// when the turn shows, or null when it shows at once.
 function holdTurn(table, landed, ms) {
-  if (!landed) return;
+  if (!landed) return null;
   const hold = {};
   table.dealing = hold;
   const room = byId("room");
   room.classList.add("dealing");
-  const release = () => {
-    if (table.dealing !== hold) return;
-    table.dealing = null;
-    room.classList.remove("dealing");
-  };
-  landed.then(release);
-  setTimeout(release, ms + DEAL_SLACK_MS);
+  return new Promise((shown) => {
+    const release = () => {
+      shown();
+      if (table.dealing !== hold) return;
+      table.dealing = null;
+      room.classList.remove("dealing");
+    };
+    landed.then(release);
+    setTimeout(release, ms + DEAL_SLACK_MS);
+  });
 }
 
 function takeError(table, message) {

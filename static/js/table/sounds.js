@@ -47,6 +47,13 @@ export function cuesFor(events, before, after, { answered = false } = {}) {
   return heard;
 }
 
+// The `cues` to play at once and those to play once the cards dealt land:
+// while they are in flight (`dealing`), the turn's chime waits for them.
+export function turnWaits(cues, dealing) {
+  if (!dealing || cues[cues.length - 1] !== "turn") return { now: cues, later: [] };
+  return { now: cues.slice(0, -1), later: ["turn"] };
+}
+
 // Whether it is the viewer's turn in `after` and was not that same turn in `before`.
 export function turnBegins(before, after) {
   if (!myTurn(after)) return false;
@@ -117,9 +124,16 @@ export class Sounds {
     return this.enabled && !this.muted;
   }
 
-  // `events` arrived between snapshots `before` and `after`; `options` as cuesFor's.
-  changed(events, before, after, options) {
-    if (this.audible) this.play(cuesFor(events, before, after, options));
+  // `events` arrived between snapshots `before` and `after`; `options` as
+  // cuesFor's. `landed`, while dealt cards are in flight: a promise settled
+  // when they land, and the turn's chime waits for it, as the turn's buttons
+  // do (main.js's holdTurn), and sounds then only if `stillTurn()` says the
+  // turn is still the one it announces.
+  changed(events, before, after, options, landed = null, stillTurn = () => true) {
+    if (!this.audible) return;
+    const { now, later } = turnWaits(cuesFor(events, before, after, options), Boolean(landed));
+    this.play(now);
+    if (later.length) landed.then(() => this.audible && stillTurn() && this.play(later));
   }
 
   // The turn clock (re)started: `timer` and its `plan` as clock.js has them,
