@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import datetime
 from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
+from django.utils import timezone
 
 from tables.models import VARIANT_CHOICES, HomeRules, Stakes
 from tables.rules import GameConfig
@@ -42,11 +44,50 @@ def date_field(label: str) -> forms.DateField:
     )
 
 
+def midnight(day: datetime.date) -> datetime.datetime:
+    """The start of ``day`` in the current time zone (``timezone.override``)."""
+    return timezone.make_aware(datetime.datetime.combine(day, datetime.time.min))
+
+
 class DateRangeForm(forms.Form):
-    """An optional range of whole days, both ends included, in the site's time zone."""
+    """An optional range of whole days, both ends included, in the time zone
+    ``tz`` names (an IANA name, such as ``America/New_York``; the page's script
+    fills in the browser's), or the site's when it is left out.
+
+    A view works in the zone chosen with ``timezone.override(form.zone())``,
+    so that the range's midnights and every time it writes are the player's.
+    """
 
     start = date_field("From")
     end = date_field("To")
+    tz = forms.CharField(
+        required=False,
+        label="Time zone",
+        max_length=64,
+        widget=forms.HiddenInput(attrs={"data-time-zone-field": ""}),
+    )
+
+    def clean_tz(self) -> ZoneInfo | None:
+        name: str = self.cleaned_data["tz"]
+        if not name:
+            return None
+        try:
+            return ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise forms.ValidationError(
+                f"{name!r} is not a time zone this site knows; leave it out for the site's."
+            ) from None
+
+    def narrows(self) -> bool:
+        """Whether a valid form's choices leave hands out (the zone alone doesn't)."""
+        return any(value for name, value in self.cleaned_data.items() if name != "tz")
+
+    def zone(self) -> ZoneInfo | None:
+        """The zone chosen, once the form is valid; None for the site's."""
+        if not self.is_valid():
+            return None
+        zone: ZoneInfo | None = self.cleaned_data["tz"]
+        return zone
 
     def clean(self) -> dict[str, Any]:
         super().clean()  # returns cleaned_data, which the stubs allow to be None

@@ -2,8 +2,9 @@
 // its own zone (UTC) as <time datetime="ISO" data-local="STYLE">, which reads
 // well without JavaScript; here each gets the player's local text (styles:
 // shared/times.js), and a tooltip with the date, seconds and zone. An
-// element with data-time-zone names the zone the times are now in.
-import { fullTime, localTime, zoneName } from "./shared/times.js";
+// element with data-time-zone names the zone the times are now in, and a
+// form's field with data-time-zone-field sends it (tables/forms.py).
+import { browserZone, fullTime, localTime, zoneName } from "./shared/times.js";
 
 document.querySelectorAll("time[data-local]").forEach((node) => {
   const text = localTime(node.dateTime, node.dataset.local);
@@ -14,4 +15,9 @@ document.querySelectorAll("time[data-local]").forEach((node) => {
 
 document.querySelectorAll("[data-time-zone]").forEach((node) => {
   node.textContent = zoneName();
+});
+
+// A form's days are the browser's too: its hidden time zone field says which.
+document.querySelectorAll("input[data-time-zone-field]").forEach((node) => {
+  node.value = browserZone();
 });

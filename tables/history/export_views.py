@@ -2,8 +2,9 @@
 
 ``/hands/<id>/export.phh`` or ``.txt`` downloads one hand; ``/hands/export.phhs``
 or ``.txt`` downloads a range: ``?start=2026-11-01&end=2026-11-23`` (both days
-included, in the site's time zone, either may be left out), optionally
-narrowed by ``table`` and ``stakes`` ids. At most ``exports.MAX_HANDS`` hands
+included, either may be left out), optionally narrowed by ``table`` and
+``stakes`` ids. The days and the file's times are in the site's time zone,
+or in the one ``tz`` names (``&tz=Europe/Paris``). At most ``exports.MAX_HANDS`` hands
 go in one download.
 
 Problems get a short plain-text answer and nothing else: 404 for an unknown
@@ -16,6 +17,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
+from django.utils import timezone
 
 from cardroom.replicas import reads_from_replica
 from tables.forms import MAX_ID, DateRangeForm
@@ -69,8 +71,12 @@ def export_hands(request: HttpRequest, fmt: str) -> HttpResponse:
     form = HandRangeForm(request.GET)
     if not form.is_valid():
         return _plain(400, f"Bad range: {form.problems()}")
+    chosen = dict(form.cleaned_data)
+    # The range's days, and every time the file writes, are in the zone asked for.
+    zone = chosen.pop("tz")
     try:
-        download = exports.range_download(request.user, fmt, exports.HandRange(**form.cleaned_data))
+        with timezone.override(zone):
+            download = exports.range_download(request.user, fmt, exports.HandRange(**chosen))
     except exports.NoHands as exc:
         return _plain(404, str(exc))
     except exports.TooManyHands as exc:

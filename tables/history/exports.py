@@ -36,6 +36,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from accounts.models import User
+from tables.forms import midnight
 from tables.models import Hand
 from tables.rules.formats.phh import hand_fields, write_phh, write_phhs
 from tables.rules.formats.pokerstars import HandInfo, write_text
@@ -82,7 +83,7 @@ class Download:
 
 @dataclass(frozen=True)
 class HandRange:
-    """The hands asked for: both dates included, in the site's time zone."""
+    """The hands asked for: both dates included, in the current time zone."""
 
     start: datetime.date | None = None
     end: datetime.date | None = None
@@ -131,9 +132,9 @@ def hands_in_range(user: User | AnonymousUser, hands: HandRange) -> QuerySet[Han
     """The finished hands ``user`` may see in ``hands``, oldest first."""
     found = hands_visible_to(user)
     if hands.start:
-        found = found.filter(started_at__gte=_midnight(hands.start))
+        found = found.filter(started_at__gte=midnight(hands.start))
     if hands.end:
-        found = found.filter(started_at__lt=_midnight(hands.end + datetime.timedelta(days=1)))
+        found = found.filter(started_at__lt=midnight(hands.end + datetime.timedelta(days=1)))
     if hands.table:
         found = found.filter(table_id=hands.table)
     if hands.stakes:
@@ -154,10 +155,6 @@ def _fetch(user: User | AnonymousUser, hands: HandRange) -> list[Hand]:
         raise NoHands(f"No finished hands to download {_describe(hands)}.")
     found = Hand.objects.filter(pk__in=ids).select_related("table").defer(*UNREAD)
     return list(found.order_by("started_at", "pk"))
-
-
-def _midnight(day: datetime.date) -> datetime.datetime:
-    return timezone.make_aware(datetime.datetime.combine(day, datetime.time.min))
 
 
 def _describe(hands: HandRange) -> str:

@@ -18,7 +18,7 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from cardroom.replicas import reads_from_replica
-from tables.forms import DateRangeForm
+from tables.forms import DateRangeForm, midnight
 from tables.history.exports import MAX_HANDS
 from tables.models import VARIANT_CHOICES, Hand, HandResult, Stakes, Table
 from tables.names import name_in_words
@@ -91,31 +91,30 @@ class HandFilter(DateRangeForm):
 
 
 def _midnight(day: datetime.date | None) -> datetime.datetime | None:
-    """The start of ``day`` in the site's time zone."""
-    if day is None:
-        return None
-    return timezone.make_aware(datetime.datetime.combine(day, datetime.time()))
+    return None if day is None else midnight(day)
 
 
 @login_required
 @reads_from_replica
 def my_hands(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = HandFilter(request.GET, player_id=request.user.pk)
-    results = player_results(request.user.pk, **form.filters())
-    page = Paginator(results, HANDS_PER_PAGE).get_page(request.GET.get("page"))
-    query = request.GET.copy()
-    query.pop("page", None)
-    context = {
-        "form": form,
-        "page": page,
-        "rows": [_row(result) for result in page],
-        "query": query.urlencode(),
-        "filtered": bool(form.is_valid() and any(form.cleaned_data.values())),
-        "download_query": _download_query(form),
-        "download_limit": MAX_HANDS,
-        "time_zone": timezone.get_current_timezone_name(),
-    }
-    return render(request, "history/my_hands.html", context)
+    # The days filtered and the times written are the player's (the form's tz).
+    with timezone.override(form.zone()):
+        results = player_results(request.user.pk, **form.filters())
+        page = Paginator(results, HANDS_PER_PAGE).get_page(request.GET.get("page"))
+        query = request.GET.copy()
+        query.pop("page", None)
+        context = {
+            "form": form,
+            "page": page,
+            "rows": [_row(result) for result in page],
+            "query": query.urlencode(),
+            "filtered": form.is_valid() and form.narrows(),
+            "download_query": _download_query(form),
+            "download_limit": MAX_HANDS,
+            "time_zone": timezone.get_current_timezone_name(),
+        }
+        return render(request, "history/my_hands.html", context)
 
 
 def _download_query(form: HandFilter) -> str:
@@ -128,6 +127,7 @@ def _download_query(form: HandFilter) -> str:
         "end": data["end"] and data["end"].isoformat(),
         "table": data["table"] and data["table"].pk,
         "stakes": data["stakes"] and data["stakes"].pk,
+        "tz": data["tz"] and data["tz"].key,
     }
     return urlencode({name: value for name, value in chosen.items() if value})
 

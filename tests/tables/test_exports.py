@@ -54,12 +54,6 @@ SAMPLE_START = datetime.datetime(2026, 11, 21, 20, 15, tzinfo=UTC)
 
 
 @pytest.fixture
-def dave(db: None, quick_passwords: None) -> User:
-    """Signed up and watched, never dealt in: no past hand is his to see."""
-    return user_signup(username="dave", password="dave-pw-1234")
-
-
-@pytest.fixture
 def sam(db: None, quick_passwords: None) -> User:
     """Staff allowed to read every hand with every card (not a superuser)."""
     user = user_signup(username="sam", password="sam-pw-1234")
@@ -495,6 +489,29 @@ def test_dates_are_whole_days_in_the_sites_time_zone(client, hands, alice, setti
     assert on_the_11th["Content-Disposition"] == (
         'attachment; filename="cardroom-hands-from-2026-11-11-to-2026-11-11.txt"'
     )
+
+
+def test_a_range_in_the_players_time_zone_writes_its_times_there(client, hands, alice):
+    late = datetime.datetime(2026, 11, 10, 23, 30, tzinfo=UTC)  # 18:30 on the 10th in New York
+    Hand.objects.filter(pk=hands[0].pk).update(started_at=late)
+    Hand.objects.filter(pk__in=[h.pk for h in hands[1:]]).update(started_at=late.replace(day=20))
+    new_york = {"tz": "America/New_York"}
+
+    text = get(client, alice, many("txt"), start="2026-11-10", end="2026-11-10", **new_york)
+    phhs = get(client, alice, many("phhs"), start="2026-11-10", end="2026-11-10", **new_york)
+
+    assert list(text_hands(text.content.decode())) == [hands[0].pk]
+    assert " - 2026/11/10 18:30:00 EST" in text.content.decode()
+    assert 'time_zone = "America/New_York"' in phhs.content.decode()
+    next_day = get(client, alice, many("txt"), start="2026-11-11", end="2026-11-11", **new_york)
+    assert next_day.status_code == 404
+
+
+def test_a_range_in_an_unknown_time_zone_is_refused(client, hands, alice):
+    refused = get(client, alice, many("txt"), start="2026-11-10", tz="Nowhere/Atlantis")
+    assert refused.status_code == 400
+    said = refused.content.decode()
+    assert said.startswith("Bad range: tz: 'Nowhere/Atlantis' is not a time zone")
 
 
 def test_table_and_stakes_narrow_the_range(client, hands, variant_tables, alice, deck):

@@ -254,6 +254,37 @@ def test_dates_are_days_in_the_sites_time_zone(two_tables, alice, settings):
     assert hand.pk not in listed(my_hands(alice, "?start=2026-03-02"))
 
 
+def test_dates_are_days_in_the_players_time_zone_when_the_page_sends_it(two_tables, alice, dave):
+    hand = two_tables["stud"][0]
+    # 03:30 UTC on 2 March: 1 March in New York, 2 March on the site's clock.
+    started(hand, datetime.datetime(2026, 3, 2, 3, 30, tzinfo=datetime.UTC))
+    new_york = "&tz=America/New_York"
+    assert hand.pk in listed(my_hands(alice, "?start=2026-03-01&end=2026-03-01" + new_york))
+    assert hand.pk not in listed(my_hands(alice, "?start=2026-03-02" + new_york))
+    assert hand.pk not in listed(my_hands(alice, "?start=2026-03-01&end=2026-03-01"))
+    # The list's times are the player's, and the range download keeps the zone.
+    html = my_hands(alice, "?start=2026-03-01" + new_york)
+    assert "2026-03-01 22:30" in html and "tz=America%2FNew_York" in html
+    # A zone alone narrows nothing: a player with no hands is told he has none.
+    assert "No finished hands yet." in my_hands(dave, "?outcome=" + new_york)
+    assert "No hands match these filters." in my_hands(dave, "?outcome=won" + new_york)
+
+
+@pytest.mark.parametrize("zone", ["Mars/Olympus_Mons", "../../etc/passwd", "UTC" * 30])
+def test_an_unknown_time_zone_is_refused_and_filters_nothing(two_tables, alice, zone):
+    everything = listed(my_hands(alice))
+    html = my_hands(alice, f"?outcome=won&tz={zone}")
+    assert "No filter was applied: all your hands are listed." in html
+    assert "Time zone: " in html
+    assert listed(html) == everything
+
+
+def test_the_filter_form_sends_the_browsers_zone_without_showing_it(alice):
+    html = my_hands(alice)
+    assert 'type="hidden" name="tz"' in html and "data-time-zone-field" in html
+    assert "<label>Time zone" not in html
+
+
 # --------------------------------------------------------------------- links
 
 

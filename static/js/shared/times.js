@@ -43,7 +43,12 @@ export function localTime(iso, style, timeZone) {
 // The browser's time zone by name ("Europe/Paris"), as the pages name it
 // beside their times; `timeZone` names another.
 export function zoneName(timeZone) {
-  return timeZone || format().resolvedOptions().timeZone || "local time";
+  return timeZone || browserZone() || "local time";
+}
+
+// The browser's IANA time zone ("Europe/Paris"), or "" if it doesn't say.
+export function browserZone() {
+  return format().resolvedOptions().timeZone || "";
 }
 
 // The whole instant with its zone, for a time's tooltip:
