@@ -73,6 +73,19 @@ def carol(db: None, quick_passwords: None) -> User:
     return user_signup(username="carol", password="carol-pw-1234")
 
 
+@pytest.fixture
+def dave(db: None, quick_passwords: None) -> User:
+    """A fourth player, each test's own role for him: second in a waiting
+    line, a watcher never dealt in, a stranger to a home game."""
+    return user_signup(username="dave", password="dave-pw-1234")
+
+
+@pytest.fixture
+def cookies_all(alice: User, bob: User, carol: User) -> dict[str, str]:
+    """Alice's, bob's and carol's session cookies, by name."""
+    return {user.username: session_of(user) for user in (alice, bob, carol)}
+
+
 def session_of(user: User) -> str:
     """A real session cookie for ``user``, made by logging in through Django."""
     client = Client()

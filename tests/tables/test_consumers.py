@@ -71,6 +71,11 @@ class Socket:
     def timers(self) -> list[dict[str, Any]]:
         return [frame for frame in self.frames if frame["type"] == "timer"]
 
+    @property
+    def errors(self) -> list[tuple[str, str]]:
+        """Every refusal received so far: its code and its words."""
+        return [(f["code"], f["message"]) for f in self.frames if f["type"] == "error"]
+
     async def receive_snapshot(self) -> dict[str, Any]:
         """Frames up to and including the next snapshot (events come before it)."""
         while (frame := await self.receive())["type"] != "snapshot":

@@ -21,7 +21,6 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import User
-from accounts.services import user_signup
 from tables import services
 from tables.models import Hand, RakeRule, Seat, Stakes, Table, TableMember
 from tables.selectors.home_ledger import home_ledger, table_rake
@@ -44,12 +43,6 @@ def home(table: Table, alice: User, bob: User, carol: User) -> Table:
         TableMember.objects.create(table=table, player=player)
     table.refresh_from_db()
     return table
-
-
-@pytest.fixture
-def dave(db: None, quick_passwords: None) -> User:
-    """A stranger: to him the home game does not exist."""
-    return user_signup(username="dave", password="dave-pw-1234")
 
 
 @pytest.fixture

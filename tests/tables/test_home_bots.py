@@ -27,16 +27,10 @@ from tables.selectors.home_bots import home_bots_to_play
 from tables.selectors.snapshots import build_snapshot, read_table
 from tables.services.home import NotFound
 from tests.conftest import start_process, stop_process_group
-from tests.tables.conftest import bet_and_call, play_out, session_of
-from tests.tables.test_consumers import Socket, room, run
+from tests.tables.conftest import bet_and_call, play_out
+from tests.tables.test_consumers import room, run
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def dave(db: None, quick_passwords: None) -> User:
-    """A stranger: no link opened, so the home game doesn't exist for him."""
-    return user_signup(username="dave", password="dave-pw-1234")
 
 
 @pytest.fixture
@@ -262,15 +256,6 @@ def test_a_table_of_the_room_has_no_bots_list(table: Table, alice: User) -> None
 
 
 # ------------------------------------------------------------------ over the socket
-
-
-@pytest.fixture
-def cookies_all(alice: User, bob: User, carol: User) -> dict[str, str]:
-    return {user.username: session_of(user) for user in (alice, bob, carol)}
-
-
-def errors(socket: Socket) -> list[tuple[str, str]]:
-    return [(f["code"], f["message"]) for f in socket.frames if f["type"] == "error"]
 
 
 @pytest.mark.django_db(transaction=True)

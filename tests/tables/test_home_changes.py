@@ -33,12 +33,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def dave(db: None, quick_passwords: None) -> User:
-    """A stranger: no link opened, so the home game doesn't exist for him."""
-    return user_signup(username="dave", password="dave-pw-1234")
-
-
-@pytest.fixture
 def home(alice: User, bob: User, carol: User) -> Table:
     """Alice's dealer's-choice home game, with bob and carol let in by its link."""
     table = open_game(alice)

@@ -17,14 +17,13 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import ChipTransfer, User
-from accounts.services import user_signup
 from tables import services
 from tables.models import Hand, Seat, Table, TableMember
 from tables.selectors.snapshots import build_snapshot, read_table
 from tables.selectors.tables import table_visible
 from tables.services.home import NotFound
-from tests.tables.conftest import bet_and_call, play_out, session_of
-from tests.tables.test_consumers import Socket, room, run
+from tests.tables.conftest import bet_and_call, play_out
+from tests.tables.test_consumers import room, run
 
 pytestmark = pytest.mark.django_db
 
@@ -37,12 +36,6 @@ POWERS: dict[str, Callable[[Table, User], object]] = {
     ),
     "close": lambda table, player: services.home_close(table_id=table.pk, player_id=player.pk),
 }
-
-
-@pytest.fixture
-def dave(db: None, quick_passwords: None) -> User:
-    """A stranger: no link opened, so the home game doesn't exist for him."""
-    return user_signup(username="dave", password="dave-pw-1234")
 
 
 @pytest.fixture
@@ -282,15 +275,6 @@ def test_closing_waits_for_the_hand_in_play(seated: Table, alice: User) -> None:
 
 
 # ---------------------------------------------------------------- the socket
-
-
-@pytest.fixture
-def cookies_all(alice: User, bob: User, carol: User) -> dict[str, str]:
-    return {user.username: session_of(user) for user in (alice, bob, carol)}
-
-
-def errors(socket: Socket) -> list[tuple[str, str]]:
-    return [(f["code"], f["message"]) for f in socket.frames if f["type"] == "error"]
 
 
 @pytest.mark.django_db(transaction=True)

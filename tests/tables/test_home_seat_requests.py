@@ -29,7 +29,6 @@ from tables.models import (
 )
 from tables.selectors.snapshots import build_snapshot, read_table
 from tables.services.home import NotFound
-from tests.tables.conftest import session_of
 from tests.tables.test_consumers import Socket, room, run
 
 pytestmark = pytest.mark.django_db
@@ -46,12 +45,6 @@ ANSWERS: dict[str, Callable[[Table, User], object]] = {
         table_id=table.pk, player_id=player.pk, on=False
     ),
 }
-
-
-@pytest.fixture
-def dave(db: None, quick_passwords: None) -> User:
-    """A stranger: no link opened, so the home game doesn't exist for him."""
-    return user_signup(username="dave", password="dave-pw-1234")
 
 
 @pytest.fixture
@@ -445,11 +438,6 @@ def test_a_table_of_the_room_says_nothing_of_requests(table: Table, alice: User)
 
 
 # ---------------------------------------------------------------- the socket
-
-
-@pytest.fixture
-def cookies_all(alice: User, bob: User, carol: User) -> dict[str, str]:
-    return {user.username: session_of(user) for user in (alice, bob, carol)}
 
 
 async def refused(socket: Socket) -> str:

@@ -18,7 +18,6 @@ from django.conf import settings
 from django.utils import timezone
 
 from accounts.models import User
-from accounts.services import user_signup
 from tables import services, tasks
 from tables.models import Seat, Stakes, Table, WaitingPlayer
 from tables.services import hands as hand_services
@@ -29,12 +28,6 @@ from tests.tables.test_seat_chips import BOB_WINS, bust
 pytestmark = pytest.mark.django_db(transaction=True)
 
 GRANT = settings.CARDROOM_SIGNUP_GRANT
-
-
-@pytest.fixture
-def dave(db: None, quick_passwords: None) -> User:
-    """Second in line for a seat, behind carol."""
-    return user_signup(username="dave", password="dave-pw-1234")
 
 
 @pytest.fixture

@@ -37,12 +37,6 @@ def offer_seconds(settings: Any) -> None:
 
 
 @pytest.fixture
-def dave(db: None, quick_passwords: None) -> User:
-    """Second in line, behind carol."""
-    return user_signup(username="dave", password="dave-pw-1234")
-
-
-@pytest.fixture
 def erin(db: None, quick_passwords: None) -> User:
     """Not on the list: a seat held for someone else is not hers to take."""
     return user_signup(username="erin", password="erin-pw-1234")
