@@ -44,6 +44,7 @@ from cardroom.runner import (
 from tables.management.commands.seed_demo import BOT_TABLE
 from tables.models import RakeRule, Stakes, Table
 from tables.tasks import ping
+from tests.conftest import start_process, stop_process_group
 from tests.tables.conftest import wait_until
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -159,23 +160,11 @@ def worker_queue(redis_url: str, tmp_path: Path) -> Iterator[str]:
     log = tmp_path / "worker.log"
     argv = [sys.executable, "-m", "celery", "-A", "cardroom", "worker", "--pool=solo", "-c", "1"]
     argv += ["-Q", queue, "-n", f"{queue}@%h", "--without-mingle", "--without-gossip"]
-    with log.open("wb") as output:
-        worker = subprocess.Popen(
-            argv,
-            cwd=PROJECT_ROOT,
-            env={**os.environ, "REDIS_URL": redis_url},
-            stdout=output,
-            stderr=subprocess.STDOUT,
-        )
+    worker = start_process(argv, {**os.environ, "REDIS_URL": redis_url}, log)
     try:
         yield queue
     finally:
-        worker.terminate()
-        try:
-            worker.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            worker.wait()
+        stop_process_group(worker)
         print(log.read_text())  # shown by pytest only when the test fails
 
 

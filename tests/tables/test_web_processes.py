@@ -38,7 +38,12 @@ from accounts.models import User
 from cardroom.runner import client_host, free_port
 from cardroom.web import bind, process_count, where
 from tables.models import Seat, Table
-from tests.conftest import live_database_url, own_channel_layer, stop_process_group
+from tests.conftest import (
+    live_database_url,
+    own_channel_layer,
+    start_process,
+    stop_process_group,
+)
 from tests.tables.conftest import session_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -85,12 +90,7 @@ def serving(
     }
     log = tmp_path / "web.log"
     argv = [sys.executable, "-m", "cardroom.web", "--port", str(port), *options]
-    with log.open("wb") as output:
-        process = subprocess.Popen(
-            [*argv, "--processes", str(processes)],
-            cwd=PROJECT_ROOT, env=env, stdout=output, stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )  # fmt: skip
+    process = start_process([*argv, "--processes", str(processes)], env, log)
     server = Web(port, process, log)
     host = options[options.index("--host") + 1] if "--host" in options else "127.0.0.1"
     try:
