@@ -9,7 +9,9 @@ import { installFakeDocument } from "./fake_dom.mjs";
 
 installFakeDocument();
 
-const { homeLines, homeNotice, homeStatus, hostMode, termsFollowed } = await import("../../static/js/table/host.js");
+const { homeLines, homeNotice, homeStatus, hostMode, roleMoved, termsFollowed } = await import(
+  "../../static/js/table/host.js"
+);
 
 function snap(home, you = { host: false }, seats = []) {
   return { table: { is_open: true, home: { host: "alice", paused: false, change: null, ...home }, seats }, you };
@@ -86,4 +88,19 @@ test("the page takes the seats, buy-ins and action time the host's change set", 
     loggedIn: true,
   });
   assert.equal(termsFollowed(config, { table: { seats: [] } }), null); // a table of the room
+});
+
+test("the page is drawn again when the host role comes or goes, and only then", () => {
+  const home = (host, extra = {}) => ({
+    table: { home: { host: "alice" }, is_open: true, ...extra },
+    you: { player: 1, host },
+  });
+  assert.equal(roleMoved(false, home(true)), true, "the role came to this viewer");
+  assert.equal(roleMoved(true, home(false)), true, "the role left this viewer");
+  assert.equal(roleMoved(true, home(true)), false);
+  assert.equal(roleMoved(true, home(false, { is_open: false })), false, "a closed game stays as it is");
+  // A snapshot that says nothing of hosting (a table of the room) never reloads.
+  assert.equal(roleMoved(true, { table: { home: null, is_open: true }, you: { player: 1 } }), false);
+  assert.equal(roleMoved(true, { table: { home: { host: "alice" }, is_open: true }, you: { player: 1 } }), false);
+  assert.equal(roleMoved(true, { table: { home: { host: "alice" }, is_open: true }, you: null }), false);
 });

@@ -103,7 +103,7 @@ export function renderHost(table) {
   status.hidden = !words;
   announce(table, snap);
   const panel = byId("host-panel");
-  if (roleMoved(panel, snap)) {
+  if (roleMoved(panel.hasAttribute("data-hosting"), snap)) {
     // The host role came to this viewer or left them: the page is drawn for
     // the host (the invite link) or for a member, so it is drawn again.
     window.location.reload();
@@ -130,10 +130,12 @@ function announce(table, snap) {
   table.homeSeen = { change: home.change, host: home.host };
 }
 
-// Whether the viewer's role has changed since the page was drawn.
-function roleMoved(panel, snap) {
-  if (!snap.table.is_open || !snap.you) return false;
-  return Boolean(snap.you.host) !== panel.hasAttribute("data-hosting");
+// Whether the viewer's role has changed since the page was drawn for the
+// host (`drawnForHost`) or not. Only a home game's snapshot says who hosts:
+// any other leaves the page as it is, so a page never reloads over and over.
+export function roleMoved(drawnForHost, snap) {
+  if (!snap.table.home || !snap.table.is_open || !snap.you || !("host" in snap.you)) return false;
+  return Boolean(snap.you.host) !== drawnForHost;
 }
 
 function drawPanel(table, box, mode, changeUrl) {
