@@ -50,16 +50,30 @@ def midnight(day: datetime.date) -> datetime.datetime:
 
 
 class DateRangeForm(forms.Form):
-    """An optional range of whole days, both ends included, in the time zone
-    ``tz`` names (an IANA name, such as ``America/New_York``; the page's script
-    fills in the browser's), or the site's when it is left out.
+    """An optional range of whole days, both ends included, in the current
+    time zone: the site's, as the house's reports count them."""
+
+    start = date_field("From")
+    end = date_field("To")
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()  # returns cleaned_data, which the stubs allow to be None
+        cleaned = self.cleaned_data
+        start, end = cleaned.get("start"), cleaned.get("end")
+        if start and end and end < start:
+            raise forms.ValidationError(f"The range ends ({end}) before it starts ({start}).")
+        return cleaned
+
+
+class PlayerDateRangeForm(DateRangeForm):
+    """The range in the player's time zone: the one ``tz`` names (an IANA
+    name, such as ``America/New_York``; the page's script fills in the
+    browser's), or the site's when it is left out.
 
     A view works in the zone chosen with ``timezone.override(form.zone())``,
     so that the range's midnights and every time it writes are the player's.
     """
 
-    start = date_field("From")
-    end = date_field("To")
     tz = forms.CharField(
         required=False,
         label="Time zone",
@@ -73,7 +87,7 @@ class DateRangeForm(forms.Form):
             return None
         try:
             return ZoneInfo(name)
-        except (ZoneInfoNotFoundError, ValueError):
+        except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: a file it can't read
             raise forms.ValidationError(
                 f"{name!r} is not a time zone this site knows; leave it out for the site's."
             ) from None
@@ -88,14 +102,6 @@ class DateRangeForm(forms.Form):
             return None
         zone: ZoneInfo | None = self.cleaned_data["tz"]
         return zone
-
-    def clean(self) -> dict[str, Any]:
-        super().clean()  # returns cleaned_data, which the stubs allow to be None
-        cleaned = self.cleaned_data
-        start, end = cleaned.get("start"), cleaned.get("end")
-        if start and end and end < start:
-            raise forms.ValidationError(f"The range ends ({end}) before it starts ({start}).")
-        return cleaned
 
 
 # ------------------------------------------------------------ a home game

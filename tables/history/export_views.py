@@ -20,7 +20,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.utils import timezone
 
 from cardroom.replicas import reads_from_replica
-from tables.forms import MAX_ID, DateRangeForm
+from tables.forms import MAX_ID, PlayerDateRangeForm
 from tables.history import exports
 from tables.models import Hand
 from tables.selectors.history import hand_access
@@ -38,7 +38,7 @@ def _id_field() -> forms.IntegerField:
     )
 
 
-class HandRangeForm(DateRangeForm):
+class HandRangeForm(PlayerDateRangeForm):
     table = _id_field()
     stakes = _id_field()
 

@@ -18,7 +18,7 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from cardroom.replicas import reads_from_replica
-from tables.forms import DateRangeForm, midnight
+from tables.forms import PlayerDateRangeForm, midnight
 from tables.history.exports import MAX_HANDS
 from tables.models import VARIANT_CHOICES, Hand, HandResult, Stakes, Table
 from tables.names import name_in_words
@@ -44,7 +44,7 @@ HANDS_PER_PAGE = 25
 OUTCOMES = [("", "Won or lost"), ("won", "Won"), ("lost", "Lost")]
 
 
-class HandFilter(DateRangeForm):
+class HandFilter(PlayerDateRangeForm):
     """The list's filters, all optional; with any bad value none of them applies."""
 
     field_order = ["table", "stakes", "variant", "structure", "start", "end", "outcome"]

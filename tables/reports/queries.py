@@ -30,6 +30,7 @@ from django.db.models.functions import ExtractHour, TruncDate, TruncWeek
 from django.utils import timezone
 
 from accounts.models import User
+from tables.forms import midnight
 from tables.models import VARIANT_CHOICES, Hand, HandResult, PlayerDay, RakeEntry, Stakes, Table
 from tables.reports.chart import Axes, Bar
 
@@ -51,20 +52,15 @@ class Scope:
     table: Table | None = None
 
 
-def day_start(day: datetime.date) -> datetime.datetime:
-    """The moment ``day`` begins in the site's time zone."""
-    return timezone.make_aware(datetime.datetime.combine(day, datetime.time.min))
-
-
 def _within(
     rows: QuerySet[Any], moment: str, start: datetime.date | None, end: datetime.date | None
 ) -> QuerySet[Any]:
     """The rows whose ``moment`` falls on the days from ``start`` to ``end``."""
     # Bounds on the column itself, not on its date, so the indexes on it serve.
     if start:
-        rows = rows.filter(**{f"{moment}__gte": day_start(start)})
+        rows = rows.filter(**{f"{moment}__gte": midnight(start)})
     if end:
-        rows = rows.filter(**{f"{moment}__lt": day_start(end + ONE_DAY)})
+        rows = rows.filter(**{f"{moment}__lt": midnight(end + ONE_DAY)})
     return rows
 
 
@@ -694,9 +690,9 @@ def _hours_of_day_seen(
     """
     came, day = [0] * 24, first
     while day <= last:
-        midnight = day_start(day)
+        begins = midnight(day)
         for hour in range(24):
-            came[hour] += midnight + datetime.timedelta(hours=hour) < now
+            came[hour] += begins + datetime.timedelta(hours=hour) < now
         day += ONE_DAY
     return came
 

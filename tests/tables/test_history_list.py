@@ -270,7 +270,9 @@ def test_dates_are_days_in_the_players_time_zone_when_the_page_sends_it(two_tabl
     assert "No hands match these filters." in my_hands(dave, "?outcome=won" + new_york)
 
 
-@pytest.mark.parametrize("zone", ["Mars/Olympus_Mons", "../../etc/passwd", "UTC" * 30])
+@pytest.mark.parametrize(
+    "zone", ["Mars/Olympus_Mons", "../../etc/passwd", "America/", "zone.tab", "UTC" * 30]
+)
 def test_an_unknown_time_zone_is_refused_and_filters_nothing(two_tables, alice, zone):
     everything = listed(my_hands(alice))
     html = my_hands(alice, f"?outcome=won&tz={zone}")
