@@ -26,6 +26,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from channels.db import database_sync_to_async
+from django.core.exceptions import ObjectDoesNotExist
+from django.db import DatabaseError
 
 from accounts.models import User
 from tables import services
@@ -67,7 +69,12 @@ class BotHouse:
         deadline = None if seconds is None else time.monotonic() + seconds
         try:
             while deadline is None or time.monotonic() < deadline:
-                await self.round()
+                try:
+                    await self.round()
+                except (DatabaseError, ObjectDoesNotExist) as error:
+                    # A deadlock, a lost connection, a row deleted meanwhile: the
+                    # clients already playing play on, and the next round reads again.
+                    logger.warning("The bots' round failed (%r); trying again.", error)
                 await asyncio.sleep(self.tick)
         finally:
             await self.stop_all()

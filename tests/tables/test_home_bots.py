@@ -8,6 +8,8 @@ doesn't exist. The bots are ``bot-<n>`` accounts the service makes.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import signal
 import sys
 import time
@@ -17,11 +19,13 @@ from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import OperationalError
 
 from accounts.models import ChipTransfer, User
 from accounts.services import user_signup
 from tables import services
 from tables.bot_accounts import bot_number, bot_user, is_bot_account
+from tables.home.bot_house import BotHouse
 from tables.models import HomeBot, Seat, Table, TableConnection, TableGame, TableMember
 from tables.selectors.home_bots import home_bots_to_play
 from tables.selectors.snapshots import build_snapshot, read_table
@@ -400,3 +404,33 @@ def test_the_house_plays_the_bots_a_host_adds_at_dealers_choice_and_stops_one_re
 def test_run_bots_home_refuses_a_negative_think_time() -> None:
     with pytest.raises(CommandError, match="--think"):
         call_command("run_bots", "--home", "--think", "-1")
+
+
+class ShakyHouse(BotHouse):
+    """A house whose first look at the rows fails as a deadlock with another
+    transaction makes it fail (as the test database's flush once did)."""
+
+    rounds: int = 0
+
+    async def round(self) -> None:
+        self.rounds += 1
+        if self.rounds == 1:
+            raise OperationalError("deadlock detected")
+        await super().round()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_house_plays_on_after_a_round_fails(
+    home: Table, alice: User, caplog: pytest.LogCaptureFixture
+) -> None:
+    bot = add(home, alice)
+    said: list[str] = []
+    house = ShakyHouse("ws://127.0.0.1:9", tick=0.05, say=said.append)
+    with caplog.at_level(logging.WARNING, logger="tables.home.bot_house"):
+        asyncio.run(house.run(seconds=1.0))
+    assert house.rounds > 2, "it looked again after the failure"
+    assert "The bots' round failed (OperationalError('deadlock detected'))" in caplog.text
+    # A later round saw the bot and started its client, stopped on the way out.
+    name = bot.player.username
+    assert said[0] == f"{name} plays at table #{home.pk}"
+    assert said[-1] == f"{name} left table #{home.pk}"
