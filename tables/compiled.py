@@ -9,21 +9,26 @@ model instances, ``select_related`` ones included, as the ORM's own iterator
 builds them (``django.db.models.query.ModelIterable``). Its results are the
 queryset's: ``tests/tables/test_compiled_reads.py`` holds them to it.
 
-The moves' services lock and read their table, hand and seats the same way.
+The moves' services lock and read their table, hand and seats the same way,
+and write the hand back with a :class:`CompiledUpdate`: one statement built
+once, where ``Model.save`` built it, sent signals and walked every field anew
+at each move.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+import orjson
 from django.db import connections
-from django.db.models import Model, QuerySet
+from django.db.models import Field, JSONField, Model, QuerySet
 
 # Django's own helper for select_related rows; internal, so django-stubs leaves it out.
 from django.db.models.query import get_related_populators  # type: ignore[attr-defined]
 from django.db.transaction import TransactionManagementError
+from psycopg.types.json import Jsonb
 
 M = TypeVar("M", bound=Model)
 
@@ -108,3 +113,73 @@ class CompiledRead(Generic[M]):
         )
         self._plans[using] = plan
         return plan
+
+
+def _json_text(value: Any) -> str:
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+class CompiledUpdate(Generic[M]):
+    """``UPDATE`` of some of a row's fields, found by its primary key and,
+    optionally, the value one more field had when the row was read.
+
+    ``update(obj, fields, where=(name, value))`` writes ``obj``'s ``fields``
+    to its row if that row's ``name`` still equals ``value``, and says whether
+    it did. The SQL for each list of fields is written once per process, and
+    JSON fields are encoded by orjson (the same JSON as the ORM's, written
+    faster). Unlike ``Model.save`` it sends no signals: use it only for models
+    that have no receivers, and fields with no ``pre_save`` of their own
+    (``auto_now``).
+    """
+
+    def __init__(self, model: type[M]) -> None:
+        self.model = model
+        self._sql: dict[tuple[str, tuple[str, ...], str | None], str] = {}
+
+    def __call__(
+        self,
+        obj: M,
+        fields: Sequence[str],
+        *,
+        where: tuple[str, Any] | None = None,
+        using: str = "default",
+    ) -> bool:
+        connection = connections[using]
+        params: list[Any] = []
+        for name in fields:
+            field = self._field(name)
+            value = getattr(obj, field.attname)
+            if isinstance(field, JSONField) and value is not None:
+                postgres = connection.vendor == "postgresql"
+                params.append(Jsonb(value, dumps=_json_text) if postgres else _json_text(value))
+            else:
+                params.append(field.get_db_prep_save(value, connection))
+        params.append(obj.pk)
+        if where is not None:
+            params.append(self._field(where[0]).get_db_prep_save(where[1], connection))
+        key = (using, tuple(fields), None if where is None else where[0])
+        sql = self._sql.get(key) or self._write_sql(key)
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return bool(cursor.rowcount == 1)
+
+    def _field(self, name: str) -> Field[Any, Any]:
+        field = self.model._meta.get_field(name)
+        if not isinstance(field, Field) or field.column is None:
+            raise ValueError(f"{name} is not a column of {self.model.__name__}")
+        return field
+
+    def _write_sql(self, key: tuple[str, tuple[str, ...], str | None]) -> str:
+        using, fields, where = key
+        quote = connections[using].ops.quote_name
+
+        def column(name: str) -> str:
+            return quote(str(self._field(name).column))
+
+        sets = ", ".join(f"{column(name)} = %s" for name in fields)
+        table, pk = quote(self.model._meta.db_table), column(self.model._meta.pk.name)
+        sql = f"UPDATE {table} SET {sets} WHERE {pk} = %s"
+        if where is not None:
+            sql += f" AND {column(where)} = %s"
+        self._sql[key] = sql
+        return sql

@@ -11,9 +11,11 @@ import hashlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tables.compiled import CompiledRead
+from tables.compiled import CompiledRead, CompiledUpdate
 from tables.models import Hand, Seat, Table
+from tables.rules import HandState
 from tables.rules.cards import card_str
+from tables.services.live import LIVE_HANDS
 
 # Rows a sweep run by beat handles per run (hands, tables, players); the next
 # run, seconds later, takes the rest.
@@ -71,14 +73,20 @@ _TABLE_LOCKED = CompiledRead(
 _HAND_AT = CompiledRead(
     lambda hand_id, table_id: Hand.objects.filter(pk=hand_id, table_id=table_id), arity=2
 )
+# The same without the state, for a move whose state this process holds (LIVE_HANDS).
+_HAND_AT_NO_STATE = CompiledRead(
+    lambda hand_id, table_id: Hand.objects.filter(pk=hand_id, table_id=table_id).defer("state"),
+    arity=2,
+)
 _SEATS_AT = CompiledRead(lambda table_id: Seat.objects.filter(table_id=table_id))
 
 
-def _lock_hand(hand_id: int, table_id: int | None = None) -> Hand:
+def _lock_hand(hand_id: int, table_id: int | None = None, *, state: bool = True) -> Hand:
     """Lock the hand's table, then read the hand: its state is now ours alone.
 
     A caller that knows the table (a player's socket is at one) saves a query,
-    and a hand of another table is refused as if it did not exist.
+    and a hand of another table is refused as if it did not exist. Without
+    ``state`` the state column is left unread until it is used.
     """
     if table_id is None:
         table_id = Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
@@ -86,12 +94,24 @@ def _lock_hand(hand_id: int, table_id: int | None = None) -> Hand:
             raise ServiceError(f"there is no hand #{hand_id}")
     table = _lock_table(table_id)
     # Read (again) now that moves are serialized.
-    found = _HAND_AT(hand_id, table.pk)
+    found = (_HAND_AT if state else _HAND_AT_NO_STATE)(hand_id, table.pk)
     if not found:
         raise ServiceError(f"there is no hand #{hand_id} at {table.name}")
     hand = found[0]
     hand.table = table  # locked, with its stakes: no second read
     return hand
+
+
+def _lock_live_hand(hand_id: int, table_id: int | None = None) -> tuple[Hand, HandState]:
+    """:func:`_lock_hand`, with its state: the one this process left the hand in
+    where the row is still at that version (:mod:`tables.services.live`), else
+    the row's, decoded. The state is the caller's to change."""
+    held = LIVE_HANDS.holds(hand_id)
+    hand = _lock_hand(hand_id, table_id, state=not held)
+    state = LIVE_HANDS.take(hand.pk, hand.version) if held else None
+    if state is None:
+        state = HandState.from_dict(hand.state)  # read now if it was left out
+    return hand, state
 
 
 class HandSeats:
@@ -135,14 +155,13 @@ class HandSeats:
             self.set(player, stack=stack)
 
     def save(self) -> None:
-        """Write the changed seats: one UPDATE for one seat, one bulk UPDATE for more."""
-        changed = [self.seats[player] for player in sorted(self.changed)]
-        fields = sorted(set().union(*self.changed.values()))
-        if len(changed) == 1:
-            changed[0].save(update_fields=fields)
-        elif changed:
-            Seat.objects.bulk_update(changed, fields)
+        """Write the changed seats, each its changed fields (a move changes one or two)."""
+        for player in sorted(self.changed):
+            _SEAT_WRITE(self.seats[player], sorted(self.changed[player]))
         self.changed.clear()
+
+
+_SEAT_WRITE = CompiledUpdate(Seat)
 
 
 def _seat_for_update(table_id: int, player_id: int) -> Seat:

@@ -28,6 +28,7 @@ from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from tables import scheduling
+from tables.compiled import CompiledUpdate
 from tables.models import Hand, HandResult, PlayerDay, RakeEntry, Seat, Table
 from tables.rules import HandState, IllegalAction
 from tables.rules.cards import card_str, shuffled_deck
@@ -45,11 +46,12 @@ from tables.services.common import (
     IllegalMove,
     ServiceError,
     StaleMove,
-    _lock_hand,
+    _lock_live_hand,
     _lock_table,
     deck_commitment,
 )
 from tables.services.games import Pick, called_dealer, pick_game
+from tables.services.live import LIVE_HANDS
 from tables.services.seats import _seat_stand_up, _seats_after_hand, _seats_stand_up_all
 
 
@@ -337,11 +339,11 @@ def hand_act(
     bank spends the time taken from it. With ``table_id``, a hand that is not
     at that table is refused.
     """
-    hand = _lock_hand(hand_id, table_id)
+    hand, state = _lock_live_hand(hand_id, table_id)
     if hand.is_finished:
         raise StaleMove(f"hand #{hand.number} is over")
     player = hand.engine_player(player_id)
-    state = HandState.from_dict(hand.state)
+    read_at = hand.version
     if type(version) is not int or version != hand.version:
         at_once = state.simultaneous and player in state.deciding()
         if not (at_once and type(version) is int and version <= hand.version):
@@ -357,7 +359,11 @@ def hand_act(
     step = state.step if state.simultaneous else None
     _hand_apply(hand, state, seats, player, kind, amount, cards, now)
     # A choice made at once keeps its one clock until the last player chooses.
-    _hand_store(hand, state, seats, now, keep_clock=step == state.step and state.simultaneous)
+    _hand_store(
+        hand, state, seats, now, read_at, keep_clock=step == state.step and state.simultaneous
+    )
+    if not state.finished:  # the hand's next move here starts from this state
+        LIVE_HANDS.keep_on_commit(hand.pk, hand.version, state)
     return hand
 
 
@@ -393,28 +399,43 @@ def _hand_apply(
 
 
 def _hand_store(
-    hand: Hand, state: HandState, seats: HandSeats, now: datetime, *, keep_clock: bool = False
+    hand: Hand,
+    state: HandState,
+    seats: HandSeats,
+    now: datetime,
+    read_at: int,
+    *,
+    keep_clock: bool = False,
 ) -> None:
     """Start the next turn's clock (or end the hand), then write the hand and
     its seats. With ``keep_clock`` the turn under way keeps its expiry, and
-    its timeout is sent again for the hand's new version."""
+    its timeout is sent again for the hand's new version.
+
+    The hand's row is written only if it is still at ``read_at``, the version
+    read under the table's lock: the lock makes sure of that, and a writer
+    that somehow held no lock is refused rather than let overwrite a move.
+    """
     if keep_clock:
         _turn_clock_keep(hand, now)
     else:
         _hand_clock_or_end(hand, state, seats, now)
-    hand.save(
-        update_fields=[
-            "state",
-            "version",
-            "ended_at",
-            "turn_deadline",
-            "turn_expires_at",
-            "timeout_sent_for",
-        ]
-    )
+    if not _HAND_WRITE(hand, HAND_MOVED, where=("version", read_at)):
+        raise StaleMove(f"hand #{hand.number} was changed by another move; reload it")
     seats.save()
     if state.finished:
         _hand_end_write(hand, state)
+
+
+# What a change to a running hand writes to its row, one statement built once.
+HAND_MOVED = (
+    "state",
+    "version",
+    "ended_at",
+    "turn_deadline",
+    "turn_expires_at",
+    "timeout_sent_for",
+)
+_HAND_WRITE = CompiledUpdate(Hand)
 
 
 def _hand_end_write(hand: Hand, state: HandState) -> None:

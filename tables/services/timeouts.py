@@ -55,7 +55,7 @@ def hand_timeout(*, hand_id: int, turn: int, now: datetime | None = None) -> Han
             kind, cards = state.default_decision(player)
             _hand_apply(hand, state, seats, player, kind, None, cards, now, timed_out=True)
             _seat_timed_out(seats, player, hand.table.stakes, now)
-        _hand_store(hand, state, seats, now)
+        _hand_store(hand, state, seats, now, turn)
         return hand
     # The clock runs (checked above) only while someone is to act, and a choice
     # made in turn names who (_turn_clock_start stops it otherwise).
@@ -67,7 +67,7 @@ def hand_timeout(*, hand_id: int, turn: int, now: datetime | None = None) -> Han
         kind, cards = _timeout_move(state, hand.table.stakes.timeout_policy), None
     _hand_apply(hand, state, seats, player, kind, None, cards, now, timed_out=True)
     _seat_timed_out(seats, player, hand.table.stakes, now)
-    _hand_store(hand, state, seats, now)
+    _hand_store(hand, state, seats, now, turn)
     return hand
 
 

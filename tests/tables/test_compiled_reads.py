@@ -1,4 +1,5 @@
-"""Reads compiled once give what the querysets they were compiled from give.
+"""Reads compiled once give what the querysets they were compiled from give,
+and writes compiled once write what ``Model.save`` writes.
 
 A table with alice and bob seated and a hand under way, carol on its waiting
 list; a second table nobody sits at, for reads that find nothing.
@@ -16,8 +17,8 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
 from tables import services
-from tables.compiled import CompiledRead
-from tables.models import Seat, Table
+from tables.compiled import CompiledRead, CompiledUpdate
+from tables.models import Hand, Seat, Table
 from tables.selectors.snapshots import LATEST_HAND, SEATS, WAITING
 
 pytestmark = pytest.mark.django_db
@@ -104,3 +105,34 @@ def test_a_locking_read_is_refused_outside_a_transaction_every_time(busy: Table)
         assert [table.pk for table in locked(busy.pk)] == [busy.pk]  # compiled here
     with pytest.raises(TransactionManagementError, match="outside of a transaction"):
         locked(busy.pk)  # as the ORM refuses it: a lock outside one would lock nothing
+
+
+def test_a_compiled_write_stores_what_save_would_and_only_the_fields_named(busy: Table) -> None:
+    hand = Hand.objects.get(table=busy)
+    saved = Hand.objects.get(pk=hand.pk)
+    state, version = {**hand.state, "note": {"1": [True, None, 2.5, "é"]}}, hand.version + 1
+    for copy in (hand, saved):
+        copy.state, copy.version, copy.deck_salt = state, version, "not written"
+    saved.save(update_fields=["state", "version"])
+    expected = fields(Hand.objects.get(pk=hand.pk))
+    Hand.objects.filter(pk=hand.pk).update(state={}, version=0)
+    assert CompiledUpdate(Hand)(hand, ["state", "version"]) is True
+    assert fields(Hand.objects.get(pk=hand.pk)) == expected  # the salt as it was
+
+
+def test_a_compiled_write_with_a_condition_writes_nothing_when_it_fails(busy: Table) -> None:
+    hand = Hand.objects.get(table=busy)
+    before = fields(hand)
+    write = CompiledUpdate(Hand)
+    hand.version += 1
+    assert write(hand, ["version"], where=("version", hand.version)) is False
+    assert fields(Hand.objects.get(pk=hand.pk)) == before
+    assert write(hand, ["version"], where=("version", hand.version - 1)) is True
+    assert Hand.objects.get(pk=hand.pk).version == before["version"] + 1
+
+
+def test_a_compiled_write_refuses_a_name_that_is_no_column(busy: Table) -> None:
+    seat = SEATS(busy.pk)[0]
+    with pytest.raises(ValueError, match="not a column"):
+        CompiledUpdate(Table)(busy, ["seat_set"])
+    assert Seat.objects.get(pk=seat.pk).stack == seat.stack

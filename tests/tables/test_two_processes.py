@@ -13,6 +13,7 @@ import json
 import os
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
@@ -22,6 +23,7 @@ from typing import Any
 import pytest
 from asgiref.sync import async_to_sync
 from django.core.management import call_command
+from django.db import connection, transaction
 from websockets.asyncio.client import ClientConnection, connect
 
 from accounts.models import User
@@ -31,6 +33,7 @@ from tables.rules import HandState
 from tables.rules.views import view
 from tests.conftest import stop_process_group
 from tests.tables.conftest import daphne_start, session_of
+from tests.tables.test_concurrency import wait_for_lock_waiters
 from tests.tables.test_consumers import first_move, to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -208,4 +211,67 @@ def test_a_process_killed_as_a_move_arrives_loses_nothing_committed_and_applies_
         assert answers[0]["type"] == "error" and answers[0]["code"] == "stale"
     else:
         assert answers[0]["type"] == "snapshot" and answers[0]["hand"]["turn"] > state.turn
+    call_command("audit_chips")
+
+
+def test_a_process_killed_in_a_move_holding_the_hand_leaves_it_to_the_other(
+    daphnes: Daphnes, table: Table, alice: User, bob: User, settings: Any
+) -> None:
+    """The first process makes a move, so it holds the hand's state
+    (``tables.services.live``); it is killed inside the transaction of the
+    next one. The other process takes the hand over from PostgreSQL."""
+    settings.CARDROOM_TURN_TASKS = False
+    hand = dealt(table, alice, bob)
+    (first, doomed), (second, _) = daphnes.start(), daphnes.start()
+    cookies = {alice.pk: session_of(alice), bob.pk: session_of(bob)}
+    seats = {1: alice.pk, 2: bob.pk}
+    go, locked = threading.Event(), threading.Event()
+
+    def lock_the_table() -> None:  # as a slow writer would, in its own connection
+        try:
+            with transaction.atomic():
+                Table.objects.select_for_update().get(pk=table.pk)
+                locked.set()
+                go.wait(WAIT)
+        finally:
+            connection.close()
+
+    async def scenario() -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any]]:
+        async with (
+            viewer(first, table, cookies[alice.pk]) as alice_here,
+            viewer(first, table, cookies[bob.pk]) as bob_here,
+        ):
+            here = {alice.pk: alice_here, bob.pk: bob_here}
+            latest = alice_here.messages[-1]
+            opener = here[seats[to_act(latest)]]
+            own = opener.messages[-1]
+            made = [staying_in(own)]
+            await opener.send(made[0])
+            follower_id = next(p for p, socket in here.items() if socket is not opener)
+            after = await here[follower_id].snapshot_after(own["hand"]["turn"])
+            made.append(staying_in(after))
+            holder = threading.Thread(target=lock_the_table)
+            holder.start()
+            await asyncio.to_thread(locked.wait, WAIT)
+            await here[follower_id].send(made[1])  # its transaction waits on the lock
+            await asyncio.to_thread(wait_for_lock_waiters, 1)
+            os.killpg(doomed.pid, signal.SIGKILL)
+        go.set()
+        await asyncio.to_thread(holder.join, WAIT)
+        async with viewer(second, table, cookies[follower_id]) as there:
+            again = there.messages[-1]
+            await there.send(made[1])  # the page sends it again, as it was
+            moved = await there.snapshot_after(again["hand"]["turn"])
+            await there.send(made[1])  # and once more: too late now
+            late = await there.next(lambda m: m["type"] == "error")
+            return made, again, moved | {"late": late}
+
+    made, again, moved = async_to_sync(scenario)()
+    stored = Hand.objects.get(pk=hand.pk)
+    state = HandState.from_dict(stored.state)
+    kinds = [action["kind"] for action in state.actions if action["player"] is not None]
+    assert kinds == [made[0]["action"], made[1]["action"]]  # each once, in order
+    assert again["hand"]["turn"] == made[1]["turn"]  # the killed move never committed
+    assert moved["hand"]["turn"] == stored.version == made[1]["turn"] + 1
+    assert moved["late"]["code"] == "stale"
     call_command("audit_chips")
