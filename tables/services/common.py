@@ -102,11 +102,18 @@ def _lock_hand(hand_id: int, table_id: int | None = None, *, state: bool = True)
     return hand
 
 
-def _lock_live_hand(hand_id: int, table_id: int | None = None) -> tuple[Hand, HandState]:
+def _lock_live_hand(
+    hand_id: int, table_id: int | None = None, *, expected: object = None
+) -> tuple[Hand, HandState]:
     """:func:`_lock_hand`, with its state: the one this process left the hand in
     where the row is still at that version (:mod:`tables.services.live`), else
-    the row's, decoded. The state is the caller's to change."""
-    held = LIVE_HANDS.holds(hand_id)
+    the row's, decoded. The state is the caller's to change.
+
+    ``expected`` is the version the caller expects the row at (the move's):
+    where this process holds another, the row's state is read with the row,
+    not after it.
+    """
+    held = type(expected) is int and LIVE_HANDS.holds(hand_id, expected)
     hand = _lock_hand(hand_id, table_id, state=not held)
     state = LIVE_HANDS.take(hand.pk, hand.version) if held else None
     if state is None:

@@ -339,7 +339,7 @@ def hand_act(
     bank spends the time taken from it. With ``table_id``, a hand that is not
     at that table is refused.
     """
-    hand, state = _lock_live_hand(hand_id, table_id)
+    hand, state = _lock_live_hand(hand_id, table_id, expected=version)
     if hand.is_finished:
         raise StaleMove(f"hand #{hand.number} is over")
     player = hand.engine_player(player_id)

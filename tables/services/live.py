@@ -37,9 +37,10 @@ class LiveHands:
         self._hands: OrderedDict[int, tuple[int, HandState]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def holds(self, hand_id: int) -> bool:
-        """Whether a state of the hand is kept (at whatever version)."""
-        return hand_id in self._hands
+    def holds(self, hand_id: int, version: int | None = None) -> bool:
+        """Whether a state of the hand is kept: at ``version``, or at any."""
+        kept = self._hands.get(hand_id)
+        return kept is not None and version in (None, kept[0])
 
     def take(self, hand_id: int, version: int) -> HandState | None:
         """The kept state if it is at ``version``; it is no longer kept either way."""
