@@ -31,7 +31,7 @@ from tables.rules import HandState
 class LiveHands:
     """Hand id -> (version, the state at that version), the newest ``KEEP`` hands."""
 
-    KEEP = 2048
+    KEEP = 1024  # hands (tables) per process, about 16 KB each
 
     def __init__(self) -> None:
         self._hands: OrderedDict[int, tuple[int, HandState]] = OrderedDict()
