@@ -65,13 +65,13 @@ class DateRangeForm(forms.Form):
         return cleaned
 
 
-class PlayerDateRangeForm(DateRangeForm):
-    """The range in the player's time zone: the one ``tz`` names (an IANA
-    name, such as ``America/New_York``; the page's script fills in the
-    browser's), or the site's when it is left out.
+class TimeZoneForm(forms.Form):
+    """The player's time zone: the one ``tz`` names (an IANA name, such as
+    ``America/New_York``; the page's script fills in the browser's), or the
+    site's when it is left out.
 
     A view works in the zone chosen with ``timezone.override(form.zone())``,
-    so that the range's midnights and every time it writes are the player's.
+    so that every time it writes, and any range's midnights, are the player's.
     """
 
     tz = forms.CharField(
@@ -92,16 +92,20 @@ class PlayerDateRangeForm(DateRangeForm):
                 f"{name!r} is not a time zone this site knows; leave it out for the site's."
             ) from None
 
-    def narrows(self) -> bool:
-        """Whether a valid form's choices leave hands out (the zone alone doesn't)."""
-        return any(value for name, value in self.cleaned_data.items() if name != "tz")
-
     def zone(self) -> ZoneInfo | None:
         """The zone chosen, once the form is valid; None for the site's."""
         if not self.is_valid():
             return None
         zone: ZoneInfo | None = self.cleaned_data["tz"]
         return zone
+
+
+class PlayerDateRangeForm(TimeZoneForm, DateRangeForm):
+    """A range of days in the player's time zone (:class:`TimeZoneForm`)."""
+
+    def narrows(self) -> bool:
+        """Whether a valid form's choices leave hands out (the zone alone doesn't)."""
+        return any(value for name, value in self.cleaned_data.items() if name != "tz")
 
 
 # ------------------------------------------------------------ a home game

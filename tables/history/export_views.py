@@ -4,12 +4,13 @@
 or ``.txt`` downloads a range: ``?start=2026-11-01&end=2026-11-23`` (both days
 included, either may be left out), optionally narrowed by ``table`` and
 ``stakes`` ids. The days and the file's times are in the site's time zone,
-or in the one ``tz`` names (``&tz=Europe/Paris``). At most ``exports.MAX_HANDS`` hands
-go in one download.
+or in the one ``tz`` names (``?tz=Europe/Paris``, for one hand too; the
+pages' links carry the browser's). At most ``exports.MAX_HANDS`` hands go in
+one download.
 
 Problems get a short plain-text answer and nothing else: 404 for an unknown
 format, a hand the user may not see or a range with no hands; 400 for bad
-dates or ids, or a range with too many hands.
+dates, ids or time zone, or a range with too many hands.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.utils import timezone
 
 from cardroom.replicas import reads_from_replica
-from tables.forms import MAX_ID, PlayerDateRangeForm
+from tables.forms import MAX_ID, PlayerDateRangeForm, TimeZoneForm
 from tables.history import exports
 from tables.models import Hand
 from tables.selectors.history import hand_access
@@ -60,7 +61,11 @@ def export_hand(request: HttpRequest, hand_id: int, fmt: str) -> HttpResponse:
         access = hand_access(request.user, hand)
     except Http404:
         return _plain(404, "No such hand.")
-    return _attachment(exports.hand_download(access, fmt))
+    form = TimeZoneForm(request.GET)
+    if not form.is_valid():
+        return _plain(400, "Bad time zone: " + "; ".join(str(e) for e in form.errors["tz"]))
+    with timezone.override(form.zone()):  # the file's times, in the zone asked for
+        return _attachment(exports.hand_download(access, fmt))
 
 
 @login_required

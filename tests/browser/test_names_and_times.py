@@ -143,6 +143,11 @@ def test_times_are_shown_in_the_browsers_time_zone(
     assert page.locator(".hand-head [data-time-zone]").inner_text() in ZONE_NAMES
     assert times.nth(0).get_attribute("title").startswith("2026-03-02 04:15:10 (Asia/")
     shot(page, screenshots, "1-hand")
+    # The hand's download writes its times in the browser's zone too.
+    href = page.locator(".hand-links a", has_text="text").get_attribute("href")
+    assert href is not None and "tz=Asia%2F" in href
+    download = page.request.get(href)  # the script made it whole: scheme, host and all
+    assert download.ok and " - 2026/03/02 4:15:10 " in download.text()
 
     page.goto(f"{live_server_url}/hands/")
     expect(page.locator(f'#hands tr[data-hand="{hand.pk}"] time')).to_have_text("2026-03-02 04:15")

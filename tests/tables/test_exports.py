@@ -514,6 +514,27 @@ def test_a_range_in_an_unknown_time_zone_is_refused(client, hands, alice):
     assert said.startswith("Bad range: tz: 'Nowhere/Atlantis' is not a time zone")
 
 
+def test_one_hand_in_the_players_time_zone_writes_its_times_there(client, hands, alice):
+    late = datetime.datetime(2026, 11, 10, 23, 30, tzinfo=UTC)  # 18:30 on the 10th in New York
+    Hand.objects.filter(pk=hands[0].pk).update(started_at=late)
+
+    text = get(client, alice, one(hands[0], "txt"), tz="America/New_York")
+    phh = get(client, alice, one(hands[0], "phh"), tz="America/New_York")
+    site = get(client, alice, one(hands[0], "txt"))
+
+    assert " - 2026/11/10 18:30:00 EST" in text.content.decode()
+    assert 'time_zone = "America/New_York"' in phh.content.decode()
+    assert " - 2026/11/10 23:30:00 UTC" in site.content.decode()  # the site's zone
+
+
+def test_one_hand_in_an_unknown_time_zone_is_refused(client, hands, alice):
+    refused = get(client, alice, one(hands[0], "txt"), tz="Nowhere/Atlantis")
+    assert refused.status_code == 400
+    said = refused.content.decode()
+    assert said.startswith("Bad time zone: 'Nowhere/Atlantis' is not a time zone")
+    assert len(said.splitlines()) == 1  # that, and no hand
+
+
 def test_table_and_stakes_narrow_the_range(client, hands, variant_tables, alice, deck):
     deck(fisher_yates(40))
     razz = play(variant_tables[0])
