@@ -115,7 +115,7 @@ def _lock_live_hand(
     """
     held = type(expected) is int and LIVE_HANDS.holds(hand_id, expected)
     hand = _lock_hand(hand_id, table_id, state=not held)
-    state = LIVE_HANDS.take(hand.pk, hand.version) if held else None
+    state = LIVE_HANDS.take(hand.pk, hand.version, hand.deck_commitment) if held else None
     if state is None:
         state = HandState.from_dict(hand.state)  # read now if it was left out
     return hand, state

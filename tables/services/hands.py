@@ -363,7 +363,7 @@ def hand_act(
         hand, state, seats, now, read_at, keep_clock=step == state.step and state.simultaneous
     )
     if not state.finished:  # the hand's next move here starts from this state
-        LIVE_HANDS.keep_on_commit(hand.pk, hand.version, state)
+        LIVE_HANDS.keep_on_commit(hand.pk, hand.version, hand.deck_commitment, state)
     return hand
 
 

@@ -97,6 +97,24 @@ def test_a_state_kept_here_is_never_used_after_another_writer_changed_the_hand(
     assert hand.version == 3
 
 
+def test_a_state_kept_here_is_not_used_for_another_hand_at_its_id_and_version(
+    hand: Hand,
+) -> None:
+    dealt = HandState.from_dict(hand.state)
+    first = staying_in(hand)
+    move(hand, first)  # kept here at version 1
+    # The database is put back and another hand gets this id: dealt alike,
+    # then another first move, at version 1 too.
+    other = next(o for o in dealt.legal_actions() if o.kind != first["kind"])
+    amount = other.min if other.kind in ("bet", "raise", "complete") else None
+    assert dealt.to_act is not None
+    dealt.act(dealt.to_act, other.kind, amount)
+    Hand.objects.filter(pk=hand.pk).update(state=dealt.to_dict(), deck_commitment="0" * 64)
+    ours = staying_in(hand)
+    move(hand, ours)
+    assert [kind for _, kind in moves(hand)][-2:] == [other.kind, ours["kind"]]
+
+
 def test_a_move_refused_or_rolled_back_leaves_no_state_behind(hand: Hand) -> None:
     move(hand, staying_in(hand))
     assert LIVE_HANDS.holds(hand.pk)
