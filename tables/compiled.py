@@ -126,8 +126,8 @@ class CompiledUpdate(Generic[M]):
     ``update(obj, fields, where=(name, value))`` writes ``obj``'s ``fields``
     to its row if that row's ``name`` still equals ``value``, and says whether
     it did. The SQL for each list of fields is written once per process, and
-    JSON fields are encoded by orjson (the same JSON as the ORM's, written
-    faster). Unlike ``Model.save`` it sends no signals: use it only for models
+    JSON fields are encoded by orjson (the values the ORM's encoder writes, in
+    less time). Unlike ``Model.save`` it sends no signals: use it only for models
     that have no receivers, and fields with no ``pre_save`` of their own
     (``auto_now``).
     """
