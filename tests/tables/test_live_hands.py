@@ -18,7 +18,7 @@ from django.test.utils import CaptureQueriesContext
 from accounts.models import User
 from tables import services
 from tables.models import Hand, Table
-from tables.rules import HandState
+from tables.rules import HandState, LegalAction
 from tables.services.live import LIVE_HANDS
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -42,9 +42,23 @@ def staying_in(hand: Hand) -> dict[str, Any]:
     state = HandState.from_dict(hand.state)
     assert state.to_act is not None
     option = next(o for o in state.legal_actions() if o.kind != "fold")
-    amount = option.min if option.kind in ("bet", "raise", "complete") else None
     player = hand.player_ids()[state.to_act]
-    return {"player_id": player, "kind": option.kind, "amount": amount, "version": hand.version}
+    return {
+        "player_id": player,
+        "kind": option.kind,
+        "amount": least(option),
+        "version": hand.version,
+    }
+
+
+def least(option: LegalAction) -> int | None:
+    """The smallest amount the option allows, where it takes one."""
+    return option.min if option.kind in ("bet", "raise", "complete") else None
+
+
+def recorded(hand: Hand, made: dict[str, Any]) -> tuple[int | None, str]:
+    """A move as the hand's action list records it: the engine's player and the kind."""
+    return hand.engine_player(made["player_id"]), made["kind"]
 
 
 def move(hand: Hand, made: dict[str, Any]) -> Hand:
@@ -69,10 +83,7 @@ def test_the_next_move_here_starts_from_the_state_the_last_one_left(hand: Hand) 
     # The row was locked and read, its state column neither read nor decoded...
     assert reads_of_the_state(queries.captured_queries) == []
     # ...and the move was made on the hand as stored, and stored.
-    assert moves(hand)[-2:] == [
-        (hand.engine_player(first["player_id"]), first["kind"]),
-        (hand.engine_player(second["player_id"]), second["kind"]),
-    ]
+    assert moves(hand)[-2:] == [recorded(hand, first), recorded(hand, second)]
     assert hand.version == 2
 
 
@@ -84,16 +95,13 @@ def test_a_state_kept_here_is_never_used_after_another_writer_changed_the_hand(
     elsewhere = Hand.objects.get(pk=hand.pk)
     theirs = staying_in(elsewhere)
     state = HandState.from_dict(elsewhere.state)
-    state.act(elsewhere.engine_player(theirs["player_id"]), theirs["kind"], theirs["amount"])
+    state.act(*recorded(elsewhere, theirs), theirs["amount"])
     Hand.objects.filter(pk=hand.pk).update(state=state.to_dict(), version=elsewhere.version + 1)
     ours = staying_in(hand)
     with CaptureQueriesContext(connection) as queries:
         move(hand, ours)
     assert len(reads_of_the_state(queries.captured_queries)) == 1  # read again, not the copy
-    assert moves(hand)[-2:] == [
-        (hand.engine_player(theirs["player_id"]), theirs["kind"]),
-        (hand.engine_player(ours["player_id"]), ours["kind"]),
-    ]
+    assert moves(hand)[-2:] == [recorded(hand, theirs), recorded(hand, ours)]
     assert hand.version == 3
 
 
@@ -106,9 +114,8 @@ def test_a_state_kept_here_is_not_used_for_another_hand_at_its_id_and_version(
     # The database is put back and another hand gets this id: dealt alike,
     # then another first move, at version 1 too.
     other = next(o for o in dealt.legal_actions() if o.kind != first["kind"])
-    amount = other.min if other.kind in ("bet", "raise", "complete") else None
     assert dealt.to_act is not None
-    dealt.act(dealt.to_act, other.kind, amount)
+    dealt.act(dealt.to_act, other.kind, least(other))
     Hand.objects.filter(pk=hand.pk).update(state=dealt.to_dict(), deck_commitment="0" * 64)
     ours = staying_in(hand)
     move(hand, ours)
@@ -123,7 +130,7 @@ def test_a_move_refused_or_rolled_back_leaves_no_state_behind(hand: Hand) -> Non
         move(hand, {**made, "kind": "raise", "amount": 10**6})
     assert not LIVE_HANDS.holds(hand.pk)  # the refused move may have changed the copy
     move(hand, made)  # read from the row, and made once
-    assert moves(hand) == [*before, (hand.engine_player(made["player_id"]), made["kind"])]
+    assert moves(hand) == [*before, recorded(hand, made)]
     assert hand.version == 2 and LIVE_HANDS.holds(hand.pk)
 
 
