@@ -32,7 +32,7 @@ from uuid import uuid4
 
 import pytest
 import redis
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.db import OperationalError, connection
 
 from cardroom.env import env_bool
@@ -299,8 +299,9 @@ def _quiesce() -> None:
             # page left from this test never finds a later test's table under its id.
             call_command("flush", interactive=False, verbosity=0, reset_sequences=False)
             return
-        except OperationalError:
-            if attempt == FLUSH_ATTEMPTS - 1:
+        except CommandError as exc:
+            # flush reports every database error as a CommandError, the error its cause.
+            if not isinstance(exc.__cause__, OperationalError) or attempt == FLUSH_ATTEMPTS - 1:
                 raise
             time.sleep(0.5)
 
