@@ -1,6 +1,6 @@
 """Telling a table's websockets that something changed.
 
-Every consumer in the table's group answers the notice by building a fresh
+Every consumer of the table answers the notice by building a fresh
 snapshot for its own viewer (:mod:`tables.consumers`), so no payload built
 for one viewer travels through the channel layer to another. A move's notice
 also carries the table's rows as the move left them
@@ -32,7 +32,12 @@ logger = logging.getLogger(__name__)
 
 
 def table_group(table_id: int) -> str:
-    """Everyone watching the table, seated or not: ``table-12``."""
+    """The processes serving anyone watching the table, seated or not: ``table-12``.
+
+    Its members are the processes' relays (``tables.consumers.relay``), which
+    hand each message to the table's viewers by its ``table``: every message
+    to this group names its table.
+    """
     return f"table-{table_id}"
 
 
@@ -103,7 +108,7 @@ async def announce_changed(
     """
     layer = get_channel_layer()
     if layer is not None:
-        notice: dict[str, Any] = {"type": CHANGED}
+        notice: dict[str, Any] = {"type": CHANGED, "table": table_id}
         if change is not None:
             notice["change"] = change
             if rows is not None:
@@ -165,4 +170,6 @@ async def announce_chat(table_id: int, line: dict[str, Any]) -> None:
     """
     layer = get_channel_layer()
     if layer is not None:
-        await layer.group_send(table_group(table_id), {"type": CHAT, "line": line})
+        await layer.group_send(
+            table_group(table_id), {"type": CHAT, "table": table_id, "line": line}
+        )

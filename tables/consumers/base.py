@@ -3,14 +3,20 @@ with orjson, database work in a pool of threads, and a limit on messages."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine
+import contextlib
+import functools
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, ParamSpec, TypeVar
 
 import orjson
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.layers import get_channel_layer
+from channels.utils import await_many_dispatch
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 
 from tables.ratelimit import RateLimit
 
@@ -27,6 +33,26 @@ class DirectConsumer(AsyncJsonWebsocketConsumer):
     which closes stale connections around each call itself, so the hop
     bought nothing.
     """
+
+    async def dispatch_from(
+        self,
+        scope: Any,
+        receive: Callable[[], Awaitable[Any]],
+        send: Callable[[Any], Awaitable[None]],
+        *more: Callable[[], Awaitable[Any]],
+    ) -> None:
+        """What ``__call__`` does for every consumer (the websocket's messages
+        and this connection's channel's, each dispatched in turn), with ``more``
+        sources of messages dispatched in the same turn."""
+        layer = get_channel_layer(self.channel_layer_alias)
+        if layer is None:  # the settings always name one; tests, an in-memory one
+            raise ImproperlyConfigured("the live pages need CHANNEL_LAYERS")
+        self.scope, self.base_send, self.channel_layer = scope, send, layer
+        self.channel_name = await layer.new_channel()
+        # Each source is awaited for its next message (the stubs say otherwise).
+        sources: list[Any] = [receive, functools.partial(layer.receive, self.channel_name), *more]
+        with contextlib.suppress(StopConsumer):
+            await await_many_dispatch(sources, self.dispatch)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)

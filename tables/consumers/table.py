@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from django.conf import settings
@@ -10,6 +11,7 @@ from django.utils import timezone
 from tables import broadcast, services
 from tables.consumers.base import DirectConsumer, in_db_thread, message_limit, too_many
 from tables.consumers.messages import MESSAGES, NEEDS_LOGIN, BadMessage, Service, parse_frame
+from tables.consumers.relay import TABLE_RELAY, Inbox
 from tables.consumers.shared import FRESH_ROWS, OPEN_SOCKETS, read_table_shared
 from tables.ratelimit import RateLimit
 from tables.selectors.carried import carry
@@ -59,8 +61,17 @@ SERVICE_ERRORS: tuple[tuple[type[Exception], str], ...] = (
 class TableConsumer(DirectConsumer):
     """One viewer of one table: a player (logged in) or an anonymous observer."""
 
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """As every consumer, with one more source of messages: the table's
+        notices, which this process's relay puts in ``self.inbox``."""
+        self.inbox: Inbox = asyncio.Queue()
+        self.table_id = int(scope["url_route"]["kwargs"]["table_id"])
+        try:
+            await self.dispatch_from(scope, receive, send, self.inbox.get)
+        finally:  # however the connection ended, its inbox is no longer read
+            TABLE_RELAY.drop(self.table_id, self.inbox)
+
     async def connect(self) -> None:
-        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         user = self.scope.get("user")
         self.player_id: int | None = user.pk if user is not None and user.is_authenticated else None
         session = self.scope.get("session")
@@ -86,11 +97,12 @@ class TableConsumer(DirectConsumer):
             return
         if self.player_id is not None:
             self.balance = await in_db_thread(player_balance)(self.player_id)
-        self.groups = [broadcast.table_group(self.table_id)]
+        # The table's notices come through this process's relay, and the
+        # user's (a logout, a host's removal) to this connection's own channel.
+        await TABLE_RELAY.join(self.channel_layer, self.table_id, self.inbox)
         if self.player_id is not None:
-            self.groups.append(broadcast.user_group(self.player_id))
-        for group in self.groups:
-            await self.channel_layer.group_add(group, self.channel_name)
+            self.groups = [broadcast.user_group(self.player_id)]
+            await self.channel_layer.group_add(self.groups[0], self.channel_name)
         back = self.player_id is not None and await self.count_connection(self.player_id)
         # The page picks up where the table is: its recent chat, then the
         # latest hand's log from its first event, then the snapshot.
@@ -110,6 +122,7 @@ class TableConsumer(DirectConsumer):
         return back
 
     async def disconnect(self, code: int) -> None:
+        await TABLE_RELAY.leave(self.table_id, self.inbox)
         player_id = self.counted_for
         if player_id is None:
             return

@@ -115,7 +115,7 @@ def test_a_move_kept_here_is_not_shown_after_a_newer_change_from_elsewhere(
             assert kept.stamp < (kept.stamp[0], newer)
             # The older move's notice, late: nobody goes back to it.
             seen = {socket: len(socket.frames) for socket in (alice, bob, observer)}
-            notice = {"type": broadcast.CHANGED, "change": token}
+            notice = {"type": broadcast.CHANGED, "table": table.pk, "change": token}
             await get_channel_layer().group_send(broadcast.table_group(table.pk), notice)
             for socket, start in seen.items():
                 while not await socket.quiet():
@@ -154,7 +154,12 @@ def test_a_move_made_in_another_process_reaches_viewers_here_in_its_notice_witho
             reads.clear()
             newer = await database_sync_to_async(_bring_in_elsewhere)(table.pk)
             rows = await database_sync_to_async(_rows_now)(table.pk)
-            notice = {"type": broadcast.CHANGED, "change": "elsewhere-1", "rows": carry(rows)}
+            notice = {
+                "type": broadcast.CHANGED,
+                "table": table.pk,
+                "change": "elsewhere-1",
+                "rows": carry(rows),
+            }
             await get_channel_layer().group_send(broadcast.table_group(table.pk), notice)
             for socket in (alice, bob, observer):
                 assert (await socket.receive_snapshot())["hand"]["turn"] == newer

@@ -1,0 +1,112 @@
+"""One place per process in each table's group, for all its viewers here.
+
+A table's change notices and chat lines go to the table's channel-layer
+group (:func:`tables.broadcast.table_group`). Were every connection a member,
+each notice would wake every viewer's own wait on the channel layer: a round
+of tasks made, a lock handed on and a wait cancelled per viewer per change,
+all on this process's one event loop. Instead this process joins each group
+it has viewers of once, with one channel of its own, and hands each notice
+to the viewers of its table through their inboxes (an ``asyncio.Queue`` that
+the consumer reads beside the websocket and its own channel). So the channel
+layer's work per change is one message per process, however many watch.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from tables.broadcast import table_group
+
+logger = logging.getLogger(__name__)
+
+Inbox = asyncio.Queue[dict[str, Any]]
+
+# A group forgets a member this long after it joined (channels_redis's group
+# expiry, a week here), so the relay joins its groups again this often.
+REJOIN_SECONDS = 24 * 3600
+# After the channel layer fails (Redis gone), the reader waits this long before reading again.
+RETRY_SECONDS = 1.0
+
+
+class TableRelay:
+    """This process's channel in the groups of the tables it has viewers of."""
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.layer: Any = None
+        self.channel: str | None = None
+        self.inboxes: dict[int, set[Inbox]] = {}  # table id -> its viewers' inboxes here
+        self.lock = asyncio.Lock()  # one change of membership at a time
+        self.tasks: list[asyncio.Task[None]] = []
+
+    async def join(self, layer: Any, table_id: int, inbox: Inbox) -> None:
+        """Hand the table's notices to ``inbox`` from now on: once this returns,
+        every notice sent after it reaches the inbox."""
+        self._on_this_loop(layer)
+        async with self.lock:
+            if self.channel is None:
+                self.channel = await layer.new_channel()
+                loop = asyncio.get_running_loop()
+                self.tasks = [loop.create_task(self._read()), loop.create_task(self._rejoin())]
+            inboxes = self.inboxes.setdefault(table_id, set())
+            if not inboxes:
+                await layer.group_add(table_group(table_id), self.channel)
+            inboxes.add(inbox)
+
+    async def leave(self, table_id: int, inbox: Inbox) -> None:
+        """No more notices for ``inbox``; the last viewer of a table here takes
+        this process out of its group."""
+        async with self.lock:
+            if self.drop(table_id, inbox) and self.channel is not None:
+                await self.layer.group_discard(table_group(table_id), self.channel)
+
+    def drop(self, table_id: int, inbox: Inbox) -> bool:
+        """Forget ``inbox`` now, without waiting (a consumer that failed);
+        whether that left the table with no viewer here."""
+        inboxes = self.inboxes.get(table_id)
+        if inboxes is None or inbox not in inboxes:
+            return False
+        inboxes.discard(inbox)
+        if inboxes:
+            return False
+        del self.inboxes[table_id]
+        return True
+
+    def _on_this_loop(self, layer: Any) -> None:
+        """Start afresh on a new event loop or layer: Daphne has one of each, tests one per test."""
+        loop = asyncio.get_running_loop()
+        if loop is self.loop and layer is self.layer:
+            return
+        for task in self.tasks:
+            task.cancel()
+        self.loop, self.layer, self.channel, self.inboxes = loop, layer, None, {}
+        self.lock, self.tasks = asyncio.Lock(), []
+
+    async def _read(self) -> None:
+        """Hand each message of this process's channel to its table's inboxes."""
+        assert self.channel is not None
+        while True:
+            try:
+                message = await self.layer.receive(self.channel)
+            except Exception:
+                logger.exception("could not read this process's table notices")
+                await asyncio.sleep(RETRY_SECONDS)
+                continue
+            table_id = message.get("table")
+            for inbox in self.inboxes.get(table_id, ()) if isinstance(table_id, int) else ():
+                inbox.put_nowait(message)
+
+    async def _rejoin(self) -> None:
+        while True:
+            await asyncio.sleep(REJOIN_SECONDS)
+            async with self.lock:
+                for table_id in list(self.inboxes):
+                    try:
+                        await self.layer.group_add(table_group(table_id), self.channel)
+                    except Exception:  # the next round tries again, well before the expiry
+                        logger.exception("could not rejoin table %s's group", table_id)
+
+
+TABLE_RELAY = TableRelay()
