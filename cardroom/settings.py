@@ -86,7 +86,8 @@ _DEFAULT_DATABASE_URL = f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
 # task). Daphne runs database work in a small pool of threads, each keeping its
 # own connection, so a move doesn't pay for a new PostgreSQL backend process:
 # the load benchmark measured that at more CPU than the move itself. Health
-# checks replace a connection the server has dropped instead of failing on it.
+# checks replace a connection the server has dropped instead of failing on it
+# (those threads check one at most every few seconds: tables.consumers.base).
 DATABASE_CONN_MAX_AGE = env_int("DATABASE_CONN_MAX_AGE", default=300)
 # PostgreSQL plans each statement sent with its values written in, every time.
 # Sent apart from their values instead, the statements a move repeats
@@ -344,7 +345,8 @@ CARDROOM_PASSWORD_RESET_WINDOW_MINUTES = env_int(
 CHANNEL_LAYER_CAPACITY = env_int("CHANNEL_LAYER_CAPACITY", default=1000, minimum=1)
 CHANNEL_LAYER_EXPIRY = env_int("CHANNEL_LAYER_EXPIRY", default=60, minimum=1)
 # A connection leaves its groups silently this long after joining them. Players,
-# lobby tabs and the demo's bots can stay connected for days, so a week.
+# lobby tabs and the demo's bots can stay connected for days, so a week. (A
+# process's relay, in every group of a table it serves, joins them again daily.)
 CHANNEL_LAYER_GROUP_EXPIRY = 7 * 24 * 3600
 # The channel layer's Redis servers: REDIS_URL's unless CHANNEL_LAYER_URLS
 # names several (comma-separated), over which channels_redis spreads the

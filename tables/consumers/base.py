@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import threading
+import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, ParamSpec, TypeVar
 
@@ -17,6 +19,7 @@ from channels.layers import get_channel_layer
 from channels.utils import await_many_dispatch
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
+from django.db import connections
 
 from tables.ratelimit import RateLimit
 
@@ -78,7 +81,43 @@ def in_db_thread(func: Callable[P, R]) -> Callable[P, Coroutine[Any, Any, R]]:
     behind it. Moves at one table are still one at a time: each service locks
     the table's row.
     """
-    return database_sync_to_async(func, thread_sensitive=False)
+
+    @functools.wraps(func)
+    def checked_lately(*args: P.args, **kwargs: P.kwargs) -> R:
+        trust_recent_health_checks()
+        return func(*args, **kwargs)
+
+    return database_sync_to_async(checked_lately, thread_sensitive=False)
+
+
+# How long a connection's health check vouches for it (see trust_recent_health_checks).
+HEALTH_CHECK_SECONDS = 5.0
+_last_checks = threading.local()  # alias -> (the connection checked, when), per thread
+
+
+def trust_recent_health_checks() -> None:
+    """Let this thread's connections skip their health check if they passed one
+    within ``HEALTH_CHECK_SECONDS``.
+
+    ``database_sync_to_async`` closes stale connections before each call, as
+    a request does, and so asks each connection with health checks on
+    (``CONN_HEALTH_CHECKS``) for a ``SELECT 1`` before the call's first
+    query: a round trip more for every move. Once every few seconds is as
+    good a guard against a connection the server has dropped; a connection
+    dropped within that time fails one call, whose error has the next call
+    check it and connect again.
+    """
+    checks: dict[str, tuple[object, float]] = _last_checks.__dict__
+    now = time.monotonic()
+    conn: Any  # django-stubs lack the wrapper's health-check attributes
+    for conn in connections.all(initialized_only=True):
+        if conn.connection is None or not conn.health_check_enabled or conn.health_check_done:
+            continue
+        checked, at = checks.get(conn.alias, (None, 0.0))
+        if checked is conn.connection and now - at < HEALTH_CHECK_SECONDS:
+            conn.health_check_done = True
+        else:  # checked before this call's first query, as Django does
+            checks[conn.alias] = (conn.connection, now)
 
 
 def message_limit() -> RateLimit:

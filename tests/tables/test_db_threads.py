@@ -1,0 +1,121 @@
+"""The consumers' database threads (``tables.consumers.base.in_db_thread``)
+against the real PostgreSQL: a connection whose health was checked lately
+goes straight to its query, and one the server dropped is still replaced.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from django.db import OperationalError, connection
+from django.db.backends.postgresql.base import DatabaseWrapper
+
+from tables.consumers import base
+from tables.models import Table
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("kept_connections")]
+
+CALLS = 8
+T = TypeVar("T")
+
+
+@pytest.fixture
+def kept_connections(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The threads keep their connections between calls, as the settings have
+    them outside tests; the server ends them after the test."""
+    monkeypatch.setitem(connection.settings_dict, "CONN_MAX_AGE", 60)
+    yield
+    dropped_by_the_server()
+
+
+@pytest.fixture
+def checks(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """Every health check the threads' connections make (each a ``SELECT 1``), by alias."""
+    made: list[str] = []
+    original = DatabaseWrapper.is_usable
+
+    def counted(self: DatabaseWrapper) -> bool:
+        made.append(self.alias)
+        return original(self)
+
+    monkeypatch.setattr(DatabaseWrapper, "is_usable", counted)
+    yield made
+
+
+def tables_counted() -> int:
+    return Table.objects.count()
+
+
+def on_one_thread(scenario: Callable[[], Awaitable[T]]) -> T:
+    """Run ``scenario`` with a database pool of one thread: the one connection
+    of that thread serves every call it makes."""
+
+    async def run() -> T:
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            asyncio.get_running_loop().set_default_executor(pool)
+            return await scenario()
+
+    return async_to_sync(run)()
+
+
+async def counted(times: int) -> list[int]:
+    return [await base.in_db_thread(tables_counted)() for _ in range(times)]
+
+
+def test_a_connection_checked_within_the_window_is_not_checked_again(checks: list[str]) -> None:
+    assert connection.settings_dict["CONN_HEALTH_CHECKS"]  # as the settings have it
+    assert on_one_thread(lambda: counted(CALLS)) == [0] * CALLS
+    # The thread's new connection is checked on its first reuse, and then not again.
+    assert checks == ["default"]
+
+
+def test_a_connection_is_checked_again_once_the_window_has_passed(
+    checks: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(base, "HEALTH_CHECK_SECONDS", 0.0)
+    on_one_thread(lambda: counted(CALLS))
+    # Each call but the first (it connects) checks its connection first.
+    assert checks == ["default"] * (CALLS - 1)
+
+
+def dropped_by_the_server() -> int:
+    """Have PostgreSQL end every connection to the test database but this thread's."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        (ended,) = cursor.fetchone()
+    return int(ended)
+
+
+# The test's own thread, whose connection is not the pool's.
+drop = sync_to_async(dropped_by_the_server, thread_sensitive=True)
+
+
+def test_a_connection_the_server_dropped_is_replaced_once_the_window_has_passed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async def scenario() -> list[int]:
+        await counted(2)  # connected, then checked: trusted for the window
+        assert await drop() == 1
+        monkeypatch.setattr(base, "HEALTH_CHECK_SECONDS", 0.0)
+        return await counted(2)
+
+    assert on_one_thread(scenario) == [0, 0]
+
+
+def test_a_connection_dropped_within_the_window_fails_one_call_and_the_next_reconnects() -> None:
+    async def scenario() -> None:
+        await counted(2)
+        assert await drop() == 1
+        with pytest.raises(OperationalError):
+            await counted(1)
+        assert await counted(2) == [0, 0]
+
+    on_one_thread(scenario)
