@@ -78,7 +78,12 @@ _HAND_AT_NO_STATE = CompiledRead(
     lambda hand_id, table_id: Hand.objects.filter(pk=hand_id, table_id=table_id).defer("state"),
     arity=2,
 )
-_SEATS_AT = CompiledRead(lambda table_id: Seat.objects.filter(table_id=table_id))
+# Every seat at the table with its player, in order: the rows after a move are built from them.
+_SEATS_AT = CompiledRead(
+    lambda table_id: (
+        Seat.objects.select_related("player").filter(table_id=table_id).order_by("number")
+    )
+)
 
 
 def _lock_hand(hand_id: int, table_id: int | None = None, *, state: bool = True) -> Hand:
@@ -129,14 +134,17 @@ class HandSeats:
     changes here keeps a move to one read and one write per changed seat.
     """
 
-    def __init__(self, seats: list[Seat]) -> None:
+    def __init__(self, seats: list[Seat], at_table: list[Seat] | None = None) -> None:
         self.seats = seats
+        # Every seat at the table, these among them, in order, with their players.
+        self.at_table = seats if at_table is None else at_table
         self.changed: dict[int, set[str]] = {}
 
     @classmethod
     def load(cls, hand: Hand) -> HandSeats:
         numbers, players = hand.seat_numbers(), hand.player_ids()
-        found = {s.number: s for s in _SEATS_AT(hand.table_id) if s.number in numbers}
+        at_table = _SEATS_AT(hand.table_id)
+        found = {s.number: s for s in at_table if s.number in numbers}
         seats = []
         for number, player_id in zip(numbers, players, strict=True):
             seat = found.get(number)
@@ -144,7 +152,7 @@ class HandSeats:
                 # Leaving is refused mid-hand, so this is a bug: roll back.
                 raise ServiceError(f"seat {number} of hand #{hand.number} lost its player")
             seats.append(seat)
-        return cls(seats)
+        return cls(seats, at_table)
 
     def __getitem__(self, player: int) -> Seat:
         return self.seats[player]

@@ -316,7 +316,6 @@ def _hand_create(
     return hand
 
 
-@transaction.atomic
 def hand_act(
     *,
     hand_id: int,
@@ -339,6 +338,33 @@ def hand_act(
     bank spends the time taken from it. With ``table_id``, a hand that is not
     at that table is refused.
     """
+    hand, _ = hand_act_seated(
+        hand_id=hand_id,
+        player_id=player_id,
+        kind=kind,
+        amount=amount,
+        cards=cards,
+        version=version,
+        now=now,
+        table_id=table_id,
+    )
+    return hand
+
+
+@transaction.atomic
+def hand_act_seated(
+    *,
+    hand_id: int,
+    player_id: int,
+    kind: str,
+    amount: int | None,
+    cards: Sequence[int] | None,
+    version: int,
+    now: datetime | None,
+    table_id: int | None,
+) -> tuple[Hand, list[Seat]]:
+    """:func:`hand_act`, and every seat at the table as the move left them,
+    with their players: what a move's snapshot is built from besides the hand."""
     hand, state = _lock_live_hand(hand_id, table_id, expected=version)
     if hand.is_finished:
         raise StaleMove(f"hand #{hand.number} is over")
@@ -364,7 +390,7 @@ def hand_act(
     )
     if not state.finished:  # the hand's next move here starts from this state
         LIVE_HANDS.keep_on_commit(hand.pk, hand.version, hand.deck_commitment, state)
-    return hand
+    return hand, seats.at_table
 
 
 def _hand_apply(

@@ -17,7 +17,7 @@ from tables.selectors.snapshots import TableRows, rows_after_move
 from tables.services.calls import game_call
 from tables.services.chips import seat_auto_rebuy_set, seat_rebuy
 from tables.services.common import StaleMove
-from tables.services.hands import hand_act, hand_follow_up, hand_start_if_ready
+from tables.services.hands import hand_act_seated, hand_follow_up, hand_start_if_ready
 from tables.services.seats import seat_sit_in, seat_take
 from tables.services.tables import table_open
 
@@ -80,16 +80,17 @@ def hand_play(
         )
         if hand_id is None:
             raise StaleMove("no hand is being played at this table")
-    hand = hand_act(
+    hand, seats = hand_act_seated(
         hand_id=hand_id,
         player_id=player_id,
         kind=kind,
         amount=amount,
         cards=cards,
         version=version,
+        now=None,
         table_id=table_id,
     )
     hand_follow_up(hand=hand)
     if hand.is_finished:
         return None
-    return rows_after_move(hand)
+    return rows_after_move(hand, seats)

@@ -13,18 +13,22 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import User
 from tables import broadcast, services
 from tables.consumers import shared
-from tables.models import Hand, Table
+from tables.models import Hand, Seat, Table
 from tables.rules import HandState
 from tables.selectors.carried import carry
 from tables.selectors.snapshots import TableRows, build_snapshot, read_table, rows_after_move
 from tests.tables.test_consumers import first_move, heads_up, room, run, to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+SEATS_FROM = f'FROM "{Seat._meta.db_table}"'
 
 
 def _played_hand(table: Table, alice: User, bob: User) -> Hand:
@@ -56,6 +60,34 @@ def test_the_rows_a_move_leaves_build_the_snapshot_a_fresh_read_builds(
         theirs = build_snapshot(fresh, viewer, None, with_events=True, balance=0)
         assert mine.payload == theirs.payload
         assert mine.events == theirs.events and mine.cursor == theirs.cursor
+
+
+def test_a_moves_rows_come_with_the_seats_it_locked_and_build_what_a_fresh_read_builds(
+    table: Table, alice: User, bob: User, carol: User
+) -> None:
+    hand = _played_hand(table, alice, bob)
+    services.seat_take(table_id=table.pk, player_id=carol.pk, seat_number=4, buy_in=100)
+    state = HandState.from_dict(hand.state)
+    assert state.to_act is not None
+    mover = hand.seating["players"][state.to_act]["player"]
+    kind = next(o.kind for o in state.legal_actions() if o.kind in ("check", "call"))
+    with CaptureQueriesContext(connection) as queries:
+        rows = services.hand_play(
+            table_id=table.pk, player_id=mover, kind=kind, version=hand.version, hand_id=hand.pk
+        )
+    assert rows is not None
+    seats_read = [
+        q["sql"] for q in queries if q["sql"].startswith("SELECT") and SEATS_FROM in q["sql"]
+    ]
+    assert len(seats_read) == 1  # under the table's lock, with the players; not again after
+    fresh = read_table(table.pk)
+    assert fresh is not None and rows.stamp == fresh.stamp
+    assert [s.number for s in rows.seats] == [1, 2, 4]  # carol, sitting out, too
+    for viewer in (alice.pk, bob.pk, carol.pk, None):
+        mine = build_snapshot(rows, viewer, None, with_events=True, balance=0)
+        theirs = build_snapshot(fresh, viewer, None, with_events=True, balance=0)
+        assert mine.payload == theirs.payload
+        assert mine.events == theirs.events
 
 
 def test_a_finished_hands_rows_are_read_afresh(table: Table, alice: User, bob: User) -> None:
