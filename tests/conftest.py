@@ -8,8 +8,9 @@ import os
 import signal
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 from urllib.parse import quote
 from uuid import uuid4
 
@@ -25,6 +26,8 @@ from pytest_django import DjangoDbBlocker, Settings
 hypothesis_settings.register_profile("dev", max_examples=100)
 hypothesis_settings.register_profile("ci", max_examples=200)
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+T = TypeVar("T")
 
 # The servers some tests start (Daphne, Celery workers) inherit this: killed at
 # the end of their test, their kept connections would close a moment too late
@@ -60,6 +63,47 @@ def django_db_setup(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -
     gc.collect()
     with django_db_blocker.unblock():
         _end_other_sessions()
+
+
+# Tries at emptying the database after a transactional test, each of which a deadlock may end.
+FLUSH_ATTEMPTS = 3
+
+
+def retrying_deadlocks(flush: Callable[[], T]) -> T:
+    """``flush``, tried again when PostgreSQL ends it as a deadlock.
+
+    Emptying the database (TRUNCATE) locks its tables one by one, and deadlocks
+    with a server or worker a test started that reads two of them at the same
+    moment (a sweep, a closing socket): nothing was emptied, so it is tried
+    again. ``flush`` reports a database error as a CommandError caused by it.
+    """
+    from django.core.management import CommandError
+    from django.db import OperationalError
+
+    for attempt in range(FLUSH_ATTEMPTS):
+        try:
+            return flush()
+        except CommandError as exc:
+            if not isinstance(exc.__cause__, OperationalError) or attempt == FLUSH_ATTEMPTS - 1:
+                raise
+            time.sleep(0.5)
+    raise AssertionError("unreachable: the last attempt returns or raises")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def transactional_teardown_retried() -> Iterator[None]:
+    """pytest-django empties the database after each transactional test, as a
+    TransactionTestCase does: through :func:`retrying_deadlocks`."""
+    from django.test import TransactionTestCase
+
+    original = TransactionTestCase._fixture_teardown
+
+    def retried(self: TransactionTestCase) -> None:
+        retrying_deadlocks(lambda: original(self))
+
+    TransactionTestCase._fixture_teardown = retried  # type: ignore[method-assign]
+    yield
+    TransactionTestCase._fixture_teardown = original  # type: ignore[method-assign]
 
 
 # How long the sessions of stopped servers get to end on their own at the end of a run.

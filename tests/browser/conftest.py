@@ -32,8 +32,8 @@ from uuid import uuid4
 
 import pytest
 import redis
-from django.core.management import CommandError, call_command
-from django.db import OperationalError, connection
+from django.core.management import call_command
+from django.db import connection
 
 from cardroom.env import env_bool
 from cardroom.runner import free_port
@@ -41,6 +41,7 @@ from tables.models import Stakes, Table, TableConnection
 from tests.conftest import (
     live_database_url,
     own_channel_layer,
+    retrying_deadlocks,
     start_process,
     stop_process_group,
 )
@@ -55,8 +56,6 @@ NEXT_HAND_DELAY_SECONDS = 8
 START_SECONDS = 30
 # How long the server gets to finish its work after a test's pages close.
 CLOSE_SECONDS = 10
-# Tries at emptying the database after a test, each of which a deadlock may end.
-FLUSH_ATTEMPTS = 3
 # Seconds a home game's bot thinks before each move: quick, yet a page sees each one.
 BOT_THINK_SECONDS = 0.3
 
@@ -293,17 +292,11 @@ def _quiesce() -> None:
     deadline = time.monotonic() + CLOSE_SECONDS
     while _server_busy() and time.monotonic() < deadline:
         time.sleep(0.05)
-    for attempt in range(FLUSH_ATTEMPTS):
-        try:
-            # As pytest-django empties it: ids go on from where they were, so a task or
-            # page left from this test never finds a later test's table under its id.
-            call_command("flush", interactive=False, verbosity=0, reset_sequences=False)
-            return
-        except CommandError as exc:
-            # flush reports every database error as a CommandError, the error its cause.
-            if not isinstance(exc.__cause__, OperationalError) or attempt == FLUSH_ATTEMPTS - 1:
-                raise
-            time.sleep(0.5)
+    # As pytest-django empties it: ids go on from where they were, so a task or
+    # page left from this test never finds a later test's table under its id.
+    retrying_deadlocks(
+        lambda: call_command("flush", interactive=False, verbosity=0, reset_sequences=False)
+    )
 
 
 def _server_busy() -> bool:
