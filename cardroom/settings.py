@@ -342,8 +342,14 @@ CARDROOM_PASSWORD_RESET_WINDOW_MINUTES = env_int(
 # Expiry: seconds an unread message is kept. A notice late by seconds still
 # brings a viewer up to date, while a dropped one leaves them stale until the
 # next change, so late beats lost; a minute covers any stall the benchmark saw.
-CHANNEL_LAYER_CAPACITY = env_int("CHANNEL_LAYER_CAPACITY", default=1000, minimum=1)
+CHANNEL_LAYER_CAPACITY = env_int("CHANNEL_LAYER_CAPACITY", default=100, minimum=1)
 CHANNEL_LAYER_EXPIRY = env_int("CHANNEL_LAYER_EXPIRY", default=60, minimum=1)
+# Redis connections one Daphne process may hold open to each server at once.
+# Past it a command fails at once rather than waits, and redis-py 8's default
+# is 100: when the load benchmark's 1,800 bots connected within 22 s, each
+# socket's joining commands ran out of them and Daphne dropped the sockets
+# ("Too many connections"). Connections are opened only as commands need them.
+CHANNEL_LAYER_MAX_CONNECTIONS = env_int("CHANNEL_LAYER_MAX_CONNECTIONS", default=1000, minimum=1)
 # A connection leaves its groups silently this long after joining them. Players,
 # lobby tabs and the demo's bots can stay connected for days, so a week. (A
 # process's relay, in every group of a table it serves, joins them again daily.)
@@ -363,7 +369,14 @@ CHANNEL_LAYERS = {
             # redis-py 8 gives sockets a 5-second read timeout, which a consumer's
             # idle wait (a 5-second blocking pop) can hit, dropping the websocket.
             # A longer one still notices a dead connection.
-            "hosts": [{"address": url, "socket_timeout": 15} for url in CHANNEL_LAYER_URLS],
+            "hosts": [
+                {
+                    "address": url,
+                    "socket_timeout": 15,
+                    "max_connections": CHANNEL_LAYER_MAX_CONNECTIONS,
+                }
+                for url in CHANNEL_LAYER_URLS
+            ],
             "capacity": CHANNEL_LAYER_CAPACITY,
             "expiry": CHANNEL_LAYER_EXPIRY,
             "group_expiry": CHANNEL_LAYER_GROUP_EXPIRY,

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from uuid import uuid4
 
 import pytest
 import redis
@@ -340,6 +341,25 @@ def test_a_group_message_reaches_channels_on_every_shard(redis_url: str) -> None
         return heard
 
     assert async_to_sync(scenario)() == [{"type": "table.changed"}] * 4
+
+
+def test_many_sockets_joining_at_once_find_a_redis_connection_each(redis_url: str) -> None:
+    """Hundreds of commands at once on the project's layer (pages connecting
+    after a restart): redis-py's default of 100 connections refused some."""
+    from channels_redis.core import RedisChannelLayer
+
+    config = _settings_from(["CHANNEL_LAYERS"])["CHANNEL_LAYERS"]["default"]["CONFIG"]
+    hosts = [{**config["hosts"][0], "address": redis_url}]
+
+    async def scenario() -> int:
+        layer = RedisChannelLayer(hosts=hosts, prefix=f"test-{uuid4().hex}")
+        channels = [await layer.new_channel() for _ in range(300)]
+        await asyncio.gather(*(layer.group_add("crowd", channel) for channel in channels))
+        members = await layer.connection(0).zcard(layer._group_key("crowd"))
+        await layer.flush()
+        return int(members)
+
+    assert async_to_sync(scenario)() == 300
 
 
 def test_channel_layer_reads_outlast_its_blocking_pop() -> None:
