@@ -58,6 +58,8 @@ class TableRelay:
     async def leave(self, table_id: int, inbox: Inbox) -> None:
         """No more notices for ``inbox``; the last viewer of a table here takes
         this process out of its group."""
+        if inbox not in self.inboxes.get(table_id, ()):
+            return  # never joined: the connection was refused
         async with self.lock:
             if self.drop(table_id, inbox) and self.channel is not None:
                 await self.layer.group_discard(table_group(table_id), self.channel)
