@@ -47,5 +47,6 @@ gc.set_threshold(20_000, 20, 10)
 # the thread waits for the loop to give up the GIL, which by default the loop
 # keeps for up to 5 ms: about ten waits a move at a busy table. Handing it over
 # every half millisecond instead took the load benchmark's median move at 300
-# tables from 176 ms to 66 ms for the same CPU (bench/README.md).
+# tables from 176 ms to 66 ms in one pair of runs, for the same CPU
+# (bench/README.md).
 sys.setswitchinterval(0.0005)
