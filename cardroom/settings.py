@@ -342,7 +342,7 @@ CARDROOM_PASSWORD_RESET_WINDOW_MINUTES = env_int(
 # Expiry: seconds an unread message is kept. A notice late by seconds still
 # brings a viewer up to date, while a dropped one leaves them stale until the
 # next change, so late beats lost; a minute covers any stall the benchmark saw.
-CHANNEL_LAYER_CAPACITY = env_int("CHANNEL_LAYER_CAPACITY", default=100, minimum=1)
+CHANNEL_LAYER_CAPACITY = env_int("CHANNEL_LAYER_CAPACITY", default=1000, minimum=1)
 CHANNEL_LAYER_EXPIRY = env_int("CHANNEL_LAYER_EXPIRY", default=60, minimum=1)
 # Redis connections one Daphne process may hold open to each server at once.
 # Past it a command fails at once rather than waits, and redis-py 8's default

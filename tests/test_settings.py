@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -265,6 +266,34 @@ def _settings_from(names: list[str], **overrides: str) -> dict[str, object]:
         check=True,
     )
     return json.loads(result.stdout)
+
+
+def _documented_defaults() -> dict[str, int]:
+    """docs/deploy.md's variables whose row states a number as the default."""
+    text = (PROJECT_ROOT / "docs" / "deploy.md").read_text()
+    rows = re.findall(r"^\| `([A-Z_]+)` \|[^|\n]*?\(default (\d[\d,]*)[).;:]", text, re.M)
+    return {name: int(number.replace(",", "")) for name, number in rows}
+
+
+def test_each_number_docs_deploy_gives_as_a_default_is_the_settings_default() -> None:
+    documented = _documented_defaults()
+    assert "CHANNEL_LAYER_CAPACITY" in documented  # the table was read
+    code = (
+        "import json, sys, cardroom.settings as s; "
+        "print(json.dumps({n: getattr(s, n, None) for n in sys.argv[1:]}))"
+    )
+    unset = {k: v for k, v in os.environ.items() if k not in documented}
+    result = subprocess.run(
+        [sys.executable, "-c", code, *documented],
+        cwd=PROJECT_ROOT,
+        env=unset,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    # Variables read elsewhere (the Makefile's PORT, say) are not settings.
+    values = {n: v for n, v in json.loads(result.stdout).items() if isinstance(v, int)}
+    assert values == {name: documented[name] for name in values}
 
 
 def test_channels_and_celery_share_the_one_redis_url() -> None:
