@@ -136,7 +136,8 @@ class HandSeats:
 
     def __init__(self, seats: list[Seat], at_table: list[Seat] | None = None) -> None:
         self.seats = seats
-        # Every seat at the table, these among them, in order, with their players.
+        # Every seat at the table, these among them, in order, with their
+        # players, as load() read them; a hand being dealt has only its own.
         self.at_table = seats if at_table is None else at_table
         self.changed: dict[int, set[str]] = {}
 
