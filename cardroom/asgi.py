@@ -19,7 +19,9 @@ require_secret_key()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from django.conf import settings  # noqa: E402
 
+from cardroom.collector import collect_on_a_clock  # noqa: E402
 from cardroom.origin import SiteOriginValidator  # noqa: E402
 from tables.routing import websocket_urlpatterns  # noqa: E402
 
@@ -33,14 +35,12 @@ application = ProtocolTypeRouter(
     }
 )
 
-# The garbage collector's full passes scanned every object Django and the apps
-# loaded, about 100,000, and stopped the process for up to 100 ms: every table
-# it serves froze with it (bench/load.py, bench/README.md). What is loaded by now lives
-# as long as the process, so it is set aside for good, and the youngest
-# generation is collected less often, which keeps fewer objects reaching the
-# full passes at all.
+# What is loaded by now lives as long as the process: the collector's full
+# passes leave it alone. From here on the collector runs on a clock, a few ms
+# at a time, rather than stopping every table the process serves for hundreds
+# of ms whenever its counts say (cardroom/collector.py).
 gc.freeze()
-gc.set_threshold(20_000, 20, 10)
+collect_on_a_clock(full_pass_seconds=settings.GC_FULL_PASS_SECONDS)
 
 # A move's queries run in a thread of the database pool (tables.consumers.base)
 # while the event loop builds everyone's snapshots. Each time a query answers,

@@ -350,6 +350,11 @@ CHANNEL_LAYER_EXPIRY = env_int("CHANNEL_LAYER_EXPIRY", default=60, minimum=1)
 # socket's joining commands ran out of them and Daphne dropped the sockets
 # ("Too many connections"). Connections are opened only as commands need them.
 CHANNEL_LAYER_MAX_CONNECTIONS = env_int("CHANNEL_LAYER_MAX_CONNECTIONS", default=1000, minimum=1)
+# Seconds between a Daphne process's full garbage-collector passes
+# (cardroom/collector.py). Each stops the process for as long as it takes to
+# walk its heap, a few hundred ms at hundreds of tables; between them, what
+# only the collector frees (reference cycles that outlived a young pass) waits.
+GC_FULL_PASS_SECONDS = env_int("GC_FULL_PASS_SECONDS", default=300, minimum=1)
 # A connection leaves its groups silently this long after joining them. Players,
 # lobby tabs and the demo's bots can stay connected for days, so a week. (A
 # process's relay, in every group of a table it serves, joins them again daily.)

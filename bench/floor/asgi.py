@@ -12,9 +12,11 @@ get_asgi_application()  # Django set up: the session store and users, for the lo
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from django.conf import settings  # noqa: E402
 from django.urls import path  # noqa: E402
 
 from bench.floor.consumer import FloorConsumer  # noqa: E402
+from cardroom.collector import collect_on_a_clock  # noqa: E402
 
 # Typed as tables/routing.py explains: django-stubs takes path()'s view for an HTTP one.
 table_path = path("ws/tables/<int:table_id>/", FloorConsumer.as_asgi())  # type: ignore[arg-type]
@@ -23,6 +25,6 @@ application = ProtocolTypeRouter(
 )
 
 # As cardroom/asgi.py: what is loaded by now lives as long as the process, so
-# the collector's full passes leave it alone.
+# the collector's full passes leave it alone, and it runs on the same clock.
 gc.freeze()
-gc.set_threshold(20_000, 20, 10)
+collect_on_a_clock(full_pass_seconds=settings.GC_FULL_PASS_SECONDS)
