@@ -34,8 +34,18 @@ class Passes:
 
 
 @pytest.fixture
-def clock_passes() -> Iterator[Callable[..., Passes]]:
-    """Start a clock; return the passes its own thread makes (not another clock's)."""
+def thresholds() -> Iterator[tuple[int, int, int]]:
+    """Thresholds of our own, which no clock sets, put back as they were after."""
+    before = gc.get_threshold()
+    gc.set_threshold(1234, 5, 6)
+    yield gc.get_threshold()
+    gc.set_threshold(*before)
+
+
+@pytest.fixture
+def clock_passes(thresholds: tuple[int, int, int]) -> Iterator[Callable[..., Passes]]:
+    """Start a clock; return the passes its own thread makes (not another clock's:
+    a test process that has imported cardroom.asgi runs one of its own)."""
     stops: list[Callable[[], None]] = []
     passes = Passes()
     gc.callbacks.append(passes)
@@ -101,15 +111,6 @@ def test_the_full_pass_frees_an_older_cycle(clock_passes: Callable[..., Passes])
     cycle = promoted_cycle()
     assert wait_for(lambda: cycle() is None)
     assert 2 in passes.generations
-
-
-@pytest.fixture
-def thresholds() -> Iterator[tuple[int, int, int]]:
-    """Thresholds of our own, which no clock sets, put back as they were after."""
-    before = gc.get_threshold()
-    gc.set_threshold(1234, 5, 6)
-    yield gc.get_threshold()
-    gc.set_threshold(*before)
 
 
 def test_stopping_the_clock_ends_its_passes_and_gives_the_thresholds_back(
