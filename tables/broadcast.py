@@ -95,14 +95,18 @@ async def announce_changed(
     *,
     change: str | None = None,
     rows: dict[str, Any] | None = None,
+    stamp: tuple[int, int] | None = None,
     lobby_now: bool = False,
 ) -> None:
     """Send the change notice now; the caller has already committed what changed.
 
     ``change`` names the table's rows as the change left them, which the
     sending process keeps for its own viewers (``tables.consumers.shared.FreshRows``),
-    and ``rows`` carries them to the other processes'
-    (``tables.selectors.carried.carry``). The lobby hears of it too, through
+    ``rows`` carries them to the other processes'
+    (``tables.selectors.carried.carry``), and ``stamp`` says how far they have
+    got (``TableRows.stamp``), so that a viewer's inbox can tell the newer of
+    two notices apart without unpacking either
+    (``tables.consumers.relay.Inbox``). The lobby hears of it too, through
     :data:`LOBBY_NOTICES` unless ``lobby_now`` (for a caller whose event loop
     may end before a notice it holds back would leave).
     """
@@ -113,6 +117,8 @@ async def announce_changed(
             notice["change"] = change
             if rows is not None:
                 notice["rows"] = rows
+            if stamp is not None:
+                notice["stamp"] = list(stamp)
         await layer.group_send(table_group(table_id), notice)
         # Seats, stacks and hand counts may have changed: the lobby shows them.
         if lobby_now:

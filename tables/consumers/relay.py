@@ -6,7 +6,7 @@ each notice would wake every viewer's own wait on the channel layer: a round
 of tasks made, a lock handed on and a wait cancelled per viewer per change,
 all on this process's one event loop. Instead this process joins each group
 it has viewers of once, with one channel of its own, and hands each notice
-to the viewers of its table through their inboxes (an ``asyncio.Queue`` that
+to the viewers of its table through their inboxes (:class:`Inbox`, which
 the consumer reads beside the websocket and its own channel). So the channel
 layer's work per change is one message per process, however many watch.
 """
@@ -14,20 +14,62 @@ layer's work per change is one message per process, however many watch.
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 from typing import Any
 
-from tables.broadcast import table_group
+from tables.broadcast import CHANGED, table_group
 
 logger = logging.getLogger(__name__)
-
-Inbox = asyncio.Queue[dict[str, Any]]
 
 # A group forgets a member this long after it joined (channels_redis's group
 # expiry, a week here), so the relay joins its groups again this often.
 REJOIN_SECONDS = 24 * 3600
 # After the channel layer fails (Redis gone), the reader waits this long before reading again.
 RETRY_SECONDS = 1.0
+
+
+class Inbox(asyncio.Queue[dict[str, Any]]):
+    """One viewer's table notices, in the order they came, with at most one
+    change notice among them.
+
+    A snapshot shows the whole table and every event the viewer hasn't had,
+    so of two change notices waiting, a snapshot built for the newer shows
+    all the older would have. A change that finds another still waiting
+    takes its place as one notice: a viewer whose process has fallen behind
+    a busy table gets one snapshot for the moves it missed, not one each,
+    and the process catches up instead of falling further behind.
+    """
+
+    _queue: collections.deque[dict[str, Any]]
+
+    def _init(self, maxsize: int) -> None:
+        self._queue = collections.deque()
+
+    def _get(self) -> dict[str, Any]:
+        return self._queue.popleft()
+
+    def _put(self, item: dict[str, Any]) -> None:
+        if item.get("type") == CHANGED:
+            for place, waiting in enumerate(self._queue):
+                if waiting.get("type") == CHANGED:
+                    self._queue[place] = newer_change(waiting, item)
+                    return
+        self._queue.append(item)
+
+
+def newer_change(waiting: dict[str, Any], arriving: dict[str, Any]) -> dict[str, Any]:
+    """The one notice to handle for two changes of a table, both committed.
+
+    A move's notice carries the stamp of the rows it left
+    (``tables.broadcast.announce_changed``): of two, the later rows show both
+    moves. A notice without rows makes the viewer read the table, as does the
+    one returned when either lacks a stamp: a read begun now shows both.
+    """
+    stamps = waiting.get("stamp"), arriving.get("stamp")
+    if isinstance(stamps[0], list) and isinstance(stamps[1], list):
+        return arriving if stamps[1] >= stamps[0] else waiting
+    return {"type": CHANGED, "table": arriving["table"]}
 
 
 class TableRelay:

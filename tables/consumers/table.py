@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from django.conf import settings
@@ -64,7 +63,7 @@ class TableConsumer(DirectConsumer):
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """As every consumer, with one more source of messages: the table's
         notices, which this process's relay puts in ``self.inbox``."""
-        self.inbox: Inbox = asyncio.Queue()
+        self.inbox = Inbox()
         self.table_id = int(scope["url_route"]["kwargs"]["table_id"])
         try:
             await self.dispatch_from(scope, receive, send, self.inbox.get)
@@ -224,7 +223,9 @@ class TableConsumer(DirectConsumer):
             return
         rows, carried = made
         change = FRESH_ROWS.keep(rows)
-        await broadcast.announce_changed(self.table_id, change=change, rows=carried)
+        await broadcast.announce_changed(
+            self.table_id, change=change, rows=carried, stamp=rows.stamp
+        )
 
     # Channel-layer handlers: "table.changed", "table.chat" and "user.revoked".
 
