@@ -229,6 +229,48 @@ def test_a_full_hand_of_eight_on_a_phone_with_every_control_in_reach(
     shot(phone, screenshots, "phone-showdown")
 
 
+def test_an_observers_phone_shows_six_seats_bets_clear_of_the_cards_and_the_centre(
+    browser: Any,
+    live_server_url: str,
+    server_channel_layer: None,
+    table: Table,
+    screenshots: Path,
+) -> None:
+    """Three players on the long sides of a six-seat felt, each with a bet out:
+    on a 390-pixel phone no bet lies on a seat's cards, the centre's words or
+    another bet (a side seat's bet goes above or below it when the line to
+    the centre has no room)."""
+    table.stakes.seats = 6
+    table.stakes.save(update_fields=["seats"])
+    for number, name in zip((3, 4, 6), NAMES, strict=False):
+        player = user_signup(username=name, password=PASSWORD)
+        services.seat_take(table_id=table.pk, player_id=player.pk, seat_number=number, buy_in=500)
+    hand = off_the_loop(partial(told, table.pk, partial(services.hand_start, table_id=table.pk)))
+    phone = browser.new_context(**PHONE, reduced_motion="reduce").new_page()
+    phone.goto(f"{live_server_url}/tables/{table.pk}/")
+    # The bring-in, a completion and a call: a bet before each seat, the street still on.
+    for moved, kind in enumerate(("bring_in", "complete", "call"), start=1):
+        state = state_of(hand)
+        move = {
+            "hand_id": hand.pk,
+            "player_id": hand.seating["players"][state.to_act]["player"],
+            "kind": kind,
+            "version": hand.version,
+        }
+        if kind == "complete":
+            move["amount"] = table.stakes.small_bet
+        off_the_loop(partial(told, table.pk, partial(services.hand_act, **move)))
+        expect(phone.locator("#felt .seat-bet")).to_have_count(moved)
+    expect(phone.locator("#timer")).to_be_visible()  # the centre at its tallest
+    shot(phone, screenshots, "observer-phone-bets")
+    seats, bets, centre = boxes(phone, "#felt .seat", "#felt .seat-bet", "#felt .centre > *")
+    assert (len(seats), len(bets)) == (6, 3)
+    for i, bet in enumerate(bets):
+        for other in seats + centre + bets[i + 1 :]:
+            assert not overlaps(bet, other), f"{bet} overlaps {other}"
+        assert bet["x"] >= 0 and bet["x"] + bet["width"] <= 390, f"off the screen: {bet}"
+
+
 COUNT_ANIMATIONS = """
 window.animationsStarted = 0;
 const animate = Element.prototype.animate;

@@ -2,7 +2,15 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { chipPile, seatSpot, seatSpots, towardsCentre } from "../../static/js/shared/layout.js";
+import {
+  betSpots,
+  boxAt,
+  chipPile,
+  firstClear,
+  seatSpot,
+  seatSpots,
+  towardsCentre,
+} from "../../static/js/shared/layout.js";
 
 const WIDE = 0.5; // a desktop's felt, twice as wide as tall
 const TALL = 4 / 3; // a phone's, standing up
@@ -59,6 +67,42 @@ test("a seat's spot follows the viewer: whoever sits there is drawn at the botto
 test("a bet lies on the line from the centre to its seat", () => {
   assert.deepEqual(towardsCentre({ x: 50, y: 97 }, 0.5), { x: 50, y: 73.5 });
   assert.deepEqual(towardsCentre({ x: 4, y: 50 }, 0.58), { x: 23.32, y: 50 });
+});
+
+// A right-hand seat of a phone's felt, its box, and a bet's size, in percent.
+const SIDE = { x: 85, y: 60 };
+const SIDE_BOX = { left: 68, top: 52, right: 98, bottom: 66 };
+const PILE = { width: 16, height: 4 };
+
+test("a bet's places, best first: along the line to the centre, then beside its seat", () => {
+  const spots = betSpots(SIDE, SIDE_BOX, PILE);
+  assert.deepEqual(spots.slice(0, 4), [0.58, 0.5, 0.66, 0.42].map((share) => towardsCentre(SIDE, share)));
+  // Below the centre: above the seat first, then below it; its x kept on the felt.
+  assert.deepEqual(spots.slice(4), [
+    { x: 85, y: 49 },
+    { x: 85, y: 69 },
+  ]);
+  const high = betSpots({ x: 95, y: 30 }, { left: 85, top: 22, right: 100, bottom: 36 }, PILE);
+  assert.deepEqual(high.slice(4), [
+    { x: 92, y: 39 },
+    { x: 92, y: 19 },
+  ]);
+});
+
+test("a bet takes the first place clear of everything drawn and inside the felt", () => {
+  const centre = { left: 35, top: 30, right: 65, bottom: 70 };
+  const spots = betSpots(SIDE, SIDE_BOX, PILE);
+  // The line to the centre runs through the seat's cards and the centre's words.
+  assert.deepEqual(firstClear(spots, PILE, [SIDE_BOX, centre]), { x: 85, y: 49 });
+  // With that taken too, below the seat.
+  const above = boxAt({ x: 85, y: 49 }, PILE);
+  assert.deepEqual(firstClear(spots, PILE, [SIDE_BOX, centre, above]), { x: 85, y: 69 });
+  // Where nothing is in the way, the first place: in front of the seat.
+  assert.deepEqual(firstClear(spots, PILE, []), spots[0]);
+  // Nowhere clear: null, and the caller keeps the first.
+  assert.equal(firstClear(spots, PILE, [{ left: 0, top: 0, right: 100, bottom: 100 }]), null);
+  // A place partly off the felt is no place.
+  assert.equal(firstClear([{ x: 5, y: 50 }], PILE, []), null);
 });
 
 test("a pile is the fewest chips of the usual values, at most five", () => {

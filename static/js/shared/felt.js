@@ -4,7 +4,7 @@
 // few files before its keys work. Text goes in with textContent only: names
 // and chat are other people's words.
 import { cardFace, chips, wildsText } from "./format.js";
-import { chipPile, seatSpot, towardsCentre } from "./layout.js";
+import { BET_SHARES, betSpots, boxAt, chipPile, firstClear, seatSpot, towardsCentre } from "./layout.js";
 
 export function byId(id) {
   return document.getElementById(id);
@@ -170,7 +170,7 @@ function feltAspect(felt) {
   return felt.clientWidth ? felt.clientHeight / felt.clientWidth : 0.5;
 }
 
-export const BET_SHARE = 0.58; // how far out from the centre a bet lies, towards its seat
+export const BET_SHARE = BET_SHARES[0]; // how far out from the centre a bet lies, towards its seat
 
 // Draws the seats (replacing those drawn before): each of `seats` is
 // {number, box, bet}, the box from seatBox or the caller's own. Seat `bottom`
@@ -193,6 +193,47 @@ export function drawSeats(felt, seats, bottom, count) {
   });
   clearSeats(felt);
   felt.appendChild(drawn);
+  settleBets(felt);
+}
+
+// Moves each bet that lies on a seat, the centre's words or another bet to
+// the first clear spot of layout.js's betSpots, measured as drawn; one with
+// no clear spot stays in front of its seat. Called again once the centre
+// has changed, which it may have after the seats were drawn.
+export function settleBets(felt) {
+  if (!settled.has(felt)) settled.set(felt, new Map());
+  const frame = felt.getBoundingClientRect();
+  if (!frame.width || !frame.height) return;
+  const inFelt = (r) => ({
+    left: (100 * (r.left - frame.left)) / frame.width,
+    top: (100 * (r.top - frame.top)) / frame.height,
+    right: (100 * (r.right - frame.left)) / frame.width,
+    bottom: (100 * (r.bottom - frame.top)) / frame.height,
+  });
+  const drawn = [...felt.querySelectorAll(".seat, .centre > *")].map((n) => n.getBoundingClientRect());
+  const taken = drawn.filter((r) => r.width && r.height).map(inFelt);
+  felt.querySelectorAll(".seat-bet:not(.chip-ghost)").forEach((pile) => {
+    const seat = felt.querySelector(`.seat[data-seat="${pile.dataset.seat}"]`);
+    const r = pile.getBoundingClientRect();
+    if (!seat || !r.width) return;
+    const spot = { x: parseFloat(seat.style.left), y: parseFloat(seat.style.top) };
+    const size = { width: (100 * r.width) / frame.width, height: (100 * r.height) / frame.height };
+    const spots = betSpots(spot, inFelt(seat.getBoundingClientRect()), size);
+    const clear = firstClear(spots, size, taken) || spots[0];
+    place(pile, clear);
+    taken.push(boxAt(clear, size));
+    settled.get(felt).set(Number(pile.dataset.seat), clear);
+  });
+}
+
+// Each felt's seats' bets where settleBets last drew them, by seat number.
+const settled = new WeakMap();
+
+// Where seat `number`'s bet was last drawn (on the felt, in percent), or
+// null: the spot its chips leave from when they go to the pot.
+export function betDrawnAt(felt, number) {
+  const spots = settled.get(felt);
+  return (spots && spots.get(number)) || null;
 }
 
 function place(node, spot) {

@@ -68,6 +68,42 @@ export function towardsCentre(spot, share) {
   return { x: round(50 + share * (spot.x - 50)), y: round(50 + share * (spot.y - 50)) };
 }
 
+// Where a bet may lie, best first: on the line from the centre to its seat,
+// each of BET_SHARES of the way out, then just above or below the seat (its
+// side facing the centre first). A phone's narrow felt can leave no room on
+// that line between a side seat's cards and the centre. `seat` is the seat's
+// box and `pile` the bet's size, in percent of the felt like the spots.
+export const BET_SHARES = [0.58, 0.5, 0.66, 0.42];
+const BET_GAP = 1; // percent of the felt's height between a seat and a bet above or below it
+
+export function betSpots(spot, seat, pile) {
+  const along = BET_SHARES.map((share) => towardsCentre(spot, share));
+  const x = round(Math.min(Math.max(spot.x, pile.width / 2), 100 - pile.width / 2));
+  const above = { x, y: round(seat.top - BET_GAP - pile.height / 2) };
+  const below = { x, y: round(seat.bottom + BET_GAP + pile.height / 2) };
+  return [...along, ...(spot.y > 50 ? [above, below] : [below, above])];
+}
+
+// The first of `spots` where a box of `size` centred on it lies inside the
+// felt and clear of every box in `taken`; null if none is.
+export function firstClear(spots, size, taken) {
+  return spots.find((spot) => {
+    const box = boxAt(spot, size);
+    const inside = box.left >= 0 && box.top >= 0 && box.right <= 100 && box.bottom <= 100;
+    return inside && !taken.some((other) => overlap(box, other));
+  }) ?? null;
+}
+
+// The box of `size` centred on `spot`: {left, top, right, bottom}.
+export function boxAt(spot, size) {
+  const [w, h] = [size.width / 2, size.height / 2];
+  return { left: spot.x - w, top: spot.y - h, right: spot.x + w, bottom: spot.y + h };
+}
+
+function overlap(a, b) {
+  return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+}
+
 function round(n) {
   return Math.round(n * 100) / 100;
 }

@@ -3,7 +3,7 @@
 // "last hand" summary. The page is the `table` object below, which every
 // module is handed: its config (from #room's data attributes), its state
 // (state.js), its socket (socket.js), and what they share.
-import { byId } from "../shared/felt.js";
+import { byId, settleBets } from "../shared/felt.js";
 import { sentence } from "../shared/format.js";
 import { listenForKeys, playAdvance, renderActions, renderAdvance } from "./actions.js";
 import { myTurn } from "./advance.js";
@@ -99,7 +99,10 @@ function receive(table, message) {
   else if (message.type === "event") table.state.event(message);
   else if (message.type === "timer") {
     table.state.clock(message, Date.now());
-    if (table.state.snap) renderTimer(table);
+    if (table.state.snap) {
+      renderTimer(table);
+      settleBets(byId("felt")); // the centre's clock may have come or gone
+    }
   } else if (message.type === "chat") takeChat(table, message);
   else if (message.type === "error") takeError(table, message);
 }
@@ -192,6 +195,7 @@ export function render(table) {
   renderHomeBots(table);
   renderLedger(table);
   renderTimer(table);
+  settleBets(byId("felt")); // the centre, drawn after the seats, may lie on a bet
   renderBalance(table);
 }
 

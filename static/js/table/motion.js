@@ -5,7 +5,7 @@
 // it with the Web Animations API after the new snapshot is drawn. Nothing
 // moves for a player who turned animations off, or whose device asks for
 // reduced motion.
-import { BET_SHARE, byId, cardPlace, chipStack } from "../shared/felt.js";
+import { BET_SHARE, betDrawnAt, byId, cardPlace, chipStack } from "../shared/felt.js";
 import { towardsCentre } from "../shared/layout.js";
 import { seatOf } from "./state.js";
 
@@ -109,7 +109,7 @@ export function animate(table, moves) {
       const seat = felt.querySelector(`.seat[data-seat="${move.seat}"] .seat-plate`);
       if (pile && seat) flyFrom(pile, middleOf(seat), CHIPS_MS, 0, false);
     } else if (move.kind === "collect") {
-      const from = spotOf(felt, move.seat, BET_SHARE);
+      const from = betDrawnAt(felt, move.seat) || spotOf(felt, move.seat, BET_SHARE);
       ghost(felt, move.amount, from, { x: 50, y: 50 }, 0);
       collected = true;
     } else if (move.kind === "award") {
