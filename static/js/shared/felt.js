@@ -196,14 +196,17 @@ export function drawSeats(felt, seats, bottom, count) {
   settleBets(felt);
 }
 
+// Each felt's seats' bets where settleBets last drew them, by seat number.
+const settled = new WeakMap();
+
 // Moves each bet that lies on a seat, the centre's words or another bet to
 // the first clear spot of layout.js's betSpots, measured as drawn; one with
 // no clear spot stays in front of its seat. Called again once the centre
 // has changed, which it may have after the seats were drawn.
 export function settleBets(felt) {
-  if (!settled.has(felt)) settled.set(felt, new Map());
   const frame = felt.getBoundingClientRect();
   if (!frame.width || !frame.height) return;
+  if (!settled.has(felt)) settled.set(felt, new Map());
   const inFelt = (r) => ({
     left: (100 * (r.left - frame.left)) / frame.width,
     top: (100 * (r.top - frame.top)) / frame.height,
@@ -225,9 +228,6 @@ export function settleBets(felt) {
     settled.get(felt).set(Number(pile.dataset.seat), clear);
   });
 }
-
-// Each felt's seats' bets where settleBets last drew them, by seat number.
-const settled = new WeakMap();
 
 // Where seat `number`'s bet was last drawn (on the felt, in percent), or
 // null: the spot its chips leave from when they go to the pot.
