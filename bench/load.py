@@ -143,6 +143,9 @@ def server_env(args: argparse.Namespace) -> dict[str, str]:
         **os.environ,
         "DATABASE_URL": args.database_url,
         "REDIS_URL": args.redis_url,
+        # Publish/subscribe ignores Redis's database number: a name of its own
+        # keeps a site on the same Redis (make run, a test) from hearing the bench.
+        "CHANNEL_LAYER_PREFIX": "bench",
         "REQUIRE_SERVICES": "1",
         "DEBUG": "false",
         "SECRET_KEY": SECRET_KEY,

@@ -332,59 +332,39 @@ CARDROOM_PASSWORD_RESET_WINDOW_MINUTES = env_int(
 # message sent to a group reaches players connected to any of them. The in-memory
 # layer is for unit tests only (tests/conftest.py); it cannot cross processes.
 #
-# Capacity: messages a channel may hold before sends to it are dropped. A group
-# message reaches each Daphne process as one Redis message for all of its
-# consumers, so a process's queue takes every change notice of every table it
-# serves, plus one lobby notice per change when a lobby is open there. The load
-# benchmark (bench/load.py, bench/README.md) makes 50 moves a second at 100 tables, up to
-# 100 notices a second into one process: 1000 rides out a 10-second stall, and
-# a process further behind than that serves nobody well anyway.
-# Expiry: seconds an unread message is kept. A notice late by seconds still
-# brings a viewer up to date, while a dropped one leaves them stale until the
-# next change, so late beats lost; a minute covers any stall the benchmark saw.
-CHANNEL_LAYER_CAPACITY = env_int("CHANNEL_LAYER_CAPACITY", default=1000, minimum=1)
-CHANNEL_LAYER_EXPIRY = env_int("CHANNEL_LAYER_EXPIRY", default=60, minimum=1)
-# Redis connections one Daphne process may hold open to each server at once.
-# Past it a command fails at once rather than waits, and redis-py 8's default
-# is 100: when the load benchmark's 1,800 bots connected within 22 s, each
-# socket's joining commands ran out of them and Daphne dropped the sockets
-# ("Too many connections"). Connections are opened only as commands need them.
-CHANNEL_LAYER_MAX_CONNECTIONS = env_int("CHANNEL_LAYER_MAX_CONNECTIONS", default=1000, minimum=1)
+# The layer is channels_redis's publish/subscribe one: a group message is one
+# PUBLISH, which Redis hands to every process subscribed to the group over the
+# connection each keeps open, and each process hands it to its own members
+# there. The other layer (channels_redis.core) keeps each channel as a list:
+# three or four round trips per group message, and a blocking pop per message
+# received, which cost a move about a tenth more of the machine's CPU
+# (bench/README.md, "The channel layer by publish and subscribe"). What it
+# kept besides, a message left in Redis for a minute while its reader's
+# connection is down, buys little here: every notice tells a viewer to look at
+# the table, and the next change or reconnect shows them all of it.
+#
 # Seconds between a Daphne process's full garbage-collector passes
 # (cardroom/collector.py). Each stops the process for as long as it takes to
 # walk its heap, a few hundred ms at hundreds of tables; between them, what
 # only the collector frees (reference cycles that outlived a young pass) waits.
 GC_FULL_PASS_SECONDS = env_int("GC_FULL_PASS_SECONDS", default=300, minimum=1)
-# A connection leaves its groups silently this long after joining them. Players,
-# lobby tabs and the demo's bots can stay connected for days, so a week. (A
-# process's relay, in every group of a table it serves, joins them again daily.)
-CHANNEL_LAYER_GROUP_EXPIRY = 7 * 24 * 3600
 # The channel layer's Redis servers: REDIS_URL's unless CHANNEL_LAYER_URLS
 # names several (comma-separated), over which channels_redis spreads the
 # channels and groups by their names. Celery keeps to REDIS_URL.
 CHANNEL_LAYER_URLS = env_redis_urls("CHANNEL_LAYER_URLS", default=[REDIS_URL])
-# The start of every key the channel layer writes. Two sites on one Redis need
-# prefixes of their own, or each hears the other's tables of the same id (the
-# test suite gives each server it starts one).
+# The start of every channel and group name the layer uses. Redis's
+# publish/subscribe ignores the database number, so two sites on one Redis
+# need prefixes of their own even on different databases, or each hears the
+# other's tables of the same id (the test suite gives each server it starts
+# one, the load benchmark its own).
 CHANNEL_LAYER_PREFIX = env_str("CHANNEL_LAYER_PREFIX", default="asgi")
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
         "CONFIG": {
-            # redis-py 8 gives sockets a 5-second read timeout, which a consumer's
-            # idle wait (a 5-second blocking pop) can hit, dropping the websocket.
-            # A longer one still notices a dead connection.
-            "hosts": [
-                {
-                    "address": url,
-                    "socket_timeout": 15,
-                    "max_connections": CHANNEL_LAYER_MAX_CONNECTIONS,
-                }
-                for url in CHANNEL_LAYER_URLS
-            ],
-            "capacity": CHANNEL_LAYER_CAPACITY,
-            "expiry": CHANNEL_LAYER_EXPIRY,
-            "group_expiry": CHANNEL_LAYER_GROUP_EXPIRY,
+            # A read that hangs this long on a connection Redis has stopped
+            # answering fails, and redis-py connects again (and subscribes again).
+            "hosts": [{"address": url, "socket_timeout": 15} for url in CHANNEL_LAYER_URLS],
             "prefix": CHANNEL_LAYER_PREFIX,
         },
     },

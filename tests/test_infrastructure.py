@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from io import StringIO
 from pathlib import Path
 from typing import Any
@@ -27,7 +27,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from celery import Celery
 from channels.testing import WebsocketCommunicator
-from channels_redis.core import RedisChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.core.management import call_command
 
 import cardroom.settings as configured
@@ -117,36 +117,64 @@ def test_behind_an_https_proxy_a_trusted_origin_gets_in(settings: Any) -> None:
 # The channel layer against the real Redis, configured as the project configures it.
 
 
-def _redis_layer() -> RedisChannelLayer:
+def _redis_layer(prefix: str) -> RedisPubSubChannelLayer:
+    """One process's layer, as the settings configure it, under a test's ``prefix``."""
     # The module, not django.conf.settings: conftest.py swaps the latter to the
     # in-memory layer for every test.
     layer = configured.CHANNEL_LAYERS["default"]
-    assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
-    return RedisChannelLayer(**layer["CONFIG"])
+    assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    return RedisPubSubChannelLayer(**{**layer["CONFIG"], "prefix": prefix})
 
 
-async def _group_round_trip(wait_before_sending: float) -> dict[str, Any]:
-    layer = _redis_layer()
+async def _group_round_trip(
+    wait_before_sending: float,
+    trouble: Callable[[RedisPubSubChannelLayer], Awaitable[None]] | None = None,
+) -> dict[str, Any]:
+    """A group message to one channel, sent from another process's layer
+    ``wait_before_sending`` after the channel joined, and after ``trouble``
+    (if any) befell the channel's layer."""
+    prefix = f"test-{uuid4().hex}"
+    layer, sender = _redis_layer(prefix), _redis_layer(prefix)
     group = f"test-{uuid4().hex}"
     channel = await layer.new_channel()
     await layer.group_add(group, channel)
     try:
         receiving = asyncio.ensure_future(layer.receive(channel))
+        if trouble is not None:
+            await trouble(layer)
         await asyncio.sleep(wait_before_sending)
-        await layer.group_send(group, {"type": "table.update", "table": 12})
+        await sender.group_send(group, {"type": "table.update", "table": 12})
         return await asyncio.wait_for(receiving, timeout=10)
     finally:
-        await layer.group_discard(group, channel)
-        await layer.close_pools()
+        await layer.flush()
+        await sender.flush()
 
 
 def test_a_group_message_crosses_the_redis_channel_layer(redis_url: str) -> None:
     assert asyncio.run(_group_round_trip(0)) == {"type": "table.update", "table": 12}
 
 
-def test_an_idle_consumer_outlasts_the_layers_blocking_pop(redis_url: str) -> None:
-    """A quiet table must not drop its players: idle past one 5-second blocking pop."""
-    message = asyncio.run(_group_round_trip(RedisChannelLayer.brpop_timeout + 1.5))
+def test_an_idle_consumer_outlasts_the_layers_read_timeout(redis_url: str) -> None:
+    """A quiet table must not drop its players: its process's subscription sits
+    idle past the connection's read timeout, and still hears the next notice."""
+    (host,) = configured.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"]
+    message = asyncio.run(_group_round_trip(host["socket_timeout"] + 1.5))
+    assert message == {"type": "table.update", "table": 12}
+
+
+async def _drop_subscriptions(layer: RedisPubSubChannelLayer) -> None:
+    """Redis closes the layer's subscribed connection, as a restart of Redis would."""
+    (shard,) = layer._get_layer()._shards
+    host, port = shard._pubsub.connection._writer.get_extra_info("sockname")[:2]
+    killed = await shard._redis.execute_command("CLIENT", "KILL", "ADDR", f"{host}:{port}")
+    assert killed == 1
+
+
+def test_a_process_whose_redis_connection_dropped_hears_its_groups_again(
+    redis_url: str,
+) -> None:
+    """The layer connects again and subscribes again to every group it was in."""
+    message = asyncio.run(_group_round_trip(3, _drop_subscriptions))
     assert message == {"type": "table.update", "table": 12}
 
 

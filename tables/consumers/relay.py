@@ -22,9 +22,6 @@ from tables.broadcast import CHANGED, table_group
 
 logger = logging.getLogger(__name__)
 
-# A group forgets a member this long after it joined (channels_redis's group
-# expiry, a week here), so the relay joins its groups again this often.
-REJOIN_SECONDS = 24 * 3600
 # After the channel layer fails (Redis gone), the reader waits this long before reading again.
 RETRY_SECONDS = 1.0
 
@@ -90,8 +87,7 @@ class TableRelay:
         async with self.lock:
             if self.channel is None:
                 self.channel = await layer.new_channel()
-                loop = asyncio.get_running_loop()
-                self.tasks = [loop.create_task(self._read()), loop.create_task(self._rejoin())]
+                self.tasks = [asyncio.get_running_loop().create_task(self._read())]
             inboxes = self.inboxes.setdefault(table_id, set())
             if not inboxes:
                 await layer.group_add(table_group(table_id), self.channel)
@@ -141,16 +137,6 @@ class TableRelay:
             table_id = message.get("table")
             for inbox in self.inboxes.get(table_id, ()) if isinstance(table_id, int) else ():
                 inbox.put_nowait(message)
-
-    async def _rejoin(self) -> None:
-        while True:
-            await asyncio.sleep(REJOIN_SECONDS)
-            async with self.lock:
-                for table_id in list(self.inboxes):
-                    try:
-                        await self.layer.group_add(table_group(table_id), self.channel)
-                    except Exception:  # the next round tries again, well before the expiry
-                        logger.exception("could not rejoin table %s's group", table_id)
 
 
 TABLE_RELAY = TableRelay()

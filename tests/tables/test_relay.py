@@ -2,7 +2,7 @@
 there every viewer of that table in the process and nobody else.
 
 The sockets are real (the ASGI app, real sessions) over the project's Redis
-channel layer, whose groups are read in Redis itself.
+channel layer, whose subscriptions are read in Redis itself.
 """
 
 from __future__ import annotations
@@ -26,15 +26,20 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 
 
 async def members(table_id: int) -> int:
-    """How many channels the table's group holds, as Redis has it."""
+    """How many of this process's channels the table's group holds, checked
+    against Redis: the process's connection is subscribed to the group's
+    messages while it has any there, and not once it has none."""
+    layer = get_channel_layer()._get_layer()
+    name = layer._get_group_channel_name(broadcast.table_group(table_id))
     config = settings.CHANNEL_LAYERS["default"]["CONFIG"]
     client = redis.asyncio.Redis.from_url(config["hosts"][0]["address"])
     try:
-        return int(
-            await client.zcard(f"{config['prefix']}:group:{broadcast.table_group(table_id)}")
-        )
+        ((_, subscribed),) = await client.pubsub_numsub(name)
     finally:
         await client.aclose()
+    channels = len(layer.groups.get(name, ()))
+    assert subscribed == min(channels, 1)
+    return channels
 
 
 @pytest.fixture
