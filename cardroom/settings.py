@@ -441,7 +441,7 @@ CARDROOM_RECONNECT_EXTENSION_SECONDS = env_int("CARDROOM_RECONNECT_EXTENSION_SEC
 CARDROOM_TIME_BANK_KEPT_SECONDS = env_int("CARDROOM_TIME_BANK_KEPT_SECONDS", default=2 * 60 * 60)
 # The pause between the end of one hand and the deal of the next, so players see
 # the showdown. Sent as a task when CARDROOM_TURN_TASKS is on, with beat's
-# deal-due-hands sweep behind it; otherwise the next hand is dealt at once.
+# deal_due_hands safety net behind it; otherwise the next hand is dealt at once.
 CARDROOM_NEXT_HAND_DELAY_SECONDS = env_int("CARDROOM_NEXT_HAND_DELAY_SECONDS", default=3)
 CELERY_BEAT_SCHEDULE["send-due-timeouts"] = {
     "task": "tables.tasks.send_due_timeouts",
@@ -452,46 +452,21 @@ CELERY_BEAT_SCHEDULE["send-due-timeouts"] = {
         "queue": CARDROOM_TURN_QUEUE,
     },
 }
-CELERY_BEAT_SCHEDULE["sweep-overdue-turns"] = {
-    "task": "tables.tasks.sweep_overdue_turns",
-    "schedule": float(CARDROOM_TURN_SWEEP_SECONDS),
-    # A sweep not started by the next one's time is superseded by it. It goes
-    # where the turns' own tasks go, to the workers that time turns.
-    "options": {
-        "expires": CARDROOM_TURN_SWEEP_SECONDS,
-        "ignore_result": True,
-        "queue": CARDROOM_TURN_QUEUE,
-    },
-}
-# The next hand's safety net (tables.services.hands_start_due): deal at any table
-# that is ready and has been idle past CARDROOM_NEXT_HAND_DELAY_SECONDS, as after
-# a crash lost the start_next_hand task sent when its last hand ended.
-CELERY_BEAT_SCHEDULE["deal-due-hands"] = {
-    "task": "tables.tasks.deal_due_hands",
-    "schedule": float(CARDROOM_TURN_SWEEP_SECONDS),
-    "options": {
-        "expires": CARDROOM_TURN_SWEEP_SECONDS,
-        "ignore_result": True,
-        "queue": CARDROOM_TURN_QUEUE,
-    },
-}
-# The dealers' calls' safety net (tables.services.calls_expire_overdue): deal the
-# default game where a dealer's call has run out and its own task was lost.
-CELERY_BEAT_SCHEDULE["expire-overdue-calls"] = {
-    "task": "tables.tasks.expire_overdue_calls",
-    "schedule": float(CARDROOM_TURN_SWEEP_SECONDS),
-    "options": {
-        "expires": CARDROOM_TURN_SWEEP_SECONDS,
-        "ignore_result": True,
-        "queue": CARDROOM_TURN_QUEUE,
-    },
-}
 # The waiting list (tables.services.waiting_join): a seat that frees at a full
 # table is held this long for the first player in line, then passes to the next.
-# Beat's sweep passes the offers that ran out.
 CARDROOM_SEAT_OFFER_SECONDS = env_int("CARDROOM_SEAT_OFFER_SECONDS", default=30, minimum=1)
-CELERY_BEAT_SCHEDULE["pass-expired-seat-offers"] = {
-    "task": "tables.tasks.pass_expired_seat_offers",
+# Beat's safety nets (tables.tasks.SAFETY_NETS), one task for all of them:
+# - every turn whose own timeout task is overdue (lost or late) times out;
+# - the next hand (tables.services.hands_start_due) is dealt at any table that
+#   is ready and has been idle past CARDROOM_NEXT_HAND_DELAY_SECONDS, as after a
+#   crash lost the start_next_hand task sent when its last hand ended;
+# - a dealer's call that has run out, its own task lost, deals the default game
+#   (tables.services.calls_expire_overdue);
+# - the waiting list's seat offers that ran out pass to the next in line.
+# A sweep not started by the next one's time is superseded by it. It goes where
+# the turns' own tasks go, to the workers that time turns.
+CELERY_BEAT_SCHEDULE["sweep-safety-nets"] = {
+    "task": "tables.tasks.sweep_safety_nets",
     "schedule": float(CARDROOM_TURN_SWEEP_SECONDS),
     "options": {
         "expires": CARDROOM_TURN_SWEEP_SECONDS,

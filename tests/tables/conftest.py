@@ -6,6 +6,7 @@ with the configured grant recorded in the ledger, like a real player.
 
 from __future__ import annotations
 
+import ast
 import datetime
 import os
 import re
@@ -223,6 +224,13 @@ class Worker:
         """What each finished ``task`` returned, in order, as the worker logged it."""
         pattern = rf"Task {re.escape(task)}\[[^\]]+\] succeeded in [^:]+: (\S+)"
         return re.findall(pattern, self.log.read_text(errors="replace"))
+
+    def swept(self, net: str) -> list[int | None]:
+        """What the safety net ``net`` (its task's name) did in each of beat's
+        sweeps that finished (``tables.tasks.sweep_safety_nets``), in order."""
+        pattern = r"Task tables\.tasks\.sweep_safety_nets\[[^\]]+\] succeeded in [^:]+: (\{.*\})"
+        found = re.findall(pattern, self.log.read_text(errors="replace"))
+        return [ast.literal_eval(done)[net] for done in found]
 
     def wait_results(self, task: str, count: int) -> list[str]:
         """The first ``count`` results of ``task``, once the worker has logged them.

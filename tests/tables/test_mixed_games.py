@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import user_signup
-from tables import services
+from tables import services, tasks
 from tables.models import Hand, Seat, Stakes, Table, TableGame
 from tables.rules import HandState
 from tables.rules.formats.phh import read_phh
@@ -429,7 +429,6 @@ def test_a_real_worker_deals_the_default_when_the_dealers_time_runs_out(
 
 
 def test_beat_sweeps_the_overdue_calls_with_the_turns(settings: Any) -> None:
-    entry = settings.CELERY_BEAT_SCHEDULE["expire-overdue-calls"]
-    turns = settings.CELERY_BEAT_SCHEDULE["sweep-overdue-turns"]
-    assert entry["task"] == "tables.tasks.expire_overdue_calls"
-    assert (entry["schedule"], entry["options"]) == (turns["schedule"], turns["options"])
+    entry = settings.CELERY_BEAT_SCHEDULE["sweep-safety-nets"]
+    assert entry["task"] == "tables.tasks.sweep_safety_nets"
+    assert {tasks.expire_overdue_calls, tasks.sweep_overdue_turns} <= set(tasks.SAFETY_NETS)

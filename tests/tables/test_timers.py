@@ -15,12 +15,13 @@ from uuid import uuid4
 
 import pytest
 import redis
+from django.db import DatabaseError
 from django.utils import timezone
 
 from accounts.models import User
 from tables import services
 from tables.models import Hand, Move, Seat, Stakes, Table
-from tables.tasks import expire_turn, sweep_overdue_turns
+from tables.tasks import SAFETY_NETS, expire_turn, sweep_overdue_turns, sweep_safety_nets
 from tests.tables.clock import ACTION, EXTRA, T0, act, expire, seat_of, seconds, start
 from tests.tables.conftest import Worker, player_to_act, wait_until
 
@@ -219,9 +220,37 @@ def test_the_sweep_task_times_out_overdue_turns(seated: Table) -> None:
 
 
 def test_the_sweep_runs_on_the_beat_schedule(settings: Any) -> None:
-    entry = settings.CELERY_BEAT_SCHEDULE["sweep-overdue-turns"]
-    assert entry["task"] == "tables.tasks.sweep_overdue_turns"
+    entry = settings.CELERY_BEAT_SCHEDULE["sweep-safety-nets"]
+    assert entry["task"] == "tables.tasks.sweep_safety_nets"
     assert entry["schedule"] == 2
+    assert entry["options"]["queue"] == settings.CARDROOM_TURN_QUEUE  # with the turns' own tasks
+    assert sweep_overdue_turns in SAFETY_NETS
+
+
+def test_beats_one_sweep_times_out_an_overdue_turn_and_runs_every_other_net(
+    seated: Table,
+) -> None:
+    hand = start(seated, now=timezone.now() - ACTION - EXTRA - seconds(5))
+    done = sweep_safety_nets()
+    assert done == {net.name: 0 for net in SAFETY_NETS} | {sweep_overdue_turns.name: 1}
+    hand.refresh_from_db()
+    assert hand.version == 1 and last_move(hand).timed_out
+
+
+def test_a_safety_net_that_fails_is_logged_and_the_rest_still_run(
+    seated: Table, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """As if the first net's query hit a deadlock: the turn waits for the next
+    sweep, and the nets after it are not held up."""
+    start(seated, now=timezone.now() - ACTION - EXTRA - seconds(5))
+
+    def deadlocked(**kwargs: Any) -> int:
+        raise DatabaseError("deadlock detected")
+
+    monkeypatch.setattr(services, "hands_expire_overdue", deadlocked)
+    done = sweep_safety_nets()
+    assert done == {net.name: 0 for net in SAFETY_NETS} | {sweep_overdue_turns.name: None}
+    assert "sweep_overdue_turns failed" in caplog.text
 
 
 # ------------------------------------------------------ sending the tasks
@@ -369,7 +398,7 @@ def test_beats_sweep_times_out_a_turn_whose_task_was_lost(
         assert client.llen(lost) == 1  # the turn's own task never left its queue
         # The sweep did it: one of its runs timed out one turn.
         sweep = "tables.tasks.sweep_overdue_turns"
-        wait_until(lambda: "1" in worker.results(sweep), "the sweep to report its timeout")
+        wait_until(lambda: 1 in worker.swept(sweep), "the sweep to report its timeout")
         assert worker.results("tables.tasks.expire_turn") == []
     finally:
         client.delete(lost)

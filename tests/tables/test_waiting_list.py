@@ -21,7 +21,7 @@ from tables import services
 from tables.bots import Bot
 from tables.models import Seat, Stakes, Table, WaitingPlayer
 from tables.services import ServiceError
-from tables.tasks import pass_expired_seat_offers
+from tables.tasks import SAFETY_NETS, pass_expired_seat_offers
 from tests.tables.conftest import play_out
 from tests.tables.test_bots import snapshot
 from tests.tables.test_seat_chips import raise_everything
@@ -241,9 +241,10 @@ def test_an_expired_offer_with_nobody_next_frees_the_seat(
 
 
 def test_the_sweep_that_passes_offers_runs_on_the_beat_schedule(settings: Any) -> None:
-    entry = settings.CELERY_BEAT_SCHEDULE["pass-expired-seat-offers"]
-    assert entry["task"] == "tables.tasks.pass_expired_seat_offers"
+    entry = settings.CELERY_BEAT_SCHEDULE["sweep-safety-nets"]
+    assert entry["task"] == "tables.tasks.sweep_safety_nets"
     assert entry["schedule"] == float(settings.CARDROOM_TURN_SWEEP_SECONDS)
+    assert pass_expired_seat_offers in SAFETY_NETS
 
 
 def test_the_sweep_task_passes_offers(full: Table, alice: User, carol: User, dave: User) -> None:
