@@ -22,7 +22,8 @@ from tables.broadcast import CHANGED, table_group
 
 logger = logging.getLogger(__name__)
 
-# After the channel layer fails (Redis gone), the reader waits this long before reading again.
+# After a message it could not read, the reader waits this long before reading again.
+# (The layer itself connects to Redis again, and subscribes again, after losing it.)
 RETRY_SECONDS = 1.0
 
 
@@ -82,7 +83,9 @@ class TableRelay:
 
     async def join(self, layer: Any, table_id: int, inbox: Inbox) -> None:
         """Hand the table's notices to ``inbox`` from now on: once this returns,
-        every notice sent after it reaches the inbox."""
+        this process's subscription to the table's group has been sent to
+        Redis, ahead of any command the process sends after it, and every
+        notice Redis publishes after taking it reaches the inbox."""
         self._on_this_loop(layer)
         async with self.lock:
             if self.channel is None:

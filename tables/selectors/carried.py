@@ -1,9 +1,10 @@
 """A table's rows as a move left them, carried in its change notice to the
 other Daphne processes, so that their viewers need not read the table again.
 
-The channel layer delivers a group message once per process (its channels
-share one Redis list), so the rows travel once to each process that has a
-viewer of the table, however many viewers it has there. They are server
+The channel layer delivers a group message once per process (each process
+subscribes to the table's group once, for all its viewers: see
+``tables.consumers.relay``), so the rows travel once to each process that
+has a viewer of the table, however many viewers it has there. They are server
 data: a process builds each of its viewers' snapshots from them
 (:func:`tables.selectors.snapshots.build_snapshot`) exactly as from rows it
 read, and never sends them on. Even so they leave out what no snapshot
