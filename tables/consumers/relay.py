@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
+from collections.abc import Coroutine
 from typing import Any
 
 from tables.broadcast import CHANGED, table_group
@@ -79,7 +80,7 @@ class TableRelay:
         self.channel: str | None = None
         self.inboxes: dict[int, set[Inbox]] = {}  # table id -> its viewers' inboxes here
         self.lock = asyncio.Lock()  # one change of membership at a time
-        self.tasks: list[asyncio.Task[None]] = []
+        self.tasks: set[asyncio.Task[None]] = set()  # the reader, and any group left late
 
     async def join(self, layer: Any, table_id: int, inbox: Inbox) -> None:
         """Hand the table's notices to ``inbox`` from now on: once this returns,
@@ -90,7 +91,7 @@ class TableRelay:
         async with self.lock:
             if self.channel is None:
                 self.channel = await layer.new_channel()
-                self.tasks = [asyncio.get_running_loop().create_task(self._read())]
+                self._start(self._read())
             inboxes = self.inboxes.setdefault(table_id, set())
             if not inboxes:
                 await layer.group_add(table_group(table_id), self.channel)
@@ -102,12 +103,32 @@ class TableRelay:
         if inbox not in self.inboxes.get(table_id, ()):
             return  # never joined: the connection was refused
         async with self.lock:
-            if self.drop(table_id, inbox) and self.channel is not None:
+            if self._forget(table_id, inbox) and self.channel is not None:
                 await self.layer.group_discard(table_group(table_id), self.channel)
 
-    def drop(self, table_id: int, inbox: Inbox) -> bool:
-        """Forget ``inbox`` now, without waiting (a consumer that failed);
-        whether that left the table with no viewer here."""
+    def drop(self, table_id: int, inbox: Inbox) -> None:
+        """Forget ``inbox`` now, without waiting (a consumer that failed, which
+        can't wait); if it was the table's last viewer here, the process
+        leaves the table's group as soon as it can."""
+        if self._forget(table_id, inbox):
+            self._start(self._leave_unwatched(table_id))
+
+    async def _leave_unwatched(self, table_id: int) -> None:
+        async with self.lock:
+            if table_id in self.inboxes or self.channel is None:
+                return  # a viewer has come since
+            try:
+                await self.layer.group_discard(table_group(table_id), self.channel)
+            except Exception:  # its notices go on arriving for nobody: harmless
+                logger.exception("could not leave table %s's group", table_id)
+
+    def _start(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    def _forget(self, table_id: int, inbox: Inbox) -> bool:
+        """Forget ``inbox``; whether that left the table with no viewer here."""
         inboxes = self.inboxes.get(table_id)
         if inboxes is None or inbox not in inboxes:
             return False
@@ -125,7 +146,7 @@ class TableRelay:
         for task in self.tasks:
             task.cancel()
         self.loop, self.layer, self.channel, self.inboxes = loop, layer, None, {}
-        self.lock, self.tasks = asyncio.Lock(), []
+        self.lock, self.tasks = asyncio.Lock(), set()
 
     async def _read(self) -> None:
         """Hand each message of this process's channel to its table's inboxes."""

@@ -7,6 +7,7 @@ channel layer, whose subscriptions are read in Redis itself.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -100,7 +101,7 @@ def test_a_notice_naming_no_table_is_dropped_and_the_next_still_arrives(
     run(scenario)
 
 
-def test_a_connection_that_fails_leaves_its_inbox_behind(
+def test_a_connection_that_fails_leaves_its_inbox_and_the_tables_group_behind(
     table: Table, cookies: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async def broken(self: TableConsumer, message: dict[str, Any]) -> None:
@@ -118,5 +119,11 @@ def test_a_connection_that_fails_leaves_its_inbox_behind(
         with pytest.raises(RuntimeError, match="chat handler"):
             await alice.wait(timeout=3)
         assert table.pk not in TABLE_RELAY.inboxes
+        # She was its last viewer here: the process leaves the group too.
+        for _ in range(100):
+            if await members(table.pk) == 0:
+                break
+            await asyncio.sleep(0.05)
+        assert await members(table.pk) == 0
 
     run(scenario)
