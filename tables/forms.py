@@ -159,17 +159,7 @@ class HomeGameForm(StakesFormBase):
 
     class Meta:
         model = Stakes
-        fields = (
-            "structure",
-            "ante",
-            "bring_in",
-            "small_bet",
-            "big_bet",
-            "seats",
-            "min_buy_in",
-            "max_buy_in",
-            "action_seconds",
-        )
+        fields = Stakes.HOST_TERMS
 
     field_order = ("name", "policy", "games", "rotate_hands", "structure")
     # A spread-limit dealer's choice, as seed 003's home game: where a new form starts.

@@ -86,6 +86,21 @@ class Stakes(models.Model):
         POSITION = "position", "The player nearer the dealer's left"
         SUIT = "suit", "The higher suit of the highest card (in razz, the lower suit)"
 
+    # What a home game's host sets, opening the game and changing it (the game
+    # itself, ``variant``, comes from the games they choose): the host's forms
+    # ask for these, and a change writes these and the variant.
+    HOST_TERMS = (
+        "structure",
+        "ante",
+        "bring_in",
+        "small_bet",
+        "big_bet",
+        "seats",
+        "min_buy_in",
+        "max_buy_in",
+        "action_seconds",
+    )
+
     class AllInOpener(models.TextChoices):
         NEXT_SEAT = "next_seat", "The next seat clockwise acts first, as if they had checked (WSOP)"
         BEST_STILL_BETTING = (

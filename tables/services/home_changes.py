@@ -36,18 +36,7 @@ from tables.services.hands import hand_start_if_ready
 from tables.services.home import _host_open_table
 
 # The stakes' columns a host's change sets; the rest stay as the game opened.
-CHANGED_STAKES = (
-    "variant",
-    "structure",
-    "ante",
-    "bring_in",
-    "small_bet",
-    "big_bet",
-    "seats",
-    "min_buy_in",
-    "max_buy_in",
-    "action_seconds",
-)
+CHANGED_STAKES = ("variant", *Stakes.HOST_TERMS)
 
 
 class SeatsTaken(ServiceError):
