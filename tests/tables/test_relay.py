@@ -26,19 +26,30 @@ from tests.tables.test_consumers import SAME_SITE, first_move, heads_up, room, r
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("redis_layer")]
 
 
-async def members(table_id: int) -> int:
-    """How many of this process's channels the table's group holds, checked
-    against Redis: the process's connection is subscribed to the group's
-    messages while it has any there, and not once it has none."""
+def _group_name(table_id: int) -> str:
+    """The name this process's layer subscribes to for the table's group."""
     layer = get_channel_layer()._get_layer()
-    name = layer._get_group_channel_name(broadcast.table_group(table_id))
+    return str(layer._get_group_channel_name(broadcast.table_group(table_id)))
+
+
+async def subscribers(table_id: int) -> int:
+    """How many connections Redis has subscribed to the table's group."""
     config = settings.CHANNEL_LAYERS["default"]["CONFIG"]
     client = redis.asyncio.Redis.from_url(config["hosts"][0]["address"])
     try:
-        ((_, subscribed),) = await client.pubsub_numsub(name)
+        ((_, subscribed),) = await client.pubsub_numsub(_group_name(table_id))
     finally:
         await client.aclose()
-    channels = len(layer.groups.get(name, ()))
+    return int(subscribed)
+
+
+async def members(table_id: int) -> int:
+    """How many of this process's channels the table's group holds, checked
+    against Redis (with no join or leave under way): the process's connection
+    is subscribed to the group's messages while it has any there, and not
+    once it has none."""
+    subscribed = await subscribers(table_id)
+    channels = len(get_channel_layer()._get_layer().groups.get(_group_name(table_id), ()))
     assert subscribed == min(channels, 1)
     return channels
 
@@ -119,9 +130,9 @@ def test_a_connection_that_fails_leaves_its_inbox_and_the_tables_group_behind(
         with pytest.raises(RuntimeError, match="chat handler"):
             await alice.wait(timeout=3)
         assert table.pk not in TABLE_RELAY.inboxes
-        # She was its last viewer here: the process leaves the group too.
+        # She was its last viewer here: the process leaves the group too, soon after.
         for _ in range(100):
-            if await members(table.pk) == 0:
+            if await subscribers(table.pk) == 0:
                 break
             await asyncio.sleep(0.05)
         assert await members(table.pk) == 0
