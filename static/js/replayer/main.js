@@ -49,8 +49,9 @@ class Replayer {
 
   render() {
     const step = this.steps[this.index];
-    this.renderSeats(step.view);
+    // The centre first: drawing the seats settles their bets clear of it.
     this.renderCentre(step.view);
+    this.renderSeats(step.view);
     const lines = byId("replay-lines");
     lines.textContent = "";
     step.lines.forEach((text) => lines.appendChild(el("li", "", text)));
