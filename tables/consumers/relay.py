@@ -40,13 +40,7 @@ class Inbox(asyncio.Queue[dict[str, Any]]):
     and the process catches up instead of falling further behind.
     """
 
-    _queue: collections.deque[dict[str, Any]]
-
-    def _init(self, maxsize: int) -> None:
-        self._queue = collections.deque()
-
-    def _get(self) -> dict[str, Any]:
-        return self._queue.popleft()
+    _queue: collections.deque[dict[str, Any]]  # asyncio.Queue's own, first in first out
 
     def _put(self, item: dict[str, Any]) -> None:
         if item.get("type") == CHANGED:
