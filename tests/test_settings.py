@@ -336,12 +336,17 @@ def test_settings_refuse_a_channel_layer_shard_that_isnt_redis() -> None:
     assert "CHANNEL_LAYER_URLS must be a redis:// or rediss:// URL" in result.stderr
 
 
-def _project_layer(**config: object) -> Any:
-    """A channel layer as the settings configure it (not as conftest.py swaps it)."""
+def _project_layers(urls: list[str], prefix: str, count: int) -> list[Any]:
+    """``count`` processes' channel layers as the settings configure them
+    (not as conftest.py swaps them), on these Redis servers."""
     from channels_redis.pubsub import RedisPubSubChannelLayer
 
-    configured = _settings_from(["CHANNEL_LAYERS"])["CHANNEL_LAYERS"]["default"]["CONFIG"]
-    return RedisPubSubChannelLayer(**{**configured, **config})
+    layer = _settings_from(["CHANNEL_LAYERS"])["CHANNEL_LAYERS"]["default"]
+    assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    (host,) = layer["CONFIG"]["hosts"]
+    hosts = [{**host, "address": url} for url in urls]
+    config = {**layer["CONFIG"], "hosts": hosts, "prefix": prefix}
+    return [RedisPubSubChannelLayer(**config) for _ in range(count)]
 
 
 def test_a_group_message_reaches_every_process_over_two_shards(redis_url: str) -> None:
@@ -349,16 +354,13 @@ def test_a_group_message_reaches_every_process_over_two_shards(redis_url: str) -
     table's viewers in both: they all hear its change notice, sent from a
     third process's layer."""
     base = redis_url.rsplit("/", 1)[0]
-    shards = [{"address": f"{base}/13"}, {"address": f"{base}/14"}]
-    prefix = f"test-{uuid4().hex}"
+    *processes, sender = _project_layers([f"{base}/13", f"{base}/14"], f"test-{uuid4().hex}", 3)
 
     async def scenario() -> list[dict[str, object]]:
-        processes = [_project_layer(hosts=shards, prefix=prefix) for _ in range(2)]
         channels = [[await layer.new_channel() for _ in range(2)] for layer in processes]
         for layer, theirs in zip(processes, channels, strict=True):
             for channel in theirs:
                 await layer.group_add("table-1", channel)
-        sender = _project_layer(hosts=shards, prefix=prefix)
         await sender.group_send("table-1", {"type": "table.changed"})
         heard = [
             await asyncio.wait_for(layer.receive(channel), 5)
@@ -376,8 +378,9 @@ def test_hundreds_of_sockets_joining_at_once_all_hear_their_group(redis_url: str
     """Hundreds of joins at once on the project's layer (pages connecting
     after a restart), then one group message: every socket gets it."""
 
+    (layer,) = _project_layers([redis_url], f"test-{uuid4().hex}", 1)
+
     async def scenario() -> list[dict[str, object]]:
-        layer = _project_layer(hosts=[{"address": redis_url}], prefix=f"test-{uuid4().hex}")
         channels = [await layer.new_channel() for _ in range(300)]
         await asyncio.gather(*(layer.group_add("crowd", channel) for channel in channels))
         await layer.group_send("crowd", {"type": "lobby.changed"})
