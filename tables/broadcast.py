@@ -94,7 +94,7 @@ async def announce_changed(
     table_id: int,
     *,
     change: str | None = None,
-    rows: dict[str, Any] | None = None,
+    rows: bytes | None = None,
     stamp: tuple[int, int] | None = None,
     lobby_now: bool = False,
 ) -> None:

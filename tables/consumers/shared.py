@@ -89,11 +89,12 @@ class FreshRows:
 
     def get(self, token: Any, *, carried: Any = None) -> TableRows | None:
         """The rows by their token; with ``carried``, the rows another process
-        made, unpacked (once: they are then kept here under their token)."""
+        made, unpacked (once: they are then kept here under their token). A
+        process that made the rows never unpacks them: it kept them."""
         if not isinstance(token, str):
             return None
         rows = self.rows.get(token)
-        if rows is None and isinstance(carried, dict):
+        if rows is None and isinstance(carried, bytes):
             rows = self._keep_as(token, uncarry(carried))
         return rows
 

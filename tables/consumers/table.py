@@ -39,7 +39,7 @@ class NoLongerCurrent(Exception):
 
 def serve(
     service: Service, table_id: int, player_id: int, session_key: str | None, **fields: Any
-) -> tuple[TableRows, dict[str, Any]] | None:
+) -> tuple[TableRows, bytes] | None:
     """Check that the socket still speaks for ``player_id``, then call ``service``:
     one trip to a database thread for both. The table's rows the service
     returns, if it does (``services.hand_play``), and the same packed to be
@@ -55,6 +55,12 @@ SERVICE_ERRORS: tuple[tuple[type[Exception], str], ...] = (
     (services.IllegalMove, "illegal"),
     (services.ServiceError, "refused"),
 )
+
+
+def _past(stamp: Any, seen: Stamp) -> bool:
+    """Whether a notice's ``stamp`` (``TableRows.stamp``, as the notice carries
+    it) is no newer than ``seen``; False when it carries none."""
+    return isinstance(stamp, list) and len(stamp) == 2 and tuple(stamp) <= seen
 
 
 class TableConsumer(DirectConsumer):
@@ -230,11 +236,14 @@ class TableConsumer(DirectConsumer):
     # Channel-layer handlers: "table.changed", "table.chat" and "user.revoked".
 
     async def table_changed(self, message: dict[str, Any]) -> None:
+        # The viewer may already have a snapshot read after this move committed:
+        # then there is nothing to send, and nothing to unpack.
+        if _past(message.get("stamp"), self.stamp):
+            return
         # Rows made here, or carried from the process that made them (the
         # first of this process's viewers to get them unpacks them for all).
         kept = FRESH_ROWS.get(message.get("change"), carried=message.get("rows"))
         if kept is not None and kept.stamp <= self.stamp:
-            # The viewer already has a snapshot read after this move committed.
             return
         await self.send_snapshot(rows=kept)
 

@@ -12,8 +12,12 @@ needs and nobody may learn early: the deck, what is left of it and the
 burned cards, the deck's salt, and every account field but a player's name
 and balance. A field left out is deferred: reading it would read the row.
 
-:func:`carry` packs the rows into plain values (lists, strings, numbers, as
-msgpack carries them); :func:`uncarry` makes them rows again.
+:func:`carry` packs the rows into plain values (lists, strings, numbers)
+written as JSON; :func:`uncarry` makes them rows again. The channel layer
+carries the JSON as one opaque value, so a process pays for unpacking the
+rows only when it needs them: not for its own notice, which Redis hands back
+to it too (it kept the rows themselves), nor for a notice its viewers are
+already past.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import functools
 from collections.abc import Mapping
 from typing import Any, cast
 
+import orjson
 from django.db import DEFAULT_DB_ALIAS, models
 
 from accounts.models import User
@@ -45,10 +50,10 @@ LEFT_OUT: dict[type[models.Model], tuple[str, ...]] = {Hand: ("deck", "deck_salt
 PARSED = (models.DateTimeField, models.DateField, models.DecimalField, models.UUIDField)
 
 
-def carry(rows: TableRows) -> dict[str, Any]:
-    """The rows as plain values, for a change notice."""
+def carry(rows: TableRows) -> bytes:
+    """The rows as JSON, for a change notice."""
     hand = rows.hand
-    return {
+    plain = {
         "table": _pack(rows.table, TABLE),
         "seats": [_pack(seat, WITH_PLAYER) for seat in rows.seats],
         "hand": None if hand is None else _pack(hand, {}),
@@ -58,10 +63,13 @@ def carry(rows: TableRows) -> dict[str, Any]:
         "requests": [_pack(request, WITH_PLAYER) for request in rows.requests],
         "bots": rows.bots,
     }
+    # Keys as PostgreSQL's JSON gives them back: strings (a hand's state in memory may differ).
+    return orjson.dumps(plain, option=orjson.OPT_NON_STR_KEYS)
 
 
-def uncarry(data: dict[str, Any]) -> TableRows:
-    """Rows again from :func:`carry`'s values, with nothing read."""
+def uncarry(packed: bytes) -> TableRows:
+    """Rows again from :func:`carry`'s JSON, with nothing read."""
+    data = orjson.loads(packed)
     table = _unpack(Table, data["table"], TABLE)
     hand = None if data["hand"] is None else _unpack(Hand, data["hand"], {})
     state = None

@@ -173,7 +173,7 @@ def test_a_move_made_in_another_process_reaches_viewers_here_in_its_notice_witho
         reads.append(table_id)
         return original_read(table_id)
 
-    def counted_uncarry(data: dict[str, Any]) -> Any:
+    def counted_uncarry(data: bytes) -> Any:
         unpacked.append(1)
         return original_uncarry(data)
 
@@ -201,6 +201,46 @@ def test_a_move_made_in_another_process_reaches_viewers_here_in_its_notice_witho
                 for player in hand["players"]:
                     down = player["cards"][0]["card"]
                     assert (down is not None) == (player["player"] == hand["viewer"])
+
+    run(scenario)
+
+
+@pytest.mark.usefixtures("redis_layer")
+def test_another_process_notice_its_viewers_are_past_is_neither_unpacked_nor_sent(
+    table: Table, cookies: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A move's notice from another process reaching viewers who already have a
+    snapshot as new (Redis was slow, or a read overtook it): its rows stay packed."""
+    unpacked: list[int] = []
+    original_uncarry = shared.uncarry
+
+    def counted_uncarry(data: bytes) -> Any:
+        unpacked.append(1)
+        return original_uncarry(data)
+
+    monkeypatch.setattr(shared, "uncarry", counted_uncarry)
+
+    async def scenario() -> None:
+        async with room() as join:
+            alice, bob, observer = await heads_up(join, table, cookies)
+            newer = await database_sync_to_async(_bring_in_elsewhere)(table.pk)
+            await broadcast.announce_changed(table.pk)  # no rows: every viewer reads
+            for socket in (alice, bob, observer):
+                assert (await socket.receive_snapshot())["hand"]["turn"] == newer
+            rows = await database_sync_to_async(_rows_now)(table.pk)
+            seen = {socket: len(socket.frames) for socket in (alice, bob, observer)}
+            notice = {
+                "type": broadcast.CHANGED,
+                "table": table.pk,
+                "change": "elsewhere-1",
+                "rows": carry(rows),
+                "stamp": list(rows.stamp),
+            }
+            await get_channel_layer().group_send(broadcast.table_group(table.pk), notice)
+            for socket, start in seen.items():
+                assert await socket.quiet()
+                assert [f for f in socket.frames[start:] if f["type"] == "snapshot"] == []
+            assert unpacked == []
 
     run(scenario)
 
