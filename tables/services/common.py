@@ -11,10 +11,13 @@ import hashlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import orjson
+
 from tables.compiled import CompiledRead, CompiledUpdate
 from tables.models import Hand, Seat, Table
 from tables.rules import HandState
 from tables.rules.cards import card_str
+from tables.rules.state import FIELDS
 from tables.services.live import LIVE_HANDS
 
 # Rows a sweep run by beat handles per run (hands, tables, players); the next
@@ -47,6 +50,27 @@ def deck_commitment(salt: str, deck: Sequence[int]) -> str:
     """
     text = f"{salt}:{' '.join(card_str(card) for card in deck)}"
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def saved_state(state: HandState) -> dict[str, Any]:
+    """What ``state.to_dict()`` gives, as the hand's row keeps it, made by
+    orjson in about a fifth of the time: every move stores its hand's state.
+
+    Keys come back as text, as from PostgreSQL's JSON. The new lists and
+    dicts are the caller's: the state changes on without them.
+    """
+    fields = {name: getattr(state, name) for name in FIELDS}
+    fields["config"] = state.config.to_dict()
+    text = orjson.dumps(fields, default=_as_list, option=orjson.OPT_NON_STR_KEYS)
+    data: dict[str, Any] = orjson.loads(text)
+    return data
+
+
+def _as_list(value: object) -> list[Any]:
+    """What orjson won't write by itself: a named tuple (a card held)."""
+    if isinstance(value, tuple):
+        return list(value)
+    raise TypeError(f"a hand's state holds no {type(value).__name__}")
 
 
 def _lock_table(table_id: int) -> Table:

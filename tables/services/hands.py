@@ -49,6 +49,7 @@ from tables.services.common import (
     _lock_live_hand,
     _lock_table,
     deck_commitment,
+    saved_state,
 )
 from tables.services.games import Pick, called_dealer, pick_game
 from tables.services.live import LIVE_HANDS
@@ -298,7 +299,7 @@ def _hand_create(
         seating=Hand.seating_of(
             dealer, [(s.number, s.player_id, s.player.username) for s in order]
         ),
-        state=state.to_dict(),
+        state=saved_state(state),
         version=0,
         **Hand.game_fields(config, table.stakes.seats),
         game_position=pick.position,
@@ -420,7 +421,7 @@ def _hand_apply(
             state.act(player, kind, amount, cards, timed_out=timed_out, at=at)
     except IllegalAction as exc:
         raise IllegalMove(str(exc)) from None
-    hand.state, hand.version = state.to_dict(), hand.version + 1
+    hand.state, hand.version = saved_state(state), hand.version + 1
     seats.take_stacks(state.stacks)
 
 
