@@ -7,6 +7,7 @@ one after another.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -15,7 +16,7 @@ import orjson
 
 from tables.compiled import CompiledRead, CompiledUpdate
 from tables.models import Hand, Seat, Table
-from tables.rules import HandState
+from tables.rules import GameConfig, HandState
 from tables.rules.cards import card_str
 from tables.rules.state import FIELDS
 from tables.services.live import LIVE_HANDS
@@ -60,10 +61,16 @@ def saved_state(state: HandState) -> dict[str, Any]:
     dicts are the caller's: the state changes on without them.
     """
     fields = {name: getattr(state, name) for name in FIELDS}
-    fields["config"] = state.config.to_dict()
+    fields["config"] = _config_data(state.config)
     text = orjson.dumps(fields, default=_as_list, option=orjson.OPT_NON_STR_KEYS)
     data: dict[str, Any] = orjson.loads(text)
     return data
+
+
+@functools.lru_cache(maxsize=256)
+def _config_data(config: GameConfig) -> dict[str, Any]:
+    """The game's data, worked out once per game: orjson only reads it."""
+    return config.to_dict()
 
 
 def _as_list(value: object) -> list[Any]:
