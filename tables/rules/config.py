@@ -212,8 +212,21 @@ class GameConfig:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GameConfig:
+        """The game :meth:`to_dict` saved. Every hand read names its game, so a
+        game once checked is kept by its data's ``repr`` (which tells ``1``
+        from ``True`` and ``1.0``), and the same data again gives it back."""
         if not isinstance(data, dict):
             raise IllegalAction("a game config must be a mapping of option names to values")
+        key = (cls, repr(data))
+        loaded = _LOADED.get(key)
+        if loaded is None:
+            if len(_LOADED) >= LOADED_KEEP:
+                _LOADED.clear()
+            loaded = _LOADED[key] = cls._from_dict(data)
+        return loaded
+
+    @classmethod
+    def _from_dict(cls, data: dict[str, Any]) -> GameConfig:
         known = {f.name for f in fields(cls)}
         unknown = set(data) - known
         if unknown:
@@ -226,6 +239,11 @@ class GameConfig:
             except TypeError as exc:
                 raise IllegalAction(f"bad rake rule: {exc}") from None
         return cls(**values)
+
+
+# Games loaded by GameConfig.from_dict, by their class and data's repr.
+_LOADED: dict[tuple[type[GameConfig], str], GameConfig] = {}
+LOADED_KEEP = 256
 
 
 # ---------------------------------------------------------------- the checks

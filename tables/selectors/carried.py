@@ -22,7 +22,6 @@ already past.
 
 from __future__ import annotations
 
-import datetime
 import decimal
 import functools
 from collections.abc import Mapping
@@ -64,7 +63,7 @@ def carry(rows: TableRows) -> bytes:
         "bots": rows.bots,
     }
     # Keys as PostgreSQL's JSON gives them back: strings (a hand's state in memory may differ).
-    return orjson.dumps(plain, option=orjson.OPT_NON_STR_KEYS)
+    return orjson.dumps(plain, default=_text, option=orjson.OPT_NON_STR_KEYS)
 
 
 def uncarry(packed: bytes) -> TableRows:
@@ -106,9 +105,14 @@ def _fields(model: type[models.Model]) -> tuple[models.Field[Any, Any], ...]:
     )
 
 
+@functools.cache
+def _names(model: type[models.Model]) -> tuple[str, ...]:
+    return tuple(field.attname for field in _fields(model))
+
+
 def _pack(obj: models.Model, follow: Follow) -> list[Any]:
     """The row's carried fields in order, then each followed row (or None)."""
-    values = [_plain(getattr(obj, field.attname)) for field in _fields(type(obj))]
+    values = [getattr(obj, name) for name in _names(type(obj))]
     if isinstance(obj, Hand):
         values[_STATE_AT] = _hidden(obj.state)
     related = {}
@@ -118,28 +122,27 @@ def _pack(obj: models.Model, follow: Follow) -> list[Any]:
     return [values, related]
 
 
-_STATE_AT = [field.attname for field in _fields(Hand)].index("state")
+_STATE_AT = _names(Hand).index("state")
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, datetime.date):  # datetimes too
-        return value.isoformat()
+def _text(value: Any) -> str:
+    """What orjson won't write by itself: a decimal, as its digits. (It writes
+    dates and times as ``isoformat`` does, and UUIDs as ``str``.)"""
     if isinstance(value, decimal.Decimal):
         return str(value)
-    if isinstance(value, (str, int, float, bool, type(None), list, dict)):
-        return value
-    return str(value)  # a UUID
+    raise TypeError(f"a carried row holds no {type(value).__name__}")
 
 
 def _unpack(model: type[Any], packed: list[Any], follow: Follow) -> Any:
     """The row :func:`_pack` packed, with its followed rows in place."""
     values, related = packed
-    fields = _fields(cast(type[models.Model], model))
+    row_model = cast(type[models.Model], model)
+    fields = _fields(row_model)
     parsed = [
         field.to_python(value) if value is not None and isinstance(field, PARSED) else value
         for field, value in zip(fields, values, strict=True)
     ]
-    obj = model.from_db(DEFAULT_DB_ALIAS, [field.attname for field in fields], parsed)
+    obj = model.from_db(DEFAULT_DB_ALIAS, _names(row_model), parsed)
     for name, further in follow.items():
         other = related[name]
         if other is not None:

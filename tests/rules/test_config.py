@@ -120,6 +120,17 @@ def test_a_config_survives_json_both_ways():
     assert GameConfig.from_dict(data) == game
 
 
+def test_a_game_loaded_again_is_the_one_checked_before_and_bad_data_is_refused_every_time():
+    data = json.loads(json.dumps(config(variant="razz", ante=1).to_dict()))
+    first = GameConfig.from_dict(data)
+    assert GameConfig.from_dict(json.loads(json.dumps(data))) is first
+    assert data["auto_muck"] is True
+    # Python finds 1 equal to True; the game's checks don't, and no kept game answers for it.
+    for bad in ({**data, "auto_muck": 1}, {**data, "ante": -1}, {**data, "ante": -1}):
+        with pytest.raises(IllegalAction, match="auto_muck|ante"):
+            GameConfig.from_dict(bad)
+
+
 def test_from_dict_names_unknown_options():
     with pytest.raises(IllegalAction, match="unknown game option"):
         GameConfig.from_dict({"variant": "stud", "blinds": [1, 2]})
