@@ -74,6 +74,28 @@ def view(
     }
 
 
+def view_from(observed: dict[str, Any], state: HandState, player: int | None) -> dict[str, Any]:
+    """``view(state, player)``, made from ``observed``, the observer's view of
+    the same state: what only ``player`` sees is built again, and the rest is
+    the observer's (the same objects: neither is to be changed). A table's
+    change is shown to each of its players this way at the cost of one view.
+    """
+    if player is None:
+        return observed
+    players = list(observed["players"])
+    # Every other seat shows the player what it shows an observer (see _seat).
+    players[player] = _seat(state, player, player, False)
+    yours = player == state.to_act or player in observed["deciding"]
+    return {
+        **observed,
+        "your_choice": _your_choice(state, player),
+        "viewer": player,
+        "players": players,
+        "legal_actions": [a.to_dict() for a in state.legal_actions(player)] if yours else [],
+        "your_hand": _your_hand(state, player),
+    }
+
+
 def _seat(state: HandState, seat: int, viewer: int | None, everything: bool) -> dict[str, Any]:
     open_to_viewer = everything or seat == viewer or state.shown[seat]
     return {

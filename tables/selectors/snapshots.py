@@ -32,7 +32,7 @@ from tables.names import name_in_words
 from tables.rules import GameConfig, HandState, IllegalAction
 from tables.rules.games import how_it_plays
 from tables.rules.narration import LiveNarrator
-from tables.rules.views import events_for, view
+from tables.rules.views import events_for, view, view_from
 from tables.selectors.games import coming, fitting
 from tables.selectors.home_bots import home_bot_names
 from tables.selectors.home_ledger import Books, LedgerFigures, home_books
@@ -80,7 +80,8 @@ class TableRows:
     bots: list[str] = field(default_factory=list)
     # What every viewer's snapshot shares, built for the first and kept for the
     # rest: the table's part, the hand's public facts, and each engine
-    # player's view of the hand (observers and anyone not dealt in share None's).
+    # player's view of the hand, made from the observer's (None's, which
+    # observers and anyone not dealt in share).
     shared: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -276,7 +277,9 @@ def build_snapshot(
     if hand is not None and rows.state is not None:
         viewer = hand.engine_player(player_id)
         if ("view", viewer) not in shared:
-            shared["view", viewer] = view(rows.state, viewer)
+            if ("view", None) not in shared:
+                shared["view", None] = view(rows.state)
+            shared["view", viewer] = view_from(shared["view", None], rows.state, viewer)
         if "hand_info" not in shared:
             state = rows.state
             clocked = [state.to_act] if state.to_act is not None else state.deciding()

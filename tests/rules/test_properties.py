@@ -32,7 +32,7 @@ from tables.rules.cards import card_str, rank, suit
 from tables.rules.evaluators.wild import natural
 from tables.rules.state import BET_KINDS, DECIDING, DECISION_KINDS, PROTECT, WAGERS
 from tables.rules.variants import VARIANTS
-from tables.rules.views import events_for, view
+from tables.rules.views import events_for, view, view_from
 from tests.rules.seats import down_of, up_of
 from tests.rules.strategies import (
     MAX_ACTIONS,
@@ -230,6 +230,19 @@ def test_no_view_shows_another_seats_unshown_down_cards(game, stacks, deck, data
             for player in range(state.n):
                 if player != viewer and not state.shown[player]:
                     assert down_of(seats[player]) == [None] * len(state.downcards(player))
+
+    checked_hand(game, stacks, deck, data, check)
+
+
+@random_hands(100)
+def test_each_players_view_made_from_the_observers_is_their_own_view(game, stacks, deck, data):
+    """What a table's change shows each player (``view_from``) is what ``view``
+    builds for them alone: their own cards, and no one else's."""
+
+    def check(state: HandState) -> None:
+        observed = view(state)
+        for viewer in viewers(state):
+            assert view_from(observed, state, viewer) == view(state, viewer), viewer
 
     checked_hand(game, stacks, deck, data, check)
 
