@@ -35,3 +35,11 @@ def test_the_saved_state_is_the_states_data_as_json_gives_it_back(
     # Every move changed the state in place; nothing saved before changed with it.
     assert all(mine == kept for mine, kept in saved)
     assert HandState.from_dict(saved[-1][0]).to_dict() == state.to_dict()
+
+
+def test_a_key_that_is_not_text_comes_back_as_text_as_from_postgresql() -> None:
+    state = HandState.new(GameConfig(ante=1, bring_in=2, small_bet=5, big_bet=10), [100, 100])
+    state.result = {3: {"payout": 7}}  # the engine writes none such: orjson is asked again
+    saved = saved_state(state)
+    assert saved["result"] == {"3": {"payout": 7}}
+    assert saved == json.loads(json.dumps(state.to_dict()))
