@@ -21,7 +21,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-import orjson
 from django.db import connections
 from django.db.models import Field, JSONField, Model, QuerySet
 
@@ -29,6 +28,8 @@ from django.db.models import Field, JSONField, Model, QuerySet
 from django.db.models.query import get_related_populators  # type: ignore[attr-defined]
 from django.db.transaction import TransactionManagementError
 from psycopg.types.json import Jsonb
+
+from tables.jsontext import json_bytes
 
 M = TypeVar("M", bound=Model)
 
@@ -116,7 +117,7 @@ class CompiledRead(Generic[M]):
 
 
 def _json_text(value: Any) -> str:
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    return json_bytes(value).decode()
 
 
 class CompiledUpdate(Generic[M]):

@@ -10,7 +10,6 @@ import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, ParamSpec, TypeVar
 
-import orjson
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
@@ -21,6 +20,7 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.db import connections
 
+from tables.jsontext import json_bytes
 from tables.ratelimit import RateLimit
 
 
@@ -65,15 +65,8 @@ class DirectConsumer(AsyncJsonWebsocketConsumer):
 
     @classmethod
     async def encode_json(cls, content: Any) -> str:
-        """Outgoing frames through orjson: the same JSON, written several times faster.
-
-        Every frame is keyed by text; one that isn't is written again with its
-        keys as text, as the standard library would (orjson does that only
-        when asked, which costs every frame a third more)."""
-        try:
-            return orjson.dumps(content).decode()
-        except TypeError:
-            return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS).decode()
+        """Outgoing frames through orjson: the same JSON, written several times faster."""
+        return json_bytes(content).decode()
 
 
 P = ParamSpec("P")

@@ -31,6 +31,7 @@ import orjson
 from django.db import DEFAULT_DB_ALIAS, models
 
 from accounts.models import User
+from tables.jsontext import json_bytes
 from tables.models import Hand, Seat, SeatRequest, Table, TableGame, WaitingPlayer
 from tables.rules import UNKNOWN, HandState
 from tables.selectors.snapshots import TableRows
@@ -62,8 +63,7 @@ def carry(rows: TableRows) -> bytes:
         "requests": [_pack(request, WITH_PLAYER) for request in rows.requests],
         "bots": rows.bots,
     }
-    # Keys as PostgreSQL's JSON gives them back: strings (a hand's state in memory may differ).
-    return orjson.dumps(plain, default=_text, option=orjson.OPT_NON_STR_KEYS)
+    return json_bytes(plain, default=_text)
 
 
 def uncarry(packed: bytes) -> TableRows:

@@ -15,6 +15,7 @@ from typing import Any
 import orjson
 
 from tables.compiled import CompiledRead, CompiledUpdate
+from tables.jsontext import json_bytes
 from tables.models import Hand, Seat, Table
 from tables.rules import GameConfig, HandState
 from tables.rules.cards import card_str
@@ -57,18 +58,12 @@ def saved_state(state: HandState) -> dict[str, Any]:
     """What ``state.to_dict()`` gives, as the hand's row keeps it, made by
     orjson in about a fifth of the time: every move stores its hand's state.
 
-    The new lists and dicts are the caller's: the state changes on without
-    them. The engine keys its dicts by text; a key that isn't would come
-    back as text, as from PostgreSQL's JSON (orjson writes those only when
-    asked, which costs every write a third more).
+    Keys come back as text, as from PostgreSQL's JSON. The new lists and
+    dicts are the caller's: the state changes on without them.
     """
     fields = {name: getattr(state, name) for name in FIELDS}
     fields["config"] = _config_data(state.config)
-    try:
-        text = orjson.dumps(fields, default=_as_list)
-    except TypeError:
-        text = orjson.dumps(fields, default=_as_list, option=orjson.OPT_NON_STR_KEYS)
-    data: dict[str, Any] = orjson.loads(text)
+    data: dict[str, Any] = orjson.loads(json_bytes(fields, default=_as_list))
     return data
 
 
