@@ -81,7 +81,8 @@ class TableRows:
     # What every viewer's snapshot shares, built for the first and kept for the
     # rest: the table's part, the hand's public facts, and each engine
     # player's view of the hand, made from the observer's (None's, which
-    # observers and anyone not dealt in share).
+    # observers and anyone not dealt in share), and the live log's new lines
+    # for each place in the hand a viewer had got to.
     shared: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -289,7 +290,9 @@ def build_snapshot(
             seen = cursor.seen if cursor is not None and cursor.hand_id == hand.pk else 0
             if "names" not in shared:
                 shared["names"] = _live_names(hand, _hand_names(rows, hand))
-            told = LIVE_LINES.between(hand, rows.state, shared["names"], seen)
+            if ("told", seen) not in shared:  # the same for every viewer who got as far
+                shared["told", seen] = LIVE_LINES.between(hand, rows.state, shared["names"], seen)
+            told = shared["told", seen]
             visible = events_for(rows.state, viewer, since=seen)
             events += _event_messages(hand, visible, told, seen)
         cursor = Cursor(hand.pk, len(rows.state.events), hand.is_finished)
