@@ -34,6 +34,7 @@ from accounts.models import User
 from tables.jsontext import json_bytes
 from tables.models import Hand, Seat, SeatRequest, Table, TableGame, WaitingPlayer
 from tables.rules import UNKNOWN, HandState
+from tables.selectors.players import ROW_FIELDS
 from tables.selectors.snapshots import TableRows
 
 # Which related rows come with each row, as the reads that make the rows
@@ -44,7 +45,7 @@ WITH_PLAYER: Follow = {"player": {}}
 GAME: Follow = {"stakes": {"rake": {}}}
 
 # The fields each model's rows carry; every other model carries them all.
-KEPT: dict[type[models.Model], tuple[str, ...]] = {User: ("id", "username", "balance")}
+KEPT: dict[type[models.Model], tuple[str, ...]] = {User: ROW_FIELDS}
 LEFT_OUT: dict[type[models.Model], tuple[str, ...]] = {Hand: ("deck", "deck_salt")}
 # Parsed back from the strings they travel as.
 PARSED = (models.DateTimeField, models.DateField, models.DecimalField, models.UUIDField)

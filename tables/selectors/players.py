@@ -1,4 +1,5 @@
-"""Small reads about a player: their balance, and whether a login session still speaks for them."""
+"""Small reads about a player: their balance, whether a login session still speaks
+for them, and which of their fields a table's rows read."""
 
 from __future__ import annotations
 
@@ -14,6 +15,23 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from accounts.models import User
+
+# What a table's rows need of a player: who they are, the name shown, and the
+# balance a standing viewer is shown. The reads of a table's seats, waiting
+# list and host load no more (:func:`only_row_fields`), and carried rows carry
+# no more (``tables.selectors.carried``).
+ROW_FIELDS = ("id", "username", "balance")
+
+
+def only_row_fields(*relations: str) -> list[str]:
+    """What ``defer()`` takes to leave every account field but :data:`ROW_FIELDS`
+    unread on the players a queryset follows through ``relations``."""
+    return [
+        f"{relation}__{field.name}"
+        for relation in relations
+        for field in User._meta.concrete_fields
+        if field.attname not in ROW_FIELDS
+    ]
 
 
 def player_balance(player_id: int) -> int | None:

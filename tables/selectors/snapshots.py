@@ -36,6 +36,7 @@ from tables.rules.views import events_for, view, view_from
 from tables.selectors.games import coming, fitting
 from tables.selectors.home_bots import home_bot_names
 from tables.selectors.home_ledger import Books, LedgerFigures, home_books
+from tables.selectors.players import only_row_fields
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,7 @@ def read_table(table_id: int) -> TableRows | None:
     else:
         found = (
             Table.objects.select_related("stakes__rake", "call_player", "host")
+            .defer(*only_row_fields("call_player", "host"))
             .filter(pk=table_id)
             .first()
         )
@@ -146,7 +148,8 @@ def _with_seats(
 
 
 def _requests(table: Table) -> list[SeatRequest]:
-    return list(seat_requests_waiting(table.pk).select_related("player"))
+    requests = seat_requests_waiting(table.pk).select_related("player")
+    return list(requests.defer(*only_row_fields("player")))
 
 
 def seat_requests_waiting(table_id: int) -> QuerySet[SeatRequest]:
@@ -164,18 +167,23 @@ def seat_requests_waiting(table_id: int) -> QuerySet[SeatRequest]:
 LATEST_HAND = CompiledRead(
     lambda table_id: (
         Hand.objects.select_related("table__stakes__rake", "table__call_player", "table__host")
+        .defer(*only_row_fields("table__call_player", "table__host"))
         .filter(table_id=table_id)
         .order_by("-number")[:1]
     )
 )
 SEATS = CompiledRead(
     lambda table_id: (
-        Seat.objects.select_related("player").filter(table_id=table_id).order_by("number")
+        Seat.objects.select_related("player")
+        .defer(*only_row_fields("player"))
+        .filter(table_id=table_id)
+        .order_by("number")
     )
 )
 WAITING = CompiledRead(
     lambda table_id: (
         WaitingPlayer.objects.select_related("player")
+        .defer(*only_row_fields("player"))
         .filter(table_id=table_id)
         .order_by("joined_at", "pk")
     )

@@ -20,6 +20,7 @@ from tables.models import Hand, Seat, Table
 from tables.rules import GameConfig, HandState
 from tables.rules.cards import card_str
 from tables.rules.state import FIELDS
+from tables.selectors.players import only_row_fields
 from tables.services.live import LIVE_HANDS
 
 # Rows a sweep run by beat handles per run (hands, tables, players); the next
@@ -81,7 +82,9 @@ def _as_list(value: object) -> list[Any]:
 
 
 def _lock_table(table_id: int) -> Table:
-    """The table's row, locked until the transaction ends, with its stakes.
+    """The table's row, locked until the transaction ends, with its stakes and
+    their rake, its host and the player calling its game: everything its rows
+    after the move need of it (``rows_after_move``, ``carry``).
 
     Only the table's row is locked (``of``): every table of the same stakes
     must not wait on one another.
@@ -97,7 +100,8 @@ def _lock_table(table_id: int) -> Table:
 _TABLE_LOCKED = CompiledRead(
     lambda table_id: (
         Table.objects.select_for_update(of=("self",))
-        .select_related("stakes", "host")
+        .select_related("stakes__rake", "host", "call_player")
+        .defer(*only_row_fields("host", "call_player"))
         .filter(pk=table_id)
     )
 )
@@ -112,7 +116,10 @@ _HAND_AT_NO_STATE = CompiledRead(
 # Every seat at the table with its player, in order: the rows after a move are built from them.
 _SEATS_AT = CompiledRead(
     lambda table_id: (
-        Seat.objects.select_related("player").filter(table_id=table_id).order_by("number")
+        Seat.objects.select_related("player")
+        .defer(*only_row_fields("player"))
+        .filter(table_id=table_id)
+        .order_by("number")
     )
 )
 

@@ -19,7 +19,9 @@ from accounts.models import User
 from tables import services
 from tables.compiled import CompiledRead, CompiledUpdate
 from tables.models import Hand, Seat, Table
-from tables.selectors.snapshots import LATEST_HAND, SEATS, WAITING
+from tables.rules import HandState
+from tables.selectors.carried import carry
+from tables.selectors.snapshots import LATEST_HAND, SEATS, WAITING, build_snapshot, read_table
 
 pytestmark = pytest.mark.django_db
 
@@ -136,3 +138,45 @@ def test_a_compiled_write_refuses_a_name_that_is_no_column(busy: Table) -> None:
     with pytest.raises(ValueError, match="not a column"):
         CompiledUpdate(Table)(busy, ["seat_set"])
     assert Seat.objects.get(pk=seat.pk).stack == seat.stack
+
+
+ACCOUNT_SECRETS = ("password", "email", "last_login", "is_superuser")
+
+
+def account_columns_read(queries: list[dict[str, Any]]) -> set[str]:
+    """The account columns that the captured queries name."""
+    user = User._meta.db_table
+    return {
+        field.column
+        for field in User._meta.concrete_fields
+        if any(f'"{user}"."{field.column}"' in query["sql"] for query in queries)
+    }
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_and_its_snapshots_read_no_account_field_but_a_players_name_and_balance(
+    busy: Table, alice: User, bob: User
+) -> None:
+    hand = Hand.objects.get(table=busy)
+    state = HandState.from_dict(hand.state)
+    assert state.to_act is not None
+    mover = hand.player_ids()[state.to_act]
+    option = next(o for o in state.legal_actions() if o.kind != "fold")
+    amount = option.min if option.kind in ("bet", "raise", "complete") else None
+    with CaptureQueriesContext(connection) as queries:
+        rows = services.hand_play(
+            table_id=busy.pk, player_id=mover, kind=option.kind, amount=amount, version=hand.version
+        )
+        assert rows is not None
+        carry(rows)  # for the other processes, as the move's socket does
+        read = read_table(busy.pk)
+        assert read is not None
+        for made in (rows, read):
+            for viewer in (alice.pk, bob.pk, None):
+                build_snapshot(made, viewer, None, with_events=True)
+    # The stakes' rake comes with the table, locked or read, never on its own.
+    assert busy.stakes.rake is not None
+    assert not [q for q in queries.captured_queries if 'FROM "tables_rakerule"' in q["sql"]]
+    read_columns = account_columns_read(queries.captured_queries)
+    assert {"username", "balance"} <= read_columns  # the seats' and the waiting list's players
+    assert read_columns.isdisjoint(ACCOUNT_SECRETS)
