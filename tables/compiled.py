@@ -13,11 +13,15 @@ The moves' services lock and read their table, hand and seats the same way,
 and write the hand back with a :class:`CompiledUpdate`: one statement built
 once, where ``Model.save`` built it, sent signals and walked every field anew
 at each move.
+
+Inside :func:`one_trip` the reads and writes sent (``send``) travel to
+PostgreSQL together, in one round trip, and their results are taken after.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -63,6 +67,11 @@ class CompiledRead(Generic[M]):
         self._plans: dict[str, _Plan[M]] = {}  # by database alias
 
     def __call__(self, *values: int, using: str = "default") -> list[M]:
+        return self.send(*values, using=using).rows()
+
+    def send(self, *values: int, using: str = "default") -> SentRead[M]:
+        """Run the read; its rows are taken from what this returns. Inside
+        :func:`one_trip` the read only leaves, to come back with the others."""
         if len(values) != self.arity:
             raise TypeError(f"this read takes {self.arity} value(s), not {len(values)}")
         plan = self._plans.get(using) or self._plan(using)
@@ -73,19 +82,9 @@ class CompiledRead(Generic[M]):
         params = list(plan.params)
         for slot, which in plan.slots:
             params[slot] = values[which]
-        with connections[using].cursor() as cursor:
-            cursor.execute(plan.sql, params)
-            rows: Any = cursor.fetchall()
-        if plan.converters:
-            rows = plan.compiler.apply_converters(rows, plan.converters)
-        start, end = plan.fields
-        found = []
-        for row in rows:
-            obj = plan.model.from_db(using, plan.names, row[start:end])
-            for populator in plan.related:
-                populator.populate(row, obj)
-            found.append(obj)
-        return found
+        cursor = connections[using].cursor()
+        cursor.execute(plan.sql, params)
+        return SentRead(plan, cursor, using)
 
     def _plan(self, using: str) -> _Plan[M]:
         stand_ins = STAND_INS[: self.arity]
@@ -114,6 +113,51 @@ class CompiledRead(Generic[M]):
         )
         self._plans[using] = plan
         return plan
+
+
+class SentRead(Generic[M]):
+    """A compiled read that has been sent: :meth:`rows` takes its rows, once."""
+
+    def __init__(self, plan: _Plan[M], cursor: Any, using: str) -> None:
+        self.plan, self.cursor, self.using = plan, cursor, using
+
+    def rows(self) -> list[M]:
+        plan = self.plan
+        with self.cursor as cursor:
+            rows: Any = cursor.fetchall()
+        if plan.converters:
+            rows = plan.compiler.apply_converters(rows, plan.converters)
+        start, end = plan.fields
+        found = []
+        for row in rows:
+            obj = plan.model.from_db(self.using, plan.names, row[start:end])
+            for populator in plan.related:
+                populator.populate(row, obj)
+            found.append(obj)
+        return found
+
+
+@contextmanager
+def one_trip(using: str = "default") -> Iterator[None]:
+    """The compiled reads and writes sent inside go to PostgreSQL together.
+
+    The block is a psycopg pipeline: each statement leaves when it is sent,
+    the server runs them in the order sent, and all their results come back
+    when the block ends, in one round trip, to be taken after it
+    (:meth:`SentRead.rows`, :meth:`SentWrite.written`). Rows taken inside the
+    block cost a round trip of their own. A move's reads are one round trip
+    this way, where each was one (psycopg still starts a transaction with a
+    round trip of its own). An error in any of them is raised as Django's
+    when the block ends, and the server runs nothing sent after it. Elsewhere
+    than on PostgreSQL (SQLite, for ``make run``) each statement runs when sent.
+    """
+    connection = connections[using]
+    if connection.vendor != "postgresql":
+        yield
+        return
+    connection.ensure_connection()
+    with connection.wrap_database_errors, connection.connection.pipeline():
+        yield
 
 
 def _json_text(value: Any) -> str:
@@ -145,6 +189,18 @@ class CompiledUpdate(Generic[M]):
         where: tuple[str, Any] | None = None,
         using: str = "default",
     ) -> bool:
+        return self.send(obj, fields, where=where, using=using).written()
+
+    def send(
+        self,
+        obj: M,
+        fields: Sequence[str],
+        *,
+        where: tuple[str, Any] | None = None,
+        using: str = "default",
+    ) -> SentWrite:
+        """Run the write; whether it wrote is asked of what this returns, after
+        :func:`one_trip`'s block when it is sent inside one."""
         connection = connections[using]
         params: list[Any] = []
         for name in fields:
@@ -160,9 +216,9 @@ class CompiledUpdate(Generic[M]):
             params.append(self._field(where[0]).get_db_prep_save(where[1], connection))
         key = (using, tuple(fields), None if where is None else where[0])
         sql = self._sql.get(key) or self._write_sql(key)
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            return bool(cursor.rowcount == 1)
+        cursor = connection.cursor()
+        cursor.execute(sql, params)
+        return SentWrite(cursor)
 
     def _field(self, name: str) -> Field[Any, Any]:
         field = self.model._meta.get_field(name)
@@ -184,3 +240,21 @@ class CompiledUpdate(Generic[M]):
             sql += f" AND {column(where)} = %s"
         self._sql[key] = sql
         return sql
+
+
+class SentWrite:
+    """A compiled write that has been sent."""
+
+    def __init__(self, cursor: Any) -> None:
+        self.cursor = cursor
+
+    def written(self) -> bool:
+        """Whether it wrote its row. Its count is back once sent alone, or once
+        :func:`one_trip`'s block has ended: asked before, this is refused."""
+        count = self.cursor.rowcount
+        if count < 0:
+            raise TransactionManagementError(
+                "a write sent in one_trip() is known when the trip ends"
+            )
+        self.cursor.close()
+        return bool(count == 1)

@@ -117,26 +117,35 @@ def read_table(table_id: int) -> TableRows | None:
     return _with_seats(table, hand, state)
 
 
-def rows_after_move(hand: Hand, seats: list[Seat] | None = None) -> TableRows:
+def rows_after_move(
+    hand: Hand, seats: list[Seat] | None = None, waiting: list[WaitingPlayer] | None = None
+) -> TableRows:
     """The rows of a hand's table just after a move in it committed.
 
     ``hand`` is the one the move's service stored, with the table it locked:
     they are the table and its latest hand as the move left them, and so are
     ``seats`` (every seat at the table, with its player, in order), which the
-    move read under the table's lock and wrote. What the service didn't hand
-    over is read. The hand must still be running; the end of a hand changes
-    seats and balances that a fresh :func:`read_table` reads.
+    move read under the table's lock and wrote, and ``waiting``, the waiting
+    list it read under the lock. What the service didn't hand over is read.
+    The hand must still be running; the end of a hand changes seats and
+    balances that a fresh :func:`read_table` reads.
     """
     if hand.is_finished:
         raise ValueError(f"hand #{hand.number} is over: read the table afresh")
-    return _with_seats(hand.table, hand, HandState.from_dict(hand.state, adopt=True), seats)
+    state = HandState.from_dict(hand.state, adopt=True)
+    return _with_seats(hand.table, hand, state, seats, waiting)
 
 
 def _with_seats(
-    table: Table, hand: Hand | None, state: HandState | None, seats: list[Seat] | None = None
+    table: Table,
+    hand: Hand | None,
+    state: HandState | None,
+    seats: list[Seat] | None = None,
+    waiting: list[WaitingPlayer] | None = None,
 ) -> TableRows:
     games = GAMES(table.pk) if table.is_mixed else []
-    seats, waiting = SEATS(table.pk) if seats is None else seats, WAITING(table.pk)
+    seats = SEATS(table.pk) if seats is None else seats
+    waiting = WAITING(table.pk) if waiting is None else waiting
     # Only a home game keeps books: a table of the room reads nothing more. Read
     # after the seats, they have a row for every player seated in them; a
     # change between the two reads sends its own notice, and a read after it.

@@ -14,13 +14,14 @@ from typing import Any
 
 import orjson
 
-from tables.compiled import CompiledRead, CompiledUpdate
+from tables.compiled import CompiledRead, CompiledUpdate, one_trip
 from tables.jsontext import json_bytes
-from tables.models import Hand, Seat, Table
+from tables.models import Hand, Seat, Table, WaitingPlayer
 from tables.rules import GameConfig, HandState
 from tables.rules.cards import card_str
 from tables.rules.state import FIELDS
 from tables.selectors.players import only_row_fields
+from tables.selectors.snapshots import WAITING
 from tables.services.live import LIVE_HANDS
 
 # Rows a sweep run by beat handles per run (hands, tables, players); the next
@@ -89,7 +90,10 @@ def _lock_table(table_id: int) -> Table:
     Only the table's row is locked (``of``): every table of the same stakes
     must not wait on one another.
     """
-    found = _TABLE_LOCKED(table_id)
+    return _table_found(_TABLE_LOCKED(table_id), table_id)
+
+
+def _table_found(found: list[Table], table_id: int) -> Table:
     if not found:
         raise ServiceError(f"there is no table #{table_id}")
     return found[0]
@@ -131,13 +135,21 @@ def _lock_hand(hand_id: int, table_id: int | None = None, *, state: bool = True)
     and a hand of another table is refused as if it did not exist. Without
     ``state`` the state column is left unread until it is used.
     """
-    if table_id is None:
-        table_id = Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
-        if table_id is None:
-            raise ServiceError(f"there is no hand #{hand_id}")
-    table = _lock_table(table_id)
+    table = _lock_table(_table_of(hand_id) if table_id is None else table_id)
     # Read (again) now that moves are serialized.
-    found = (_HAND_AT if state else _HAND_AT_NO_STATE)(hand_id, table.pk)
+    return _hand_found(
+        (_HAND_AT if state else _HAND_AT_NO_STATE)(hand_id, table.pk), hand_id, table
+    )
+
+
+def _table_of(hand_id: int) -> int:
+    table_id = Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
+    if table_id is None:
+        raise ServiceError(f"there is no hand #{hand_id}")
+    return table_id
+
+
+def _hand_found(found: list[Hand], hand_id: int, table: Table) -> Hand:
     if not found:
         raise ServiceError(f"there is no hand #{hand_id} at {table.name}")
     hand = found[0]
@@ -146,22 +158,37 @@ def _lock_hand(hand_id: int, table_id: int | None = None, *, state: bool = True)
 
 
 def _lock_live_hand(
-    hand_id: int, table_id: int | None = None, *, expected: object = None
-) -> tuple[Hand, HandState]:
-    """:func:`_lock_hand`, with its state: the one this process left the hand in
-    where the row is still at that version (:mod:`tables.services.live`), else
-    the row's, decoded. The state is the caller's to change.
+    hand_id: int, table_id: int | None, *, expected: object
+) -> tuple[Hand, HandState, list[Seat], list[WaitingPlayer]]:
+    """A move's rows: :func:`_lock_hand`'s, with the hand's state, every seat
+    at the table (with its player, for :meth:`HandSeats.load`) and the
+    table's waiting list, all read in the lock's round trip
+    (:func:`tables.compiled.one_trip`).
 
-    ``expected`` is the version the caller expects the row at (the move's):
-    where this process holds another, the row's state is read with the row,
-    not after it.
+    The state is the one this process left the hand in where the row is still
+    at that version (:mod:`tables.services.live`), else the row's, decoded;
+    it is the caller's to change. ``expected`` is the version the caller
+    expects the row at (the move's): where this process holds another, the
+    row's state is read with the row, not after it.
+
+    PostgreSQL runs the reads once the lock is granted, so they see what every
+    change before this one left, as reads made one by one after it would:
+    every change to a table's seats or waiting list locks the table's row first.
     """
+    if table_id is None:
+        table_id = _table_of(hand_id)
     held = type(expected) is int and LIVE_HANDS.holds(hand_id, expected)
-    hand = _lock_hand(hand_id, table_id, state=not held)
+    with one_trip():
+        locked = _TABLE_LOCKED.send(table_id)
+        hand_read = (_HAND_AT_NO_STATE if held else _HAND_AT).send(hand_id, table_id)
+        seats_read, waiting_read = _SEATS_AT.send(table_id), WAITING.send(table_id)
+    table = _table_found(locked.rows(), table_id)
+    hand = _hand_found(hand_read.rows(), hand_id, table)
+    at_table, waiting = seats_read.rows(), waiting_read.rows()
     state = LIVE_HANDS.take(hand.pk, hand.version, hand.deck_commitment) if held else None
     if state is None:
         state = HandState.from_dict(hand.state)  # read now if it was left out
-    return hand, state
+    return hand, state, at_table, waiting
 
 
 class HandSeats:
@@ -180,9 +207,12 @@ class HandSeats:
         self.changed: dict[int, set[str]] = {}
 
     @classmethod
-    def load(cls, hand: Hand) -> HandSeats:
+    def load(cls, hand: Hand, at_table: list[Seat] | None = None) -> HandSeats:
+        """The hand's seats, from ``at_table`` (every seat at the table, with
+        its player, read under the table's lock) or read now."""
         numbers, players = hand.seat_numbers(), hand.player_ids()
-        at_table = _SEATS_AT(hand.table_id)
+        if at_table is None:
+            at_table = _SEATS_AT(hand.table_id)
         found = {s.number: s for s in at_table if s.number in numbers}
         seats = []
         for number, player_id in zip(numbers, players, strict=True):
@@ -209,9 +239,12 @@ class HandSeats:
             self.set(player, stack=stack)
 
     def save(self) -> None:
-        """Write the changed seats, each its changed fields (a move changes one or two)."""
+        """Write the changed seats, each its changed fields (a move changes one or two).
+
+        The writes are sent, not waited for: inside :func:`one_trip` they go
+        with the hand's. A seat's row is not deleted while it plays a hand."""
         for player in sorted(self.changed):
-            _SEAT_WRITE(self.seats[player], sorted(self.changed[player]))
+            _SEAT_WRITE.send(self.seats[player], sorted(self.changed[player]))
         self.changed.clear()
 
 

@@ -28,8 +28,8 @@ from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from tables import scheduling
-from tables.compiled import CompiledUpdate
-from tables.models import Hand, HandResult, PlayerDay, RakeEntry, Seat, Table
+from tables.compiled import CompiledUpdate, one_trip
+from tables.models import Hand, HandResult, PlayerDay, RakeEntry, Seat, Table, WaitingPlayer
 from tables.rules import HandState, IllegalAction
 from tables.rules.cards import card_str, shuffled_deck
 from tables.rules.state import PROTECT
@@ -339,7 +339,7 @@ def hand_act(
     bank spends the time taken from it. With ``table_id``, a hand that is not
     at that table is refused.
     """
-    hand, _ = hand_act_seated(
+    hand, _, _ = hand_act_seated(
         hand_id=hand_id,
         player_id=player_id,
         kind=kind,
@@ -363,10 +363,11 @@ def hand_act_seated(
     version: int,
     now: datetime | None,
     table_id: int | None,
-) -> tuple[Hand, list[Seat]]:
+) -> tuple[Hand, list[Seat], list[WaitingPlayer]]:
     """:func:`hand_act`, and every seat at the table as the move left them,
-    with their players: what a move's snapshot is built from besides the hand."""
-    hand, state = _lock_live_hand(hand_id, table_id, expected=version)
+    with their players, and the table's waiting list: what a move's snapshot
+    is built from besides the hand. They are read with the lock, in one trip."""
+    hand, state, at_table, waiting = _lock_live_hand(hand_id, table_id, expected=version)
     if hand.is_finished:
         raise StaleMove(f"hand #{hand.number} is over")
     player = hand.engine_player(player_id)
@@ -381,7 +382,7 @@ def hand_act_seated(
     if player is None:
         raise ServiceError(f"you are not dealt into hand #{hand.number}")
     now = now or timezone.now()
-    seats = HandSeats.load(hand)
+    seats = HandSeats.load(hand, at_table)
     _clock_charge_move(hand, seats, player, now)  # against this turn's deadline
     step = state.step if state.simultaneous else None
     _hand_apply(hand, state, seats, player, kind, amount, cards, now)
@@ -391,7 +392,7 @@ def hand_act_seated(
     )
     if not state.finished:  # the hand's next move here starts from this state
         LIVE_HANDS.keep_on_commit(hand.pk, hand.version, hand.deck_commitment, state)
-    return hand, seats.at_table
+    return hand, seats.at_table, waiting
 
 
 def _hand_apply(
@@ -446,9 +447,11 @@ def _hand_store(
         _turn_clock_keep(hand, now)
     else:
         _hand_clock_or_end(hand, state, seats, now)
-    if not _HAND_WRITE(hand, HAND_MOVED, where=("version", read_at)):
+    with one_trip():  # the hand's row and its seats', in one round trip
+        hand_written = _HAND_WRITE.send(hand, HAND_MOVED, where=("version", read_at))
+        seats.save()
+    if not hand_written.written():  # the seats' writes go back with the transaction
         raise StaleMove(f"hand #{hand.number} was changed by another move; reload it")
-    seats.save()
     if state.finished:
         _hand_end_write(hand, state)
 

@@ -80,7 +80,7 @@ def hand_play(
         )
         if hand_id is None:
             raise StaleMove("no hand is being played at this table")
-    hand, seats = hand_act_seated(
+    hand, seats, waiting = hand_act_seated(
         hand_id=hand_id,
         player_id=player_id,
         kind=kind,
@@ -93,4 +93,4 @@ def hand_play(
     hand_follow_up(hand=hand)
     if hand.is_finished:
         return None
-    return rows_after_move(hand, seats)
+    return rows_after_move(hand, seats, waiting)

@@ -7,17 +7,19 @@ list; a second table nobody sits at, for reads that find nothing.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Model
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
+from psycopg.pq import Trace
 
 from accounts.models import User
 from tables import services
-from tables.compiled import CompiledRead, CompiledUpdate
+from tables.compiled import CompiledRead, CompiledUpdate, one_trip
 from tables.models import Hand, Seat, Table
 from tables.rules import HandState
 from tables.selectors.carried import carry
@@ -180,3 +182,79 @@ def test_a_move_and_its_snapshots_read_no_account_field_but_a_players_name_and_b
     read_columns = account_columns_read(queries.captured_queries)
     assert {"username", "balance"} <= read_columns  # the seats' and the waiting list's players
     assert read_columns.isdisjoint(ACCOUNT_SECRETS)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_reads_sent_in_one_trip_give_what_each_gives_alone(busy: Table) -> None:
+    with transaction.atomic():
+        with one_trip():
+            sent = [read.send(busy.pk) for read in (LATEST_HAND, SEATS, WAITING)]
+        together = [[fields(o) for o in reading.rows()] for reading in sent]
+    alone = [[fields(o) for o in read(busy.pk)] for read in (LATEST_HAND, SEATS, WAITING)]
+    assert together == alone and all(together)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_write_that_fails_in_a_trip_raises_djangos_error_and_nothing_after_it_runs(
+    busy: Table,
+) -> None:
+    first, second = SEATS(busy.pk)
+    stacks = [first.stack, second.stack]
+    write = CompiledUpdate(Seat)
+    first.number = second.number  # one_player_per_seat
+    second.stack += 1
+    with pytest.raises(IntegrityError), transaction.atomic(), one_trip():
+        write.send(first, ["number"])
+        write.send(second, ["stack"])
+    assert [seat.stack for seat in SEATS(busy.pk)] == stacks
+
+
+@pytest.mark.django_db(transaction=True)
+def test_whether_a_write_wrote_is_known_only_once_its_trip_is_over(busy: Table) -> None:
+    seat = SEATS(busy.pk)[0]
+    seat.stack += 5
+    with transaction.atomic():
+        with one_trip():
+            sent = CompiledUpdate(Seat).send(seat, ["stack"])
+            with pytest.raises(TransactionManagementError):
+                sent.written()
+        assert sent.written() is True
+    assert SEATS(busy.pk)[0].stack == seat.stack
+
+
+def round_trips(trace: str) -> int:
+    """The round trips in a libpq protocol trace: the times the client sent
+    something and then the server answered."""
+    directions = [line[0] for line in trace.splitlines() if line[:2] in ("F\t", "B\t")]
+    return sum(1 for sent, answer in itertools.pairwise(directions) if (sent, answer) == ("F", "B"))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_is_four_round_trips_and_reads_nothing_once_it_has_committed(
+    busy: Table, carol: User, tmp_path: Any
+) -> None:
+    hand = Hand.objects.get(table=busy)
+    state = HandState.from_dict(hand.state)
+    assert state.to_act is not None
+    option = next(o for o in state.legal_actions() if o.kind != "fold")
+    amount = option.min if option.kind in ("bet", "raise", "complete") else None
+    connection.ensure_connection()
+    pgconn = connection.connection.pgconn
+    with open(tmp_path / "trace", "w") as trace, CaptureQueriesContext(connection) as queries:
+        pgconn.trace(trace.fileno())
+        pgconn.set_trace_flags(Trace.SUPPRESS_TIMESTAMPS)
+        try:
+            rows = services.hand_play(
+                table_id=busy.pk,
+                player_id=hand.player_ids()[state.to_act],
+                kind=option.kind,
+                amount=amount,
+                version=hand.version,
+                hand_id=hand.pk,
+            )
+        finally:
+            pgconn.untrace()
+    # BEGIN, the lock and the reads, the writes, COMMIT.
+    assert round_trips((tmp_path / "trace").read_text()) == 4
+    assert queries.captured_queries[-1]["sql"] == "COMMIT"
+    assert rows is not None and [entry.player_id for entry in rows.waiting] == [carol.pk]
