@@ -142,6 +142,22 @@ def test_a_compiled_write_refuses_a_name_that_is_no_column(busy: Table) -> None:
     assert Seat.objects.get(pk=seat.pk).stack == seat.stack
 
 
+def a_move_staying_in(table: Table) -> dict[str, Any]:
+    """``hand_play``'s arguments for a move that keeps the table's hand going."""
+    hand = Hand.objects.get(table=table)
+    state = HandState.from_dict(hand.state)
+    assert state.to_act is not None
+    option = next(o for o in state.legal_actions() if o.kind != "fold")
+    return {
+        "table_id": table.pk,
+        "player_id": hand.player_ids()[state.to_act],
+        "kind": option.kind,
+        "amount": option.min if option.kind in ("bet", "raise", "complete") else None,
+        "version": hand.version,
+        "hand_id": hand.pk,
+    }
+
+
 ACCOUNT_SECRETS = ("password", "email", "last_login", "is_superuser")
 
 
@@ -159,16 +175,8 @@ def account_columns_read(queries: list[dict[str, Any]]) -> set[str]:
 def test_a_move_and_its_snapshots_read_no_account_field_but_a_players_name_and_balance(
     busy: Table, alice: User, bob: User
 ) -> None:
-    hand = Hand.objects.get(table=busy)
-    state = HandState.from_dict(hand.state)
-    assert state.to_act is not None
-    mover = hand.player_ids()[state.to_act]
-    option = next(o for o in state.legal_actions() if o.kind != "fold")
-    amount = option.min if option.kind in ("bet", "raise", "complete") else None
     with CaptureQueriesContext(connection) as queries:
-        rows = services.hand_play(
-            table_id=busy.pk, player_id=mover, kind=option.kind, amount=amount, version=hand.version
-        )
+        rows = services.hand_play(**a_move_staying_in(busy))
         assert rows is not None
         carry(rows)  # for the other processes, as the move's socket does
         read = read_table(busy.pk)
@@ -233,25 +241,14 @@ def round_trips(trace: str) -> int:
 def test_a_move_is_four_round_trips_and_reads_nothing_once_it_has_committed(
     busy: Table, carol: User, tmp_path: Any
 ) -> None:
-    hand = Hand.objects.get(table=busy)
-    state = HandState.from_dict(hand.state)
-    assert state.to_act is not None
-    option = next(o for o in state.legal_actions() if o.kind != "fold")
-    amount = option.min if option.kind in ("bet", "raise", "complete") else None
+    move = a_move_staying_in(busy)
     connection.ensure_connection()
     pgconn = connection.connection.pgconn
     with open(tmp_path / "trace", "w") as trace, CaptureQueriesContext(connection) as queries:
         pgconn.trace(trace.fileno())
         pgconn.set_trace_flags(Trace.SUPPRESS_TIMESTAMPS)
         try:
-            rows = services.hand_play(
-                table_id=busy.pk,
-                player_id=hand.player_ids()[state.to_act],
-                kind=option.kind,
-                amount=amount,
-                version=hand.version,
-                hand_id=hand.pk,
-            )
+            rows = services.hand_play(**move)
         finally:
             pgconn.untrace()
     # BEGIN, the lock and the reads, the writes, COMMIT.
