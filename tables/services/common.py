@@ -21,7 +21,7 @@ from tables.rules import GameConfig, HandState
 from tables.rules.cards import card_str
 from tables.rules.state import FIELDS
 from tables.selectors.players import only_row_fields
-from tables.selectors.snapshots import WAITING
+from tables.selectors.snapshots import SEATS, WAITING
 from tables.services.live import LIVE_HANDS
 
 # Rows a sweep run by beat handles per run (hands, tables, players); the next
@@ -117,15 +117,6 @@ _HAND_AT_NO_STATE = CompiledRead(
     lambda hand_id, table_id: Hand.objects.filter(pk=hand_id, table_id=table_id).defer("state"),
     arity=2,
 )
-# Every seat at the table with its player, in order: the rows after a move are built from them.
-_SEATS_AT = CompiledRead(
-    lambda table_id: (
-        Seat.objects.select_related("player")
-        .defer(*only_row_fields("player"))
-        .filter(table_id=table_id)
-        .order_by("number")
-    )
-)
 
 
 def _lock_hand(hand_id: int, table_id: int | None = None, *, state: bool = True) -> Hand:
@@ -181,7 +172,7 @@ def _lock_live_hand(
     with one_trip():
         locked = _TABLE_LOCKED.send(table_id)
         hand_read = (_HAND_AT_NO_STATE if held else _HAND_AT).send(hand_id, table_id)
-        seats_read, waiting_read = _SEATS_AT.send(table_id), WAITING.send(table_id)
+        seats_read, waiting_read = SEATS.send(table_id), WAITING.send(table_id)
     table = _table_found(locked.rows(), table_id)
     hand = _hand_found(hand_read.rows(), hand_id, table)
     at_table, waiting = seats_read.rows(), waiting_read.rows()
@@ -212,7 +203,7 @@ class HandSeats:
         its player, read under the table's lock) or read now."""
         numbers, players = hand.seat_numbers(), hand.player_ids()
         if at_table is None:
-            at_table = _SEATS_AT(hand.table_id)
+            at_table = SEATS(hand.table_id)
         found = {s.number: s for s in at_table if s.number in numbers}
         seats = []
         for number, player_id in zip(numbers, players, strict=True):
