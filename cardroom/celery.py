@@ -10,7 +10,7 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun
+from celery.signals import task_postrun, task_prerun, worker_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardroom.settings")
 
@@ -31,3 +31,13 @@ def _database_connections_kept_fresh(**kwargs: Any) -> None:
     from django.db import close_old_connections
 
     close_old_connections()
+
+
+@worker_init.connect
+def _notices_on_one_loop(**kwargs: Any) -> None:
+    """A worker's tasks send their change notices on one event loop of the
+    process's own, not a new one each (``tables.broadcast.NoticeLoop``).
+    Prefork's processes, forked after this, each start their own."""
+    from tables.broadcast import NOTICE_LOOP
+
+    NOTICE_LOOP.use()

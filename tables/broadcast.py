@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+import os
+import threading
+from collections.abc import Callable, Coroutine
+from typing import Any, ParamSpec
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -29,6 +32,8 @@ ACCESS_REVOKED = "table.access_revoked"
 LOBBY_NOTICE_SECONDS = 0.5
 
 logger = logging.getLogger(__name__)
+
+P = ParamSpec("P")
 
 
 def table_group(table_id: int) -> str:
@@ -58,7 +63,7 @@ def user_sockets_close(player_id: int, *, reason: str, session_key: str | None =
     def send() -> None:
         layer = get_channel_layer()
         if layer is not None:
-            async_to_sync(layer.group_send)(user_group(player_id), message)
+            deliver(layer.group_send, user_group(player_id), message)
 
     transaction.on_commit(send, robust=True)
 
@@ -71,7 +76,7 @@ def table_access_revoked(table_id: int, player_id: int) -> None:
     def send() -> None:
         layer = get_channel_layer()
         if layer is not None:
-            async_to_sync(layer.group_send)(user_group(player_id), message)
+            deliver(layer.group_send, user_group(player_id), message)
 
     transaction.on_commit(send, robust=True)
 
@@ -85,9 +90,68 @@ def table_changed(table_id: int) -> None:
     """
 
     def send() -> None:
-        async_to_sync(announce_changed)(table_id, lobby_now=True)  # its loop ends with it
+        # The lobby's notice leaves now too: no loop here need outlive the call.
+        deliver(announce_changed, table_id, lobby_now=True)
 
     transaction.on_commit(send, robust=True)
+
+
+def deliver(
+    send: Callable[P, Coroutine[Any, Any, None]], *args: P.args, **kwargs: P.kwargs
+) -> None:
+    """Run ``send``, a coroutine function that sends through the channel layer,
+    from sync code, and wait for it: on :data:`NOTICE_LOOP` in a process that
+    uses it (a Celery worker), else as ``async_to_sync`` runs it (in a Daphne
+    process's database thread, on the process's own event loop)."""
+    if NOTICE_LOOP.used:
+        NOTICE_LOOP.run(send(*args, **kwargs))
+    else:
+        async_to_sync(send)(*args, **kwargs)
+
+
+class NoticeLoop:
+    """One event loop, on a thread of its own, for the notices a process sends
+    from sync code with no event loop of its own to send them on: a Celery
+    worker's, after a timeout or a deal.
+
+    There ``async_to_sync`` makes a new event loop for every notice, and the
+    channel layer a new connection to Redis for every loop: about 2 ms of
+    CPU a notice (bench/README.md, "The worker's notices on one loop"). On
+    this loop the layer keeps one connection for all of them.
+
+    A process says it wants the loop (:meth:`use`: ``tables.tasks`` does when
+    a worker starts), and the loop starts with the first notice. A process
+    forked after that starts its own: a thread doesn't survive a fork.
+    """
+
+    WAIT_SECONDS = 10.0  # a notice not sent by then is given up, and logged
+
+    def __init__(self) -> None:
+        self.used = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._pid: int | None = None
+        self._lock = threading.Lock()
+
+    def use(self) -> None:
+        self.used = True
+
+    def run(self, notice: Coroutine[Any, Any, None]) -> None:
+        """Run ``notice`` on the loop and wait for it; raise what it raised."""
+        future = asyncio.run_coroutine_threadsafe(notice, self._running())
+        future.result(timeout=self.WAIT_SECONDS)
+
+    def _running(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            if self._loop is None or self._pid != os.getpid():
+                self._loop, self._pid = asyncio.new_event_loop(), os.getpid()
+                thread = threading.Thread(
+                    target=self._loop.run_forever, name="notice-loop", daemon=True
+                )
+                thread.start()
+            return self._loop
+
+
+NOTICE_LOOP = NoticeLoop()
 
 
 async def announce_changed(

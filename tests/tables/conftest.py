@@ -264,8 +264,10 @@ def start_worker(
     With ``beat`` it also runs beat, whose sweeps go to that queue. The test
     process sends its turn tasks to the same queue, unless it is told to lose
     them (``settings.CARDROOM_TURN_QUEUE`` changed after the start). ``queue``
-    starts another worker on an earlier one's queue (after a crash, say), and
-    ``env`` adds settings the worker needs to share with the test.
+    starts another worker on an earlier one's queue (after a crash, say),
+    ``env`` adds settings the worker needs to share with the test, and
+    ``pool`` is Celery's: the tests' ``solo`` runs tasks in the worker's own
+    process, and ``prefork`` in one it forks, as ``make run``'s worker does.
     """
     if connection.vendor == "sqlite":
         assert not require_services, "REQUIRE_SERVICES=1 but the database is SQLite"
@@ -273,7 +275,11 @@ def start_worker(
     started: list[Worker] = []
 
     def start(
-        *, beat: bool = False, queue: str | None = None, env: dict[str, str] | None = None
+        *,
+        beat: bool = False,
+        queue: str | None = None,
+        env: dict[str, str] | None = None,
+        pool: str = "solo",
     ) -> Worker:
         queue = queue or f"test-timers-{uuid4().hex}"
         log = tmp_path / f"worker-{len(started) + 1}.log"
@@ -281,7 +287,9 @@ def start_worker(
         environment = {**os.environ, "REDIS_URL": redis_url, "DATABASE_URL": live_database_url()}
         environment.update(own_channel_layer())
         environment.update(CARDROOM_TURN_TASKS="true", CARDROOM_TURN_QUEUE=queue, **(env or {}))
-        argv = [sys.executable, "-m", "celery", "-A", "cardroom", "worker", "--pool=solo"]
+        argv = [sys.executable, "-m", "celery", "-A", "cardroom", "worker", f"--pool={pool}"]
+        if pool == "prefork":  # one process forked to run the tasks, as make run's two are
+            argv += ["--concurrency", "1"]
         argv += ["-Q", queue, "-n", f"{queue}-{len(started)}@%h", "-l", "INFO"]
         argv += ["--without-mingle", "--without-gossip"]
         if beat:
