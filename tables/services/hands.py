@@ -155,7 +155,8 @@ def _hand_deal(table: Table, now: datetime) -> Hand | None:
 
         home_change_apply(table)
     seats = list(_dealt_in_seats(table).select_related("player").order_by("number"))
-    previous = table.hands.order_by("-number").first()
+    # The last hand's number and button are all a deal needs of it: not its deck or state.
+    previous = table.hands.order_by("-number").only("number", "seating").first()
     dealer = called_dealer(table, seats)
     if dealer is None:
         dealer = _next_dealer(seats, previous.dealer_seat if previous else 0)

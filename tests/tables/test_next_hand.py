@@ -14,6 +14,8 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
 from tables import services, tasks
@@ -130,6 +132,19 @@ def test_the_task_deals_the_next_hand_once_the_pause_is_over(seated: Table, sent
     pause_over(seated)
     assert tasks.start_next_hand(seated.pk) is True
     assert running(seated).number == hand.number + 1
+
+
+def test_a_deal_reads_no_earlier_hands_deck_or_state(seated: Table, sent: list) -> None:
+    hand = services.hand_start(table_id=seated.pk)
+    fold_to_bring_in(hand)
+    pause_over(seated)
+    with CaptureQueriesContext(connection) as queries:
+        assert tasks.start_next_hand(seated.pk) is True
+    reads = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT")]
+    table = Hand._meta.db_table
+    assert any(f'FROM "{table}"' in sql for sql in reads)  # the last hand's number and button
+    for column in ("deck", "deck_salt", "state"):
+        assert not [sql for sql in reads if f'"{table}"."{column}"' in sql], column
 
 
 def test_a_task_that_arrives_before_the_pause_is_over_deals_nothing(
