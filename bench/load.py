@@ -1,7 +1,7 @@
 """Load benchmark: N six-seat tables of bots against the whole stack on this machine.
 
     python bench/load.py [--tables 100] [--seconds 120] [--warmup S] [--interval 2]
-                         [--daphnes N] [--floor | --compare]
+                         [--daphnes N] [--floor | --compare [--rounds R]]
 
 It recreates a PostgreSQL database of its own (``--database-url``, whose name
 must contain "bench"), empties one Redis database (``--redis-url``, not db 0),
@@ -39,7 +39,11 @@ Daphne processes on the same port, to the same bots at the same tables, and
 measured the same way (its moves are counted in its own ``floor_move`` rows).
 It keeps no chip ledger, so the audit is skipped. ``--compare`` runs the real
 server and then the floor, and prints both and the two side by side, with
-the ratio real ÷ floor of the CPU per move.
+the ratio real ÷ floor of the CPU per move. With ``--rounds R`` it does
+that R times, real and floor taking turns, and ends with the whole
+machine's ratio of each round and their median: the machine's own speed
+drifts by a tenth or more within minutes, so one pair can land on either
+side of a goal that another meets.
 """
 
 from __future__ import annotations
@@ -52,6 +56,7 @@ import os
 import secrets
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -118,6 +123,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     which.add_argument(
         "--compare", action="store_true", help="run the site, then the floor; print both"
     )
+    add("--rounds", type=int, default=1, help="with --compare: pairs of runs, in turn (1)")
     add("--logs", type=Path, help="keep the processes' logs in this folder (default: discard)")
     args = parser.parse_args(argv)
     if args.warmup is None:
@@ -128,6 +134,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         args.daphnes = process_count(None)
     if args.tables < 1 or args.seconds <= 0 or args.interval <= 0 or args.daphnes < 1:
         parser.error("--tables, --seconds, --interval and --daphnes must be positive")
+    if args.rounds < 1 or (args.rounds > 1 and not args.compare):
+        parser.error("--rounds takes a positive number, and only with --compare")
     if not 0 <= args.timeout_share <= 1:
         parser.error("--timeout-share must be from 0 to 1")
     if "bench" not in urlsplit(args.database_url).path:
@@ -425,9 +433,9 @@ def cpu_shares(first: CpuSample, last: CpuSample) -> dict[str, float]:
         for name in first.groups
     }
     busy = last.machine[0] - first.machine[0]
-    shares["machine (all processes)"] = 100 * busy / (last.machine[1] - first.machine[1])
-    shares["everything else"] = shares["machine (all processes)"] - sum(
-        value for name, value in shares.items() if name != "machine (all processes)"
+    shares[MACHINE] = 100 * busy / (last.machine[1] - first.machine[1])
+    shares["everything else"] = shares[MACHINE] - sum(
+        value for name, value in shares.items() if name != MACHINE
     )
     return shares
 
@@ -607,6 +615,7 @@ def report_side_by_side(
 
 
 LATENCY = ("latency_p50_ms", "latency_p99_ms")
+MACHINE = "machine (all processes)"  # the CPU group of every process on the machine
 LATENESS = ("lateness_p50_ms", "lateness_p99_ms")
 
 
@@ -742,12 +751,39 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.json is not None:
             args.json.write_text(json.dumps(figures, indent=2))
         return 0
-    real = run_and_report(argparse.Namespace(**{**vars(args), "floor": False}))
-    floor = run_and_report(argparse.Namespace(**{**vars(args), "floor": True}))
-    report_side_by_side(real, floor)
+    rounds = []
+    for _ in range(args.rounds):
+        real = run_and_report(argparse.Namespace(**{**vars(args), "floor": False}))
+        floor = run_and_report(argparse.Namespace(**{**vars(args), "floor": True}))
+        report_side_by_side(real, floor)
+        rounds.append({"real": real, "floor": floor})
+    if args.rounds > 1:
+        report_rounds(rounds)
     if args.json is not None:
-        args.json.write_text(json.dumps({"real": real, "floor": floor}, indent=2))
+        kept: Any = rounds[0] if args.rounds == 1 else {"rounds": rounds}
+        args.json.write_text(json.dumps(kept, indent=2))
     return 0
+
+
+def machine_ratio(pair: dict[str, Any]) -> float:
+    """Real ÷ floor of the whole machine's CPU per move in one pair of runs."""
+    real, floor = (
+        cpu_ms_per_move(figures, figures["cpu_percent_of_all_cores"][MACHINE])
+        for figures in (pair["real"], pair["floor"])
+    )
+    return real / floor
+
+
+def report_rounds(rounds: list[dict[str, Any]], out: TextIO = sys.stdout) -> None:
+    """Each round's whole-machine ratio, in order, and their median."""
+    ratios = [machine_ratio(pair) for pair in rounds]
+    each = ", ".join(f"{ratio:.2f}x" for ratio in ratios)
+    print(
+        f"Machine CPU per move, real ÷ floor, by round: {each}; "
+        f"median {statistics.median(ratios):.2f}x",
+        file=out,
+        flush=True,
+    )
 
 
 def run_and_report(args: argparse.Namespace) -> dict[str, Any]:

@@ -21,10 +21,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from load import cpu_ms_per_move  # this folder comes first on a script's path
+from load import MACHINE, cpu_ms_per_move  # this folder comes first on a script's path
 
 HERE = Path(__file__).resolve().parent
-MACHINE = "machine (all processes)"
 
 
 def parse(argv: Sequence[str] | None) -> tuple[argparse.Namespace, list[str]]:
