@@ -116,12 +116,12 @@ class NoticeLoop:
 
     There ``async_to_sync`` makes a new event loop for every notice, and the
     channel layer a new connection to Redis for every loop: about 2 ms of
-    CPU a notice (bench/README.md, "The worker's notices on one loop"). On
-    this loop the layer keeps one connection for all of them.
+    CPU a notice (``bench/notices.py``). On this loop the layer keeps one
+    connection for all of them.
 
-    A process says it wants the loop (:meth:`use`: ``tables.tasks`` does when
-    a worker starts), and the loop starts with the first notice. A process
-    forked after that starts its own: a thread doesn't survive a fork.
+    A process says it wants the loop (:meth:`use`: ``cardroom/celery.py``
+    does as a worker starts), and the loop starts with the first notice. A
+    process forked after that starts its own: a thread doesn't survive a fork.
     """
 
     WAIT_SECONDS = 10.0  # a notice not sent by then is given up, and logged
@@ -138,7 +138,11 @@ class NoticeLoop:
     def run(self, notice: Coroutine[Any, Any, None]) -> None:
         """Run ``notice`` on the loop and wait for it; raise what it raised."""
         future = asyncio.run_coroutine_threadsafe(notice, self._running())
-        future.result(timeout=self.WAIT_SECONDS)
+        try:
+            future.result(timeout=self.WAIT_SECONDS)
+        except TimeoutError:
+            future.cancel()
+            raise
 
     def _running(self) -> asyncio.AbstractEventLoop:
         with self._lock:

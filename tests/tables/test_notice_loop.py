@@ -96,3 +96,21 @@ def test_a_forked_worker_process_tells_the_table_of_each_turn_it_times_out(
     ] * 2
     hand = seated.hands.get()
     wait_until(lambda: len(_timed_out(hand)) >= 2, "both timeouts stored")
+
+
+def test_a_notice_that_hangs_is_given_up_and_raised() -> None:
+    loop = broadcast.NoticeLoop()
+    loop.WAIT_SECONDS = 0.2
+    cancelled: list[bool] = []
+
+    async def hangs() -> None:
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            cancelled.append(True)
+            raise
+
+    with pytest.raises(TimeoutError):
+        loop.run(hangs())
+    # It doesn't go on running on the loop, to send long after it was given up.
+    wait_until(lambda: cancelled, "the notice to be cancelled", seconds=5)
