@@ -93,6 +93,16 @@ def _lock_table(table_id: int) -> Table:
     return _table_found(_TABLE_LOCKED(table_id), table_id)
 
 
+def _last_hand(table: Table, *fields: str) -> Hand | None:
+    """The table's latest hand, with only ``fields`` read (and its table's id).
+
+    The table's id is read with them because the related manager sets each
+    hand's table as it builds it: left deferred, that id would be read back
+    in a query of its own, one more per call.
+    """
+    return table.hands.order_by("-number").only("table", *fields).first()
+
+
 def _table_found(found: list[Table], table_id: int) -> Table:
     if not found:
         raise ServiceError(f"there is no table #{table_id}")

@@ -46,6 +46,7 @@ from tables.services.common import (
     IllegalMove,
     ServiceError,
     StaleMove,
+    _last_hand,
     _lock_live_hand,
     _lock_table,
     deck_commitment,
@@ -132,7 +133,7 @@ def _why_no_deal(table: Table, now: datetime | None = None) -> str | None:
         return f"{table.name}'s host has paused the game; no new hands start"
     if table.call_seat is not None:
         return f"the dealer at {table.name} is calling the game"
-    last = table.hands.order_by("-number").only("number", "ended_at").first()
+    last = _last_hand(table, "number", "ended_at")
     if last is not None and last.ended_at is None:
         return f"hand #{last.number} at {table.name} is still being played"
     players = _dealt_in_seats(table).count()
@@ -156,7 +157,7 @@ def _hand_deal(table: Table, now: datetime) -> Hand | None:
         home_change_apply(table)
     seats = list(_dealt_in_seats(table).select_related("player").order_by("number"))
     # The last hand's number and button are all a deal needs of it: not its deck or state.
-    previous = table.hands.order_by("-number").only("number", "seating").first()
+    previous = _last_hand(table, "number", "seating")
     dealer = called_dealer(table, seats)
     if dealer is None:
         dealer = _next_dealer(seats, previous.dealer_seat if previous else 0)

@@ -26,7 +26,7 @@ from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
 from tables.models import Hand, HomeRules, Table
-from tables.services.common import SWEEP_BATCH, _lock_table, _tables_sweep
+from tables.services.common import SWEEP_BATCH, _last_hand, _lock_table, _tables_sweep
 from tables.services.tables import table_close
 
 logger = logging.getLogger(__name__)
@@ -79,7 +79,7 @@ def _home_game_close_idle(table_id: int, cutoff: datetime) -> int:
     table = _lock_table(table_id)
     if not table.is_open or table.host_id is None:
         return 0  # closed meanwhile, by its host or staff
-    last = table.hands.order_by("-number").only("started_at", "ended_at").first()
+    last = _last_hand(table, "started_at", "ended_at")
     if last is not None and last.ended_at is None:
         return 0  # a hand was dealt meanwhile, and is in play
     idle_since = max(

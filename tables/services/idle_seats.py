@@ -12,7 +12,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from tables.models import Hand, Seat
-from tables.services.common import SWEEP_BATCH, _lock_table, _tables_sweep
+from tables.services.common import SWEEP_BATCH, _last_hand, _lock_table, _tables_sweep
 from tables.services.seats import _seat_stand_up, _seats_stand_up_all
 
 # A seat whose player has gone: disconnected, or sitting out.
@@ -74,7 +74,7 @@ def _tables_with_idle_seats(now: datetime) -> QuerySet[Seat, int]:
 def _seats_stand_up_idle_at(table_id: int, now: datetime) -> int:
     """Stand up the table's idle seats, checked again under its lock; how many."""
     table = _lock_table(table_id)
-    last = table.hands.order_by("-number").only("ended_at").first()
+    last = _last_hand(table, "ended_at")
     if last is not None and last.ended_at is None:
         return 0  # a hand was dealt meanwhile
     if not table.is_open:

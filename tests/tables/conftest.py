@@ -255,6 +255,17 @@ def wait_until(check: Callable[[], Any], what: str, seconds: float = 30) -> Any:
     return value
 
 
+def forbid_hand_read_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From now on, a field of a hand left unread (``only``, ``defer``) may not
+    be read back in a query of its own, one per hand: the test fails where it
+    would be."""
+
+    def read_back(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("a field of a hand left unread was read back in a query of its own")
+
+    monkeypatch.setattr(Hand, "refresh_from_db", read_back)
+
+
 @pytest.fixture
 def start_worker(
     redis_url: str, require_services: bool, settings: Any, tmp_path: Path

@@ -20,7 +20,7 @@ from django.utils import timezone
 from accounts.models import User
 from tables import services, tasks
 from tables.models import Hand, Seat, Table, WaitingPlayer
-from tests.tables.conftest import bet_and_call, play_out
+from tests.tables.conftest import bet_and_call, forbid_hand_read_back, play_out
 from tests.tables.test_big_bet_hands import POT_LIMIT_HAND, STACK, big_bet_table, deal, play
 
 pytestmark = pytest.mark.django_db
@@ -89,13 +89,14 @@ def test_the_time_away_counts_from_going_away_not_from_sitting_down(
 
 
 def test_the_time_counts_from_the_last_hand_if_it_ended_later(
-    seated: Table, alice: User, bob: User
+    seated: Table, alice: User, bob: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     gone = timezone.now() - timedelta(hours=1)
     hand = services.hand_start(table_id=seated.pk)
     away(seated, alice, now=gone)  # she left during the hand, which played on without her
     ended = timezone.now()
     play_out(hand, bet_and_call, now=ended)
+    forbid_hand_read_back(monkeypatch)  # the sweep reads the last hand in one query
     assert services.seats_stand_up_idle(now=ended + IDLE - timedelta(seconds=1)) == 0
     assert services.seats_stand_up_idle(now=ended + IDLE) == 1
     assert seated_names(seated) == ["bob"]  # still there: his page is open

@@ -21,7 +21,13 @@ from accounts.models import User
 from tables import services, tasks
 from tables.models import Hand, Seat, Stakes, Table
 from tables.services import clock
-from tests.tables.conftest import Worker, engine, player_to_act, wait_until
+from tests.tables.conftest import (
+    Worker,
+    engine,
+    forbid_hand_read_back,
+    player_to_act,
+    wait_until,
+)
 
 
 @pytest.fixture
@@ -145,6 +151,16 @@ def test_a_deal_reads_no_earlier_hands_deck_or_state(seated: Table, sent: list) 
     assert any(f'FROM "{table}"' in sql for sql in reads)  # the last hand's number and button
     for column in ("deck", "deck_salt", "state"):
         assert not [sql for sql in reads if f'"{table}"."{column}"' in sql], column
+
+
+def test_a_deal_and_its_checks_read_each_hand_in_one_query(
+    seated: Table, sent: list, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fold_to_bring_in(services.hand_start(table_id=seated.pk))
+    forbid_hand_read_back(monkeypatch)
+    assert tasks.start_next_hand(seated.pk) is False  # the pause: checked, not dealt
+    pause_over(seated)
+    assert tasks.start_next_hand(seated.pk) is True
 
 
 def test_a_task_that_arrives_before_the_pause_is_over_deals_nothing(
