@@ -129,18 +129,12 @@ _HAND_AT_NO_STATE = CompiledRead(
 )
 
 
-def _lock_hand(hand_id: int, table_id: int | None = None, *, state: bool = True) -> Hand:
+def _lock_hand(hand_id: int) -> Hand:
     """Lock the hand's table, then read the hand: its state is now ours alone.
-
-    A caller that knows the table (a player's socket is at one) saves a query,
-    and a hand of another table is refused as if it did not exist. Without
-    ``state`` the state column is left unread until it is used.
-    """
-    table = _lock_table(_table_of(hand_id) if table_id is None else table_id)
+    (A move locks and reads more, in one trip: :func:`_lock_live_hand`.)"""
+    table = _lock_table(_table_of(hand_id))
     # Read (again) now that moves are serialized.
-    return _hand_found(
-        (_HAND_AT if state else _HAND_AT_NO_STATE)(hand_id, table.pk), hand_id, table
-    )
+    return _hand_found(_HAND_AT(hand_id, table.pk), hand_id, table)
 
 
 def _table_of(hand_id: int) -> int:
