@@ -83,6 +83,7 @@ STAKES_NAME = "Bench stud 5/10"
 # signed in this process, whose settings load once (--compare runs twice).
 SECRET_KEY = secrets.token_urlsafe(40)
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+MACHINE = "machine (all processes)"  # the CPU group of every process on the machine
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
 
@@ -615,7 +616,6 @@ def report_side_by_side(
 
 
 LATENCY = ("latency_p50_ms", "latency_p99_ms")
-MACHINE = "machine (all processes)"  # the CPU group of every process on the machine
 LATENESS = ("lateness_p50_ms", "lateness_p99_ms")
 
 
