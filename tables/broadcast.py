@@ -169,7 +169,7 @@ async def announce_changed(
     """Send the change notice now; the caller has already committed what changed.
 
     ``change`` names the table's rows as the change left them, which the
-    sending process keeps for its own viewers (``tables.consumers.shared.FreshRows``),
+    sending process keeps for its own viewers (``tables.consumers.shared.MadeHere``),
     ``rows`` carries them to the other processes'
     (``tables.selectors.carried.carry``), and ``stamp`` says how far they have
     got (``TableRows.stamp``), so that a viewer's inbox can tell the newer of

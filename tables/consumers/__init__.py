@@ -10,9 +10,10 @@ snapshot for its own viewer, so each viewer only ever receives what
 
 The table's rows that snapshots are built from are read once per change per
 process, not once per viewer (:func:`.shared.read_table_shared`); after a
-move made through this process they are not read at all, but kept from the
-move (:class:`.shared.FreshRows`). The notice itself reaches each process
-once, and the process hands it to the table's viewers there (:mod:`.relay`).
+move they are not read at all: the process that made it keeps them
+(:class:`.shared.MadeHere`), and its notice carries them to the others
+(:class:`.shared.ChangeRows`). The notice itself reaches each process once,
+and the process hands it to the table's viewers there (:mod:`.relay`).
 
 The consumers touch no model: reads go through ``tables.selectors`` and
 changes through ``tables.services``.

@@ -7,8 +7,10 @@ of tasks made, a lock handed on and a wait cancelled per viewer per change,
 all on this process's one event loop. Instead this process joins each group
 it has viewers of once, with one channel of its own, and hands each notice
 to the viewers of its table through their inboxes (:class:`Inbox`, which
-the consumer reads beside the websocket and its own channel). So the channel
-layer's work per change is one message per process, however many watch.
+the consumer reads beside the websocket and its own channel), one notice
+they share, with the change's rows in it (``tables.consumers.shared.ChangeRows``).
+So the channel layer's work per change is one message per process, however
+many watch.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from collections.abc import Coroutine
 from typing import Any
 
 from tables.broadcast import CHANGED, table_group
+from tables.consumers.shared import pass_by, with_change_rows
 
 logger = logging.getLogger(__name__)
 
@@ -46,7 +49,10 @@ class Inbox(asyncio.Queue[dict[str, Any]]):
         if item.get("type") == CHANGED:
             for place, waiting in enumerate(self._queue):
                 if waiting.get("type") == CHANGED:
-                    self._queue[place] = newer_change(waiting, item)
+                    kept = self._queue[place] = newer_change(waiting, item)
+                    for notice in (waiting, item):
+                        if notice is not kept:  # this viewer won't take its rows
+                            pass_by(notice)
                     return
         self._queue.append(item)
 
@@ -153,7 +159,10 @@ class TableRelay:
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
             table_id = message.get("table")
-            for inbox in self.inboxes.get(table_id, ()) if isinstance(table_id, int) else ():
+            inboxes = self.inboxes.get(table_id, ()) if isinstance(table_id, int) else ()
+            if inboxes:
+                message = with_change_rows(message, len(inboxes))
+            for inbox in inboxes:
                 inbox.put_nowait(message)
 
 

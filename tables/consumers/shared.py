@@ -1,6 +1,6 @@
 """What this process keeps for all its table connections: one read of a
-table shared by its viewers, the rows a move made here left, and the open
-sockets it vouches for."""
+table shared by its viewers, the rows a change left shared by the viewers
+its notice reaches, and the open sockets it vouches for."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tables import services
+from tables.broadcast import CHANGED
 from tables.consumers.base import in_db_thread
 from tables.selectors.carried import uncarry
 from tables.selectors.snapshots import TableRows, read_table
@@ -62,17 +63,58 @@ def _read_started(table_id: int, read: SharedRead) -> TableRows | None:
     return read_table(table_id)
 
 
-class FreshRows:
-    """Table rows this process has from the moves made through it or carried
-    to it from another, by change token.
+class ChangeRows:
+    """One change's rows for this process's viewers of its table, handed to them
+    with the change's notice (:func:`with_change_rows`), and let go once each
+    of them is done with the notice.
 
     A move's service hands back the table as the move left it
-    (``services.hand_play``); its change notice carries a token naming those
-    rows, so this process's viewers build their snapshots from them with no
-    read, and the rows themselves packed (``tables.selectors.carried``), so
-    the other processes' viewers do the same once the first of them has
-    unpacked them. Only the newest ``KEEP`` are kept: a notice handled later
-    than that reads instead, as it always may.
+    (``services.hand_play``), and its change notice carries them packed
+    (``tables.selectors.carried``): so no viewer of the change reads the
+    table. In the process that made the move the rows are the service's own;
+    in any other they are unpacked by the first viewer there that needs them,
+    for all the rest.
+
+    Each viewer says when it is done (:meth:`take` or :meth:`pass_by`), and
+    after the last the rows are let go, though the notice may live on (a
+    consumer holds the message it handled last until its next). So a change's
+    rows are freed young, once its snapshots are built, where a cache of the
+    last changes held them, thousands of small objects each, long enough for
+    the collector to walk them (bench/README.md, "A change's rows live as
+    long as its notice").
+    """
+
+    __slots__ = ("left", "packed", "rows")
+
+    def __init__(self, rows: TableRows | None, packed: Any, viewers: int) -> None:
+        self.rows = rows
+        self.packed = packed if isinstance(packed, bytes) else None
+        self.left = viewers  # the viewers not yet done with them
+
+    def take(self) -> TableRows | None:
+        """The rows, for one viewer; None when the notice brought none (the
+        viewer then reads)."""
+        if self.rows is None and self.packed is not None:
+            self.rows, self.packed = uncarry(self.packed), None
+        rows = self.rows
+        self.pass_by()
+        return rows
+
+    def pass_by(self) -> None:
+        """One viewer is done without the rows: it was past them already, or a
+        newer change took this one's place in its inbox."""
+        self.left -= 1
+        if self.left <= 0:
+            self.rows = self.packed = None
+
+
+class MadeHere:
+    """The rows the moves made through this process left, each until its own
+    notice comes back to this process (Redis hands a process the messages it
+    publishes to a group it is in, and the mover's process is in its table's
+    group: the mover watches the table). A notice that never comes back (the
+    mover's process left the group meanwhile) leaves its rows here until
+    ``KEEP`` newer moves have pushed them out.
     """
 
     KEEP = 256
@@ -83,29 +125,41 @@ class FreshRows:
         self.rows: OrderedDict[str, TableRows] = OrderedDict()
 
     def keep(self, rows: TableRows) -> str:
+        """Keep the rows a move left; the token its notice names them by."""
         token = f"{self.prefix}-{next(self.counter)}"
-        self._keep_as(token, rows)
-        return token
-
-    def get(self, token: Any, *, carried: Any = None) -> TableRows | None:
-        """The rows by their token; with ``carried``, the rows another process
-        made, unpacked (once: they are then kept here under their token). A
-        process that made the rows never unpacks them: it kept them."""
-        if not isinstance(token, str):
-            return None
-        rows = self.rows.get(token)
-        if rows is None and isinstance(carried, bytes):
-            rows = self._keep_as(token, uncarry(carried))
-        return rows
-
-    def _keep_as(self, token: str, rows: TableRows) -> TableRows:
         self.rows[token] = rows
         while len(self.rows) > self.KEEP:
             self.rows.popitem(last=False)
-        return rows
+        return token
+
+    def claim(self, token: str) -> TableRows | None:
+        """The rows under ``token``, no longer kept here; None if this process made none."""
+        return self.rows.pop(token, None)
 
 
-FRESH_ROWS = FreshRows()
+MADE_HERE = MadeHere()
+
+# Where a change notice, as this process's viewers get it, holds its ChangeRows.
+CHANGE_ROWS = "change_rows"
+
+
+def with_change_rows(message: dict[str, Any], viewers: int) -> dict[str, Any]:
+    """A table's notice as this process hands it to the table's ``viewers`` here:
+    a move's, with its rows in one :class:`ChangeRows` they share in place of
+    the packed rows; any other as it came."""
+    token = message.get("change")
+    if message.get("type") != CHANGED or not isinstance(token, str):
+        return message
+    shared = {key: value for key, value in message.items() if key != "rows"}
+    shared[CHANGE_ROWS] = ChangeRows(MADE_HERE.claim(token), message.get("rows"), viewers)
+    return shared
+
+
+def pass_by(message: dict[str, Any]) -> None:
+    """A viewer is done with a notice without taking its rows."""
+    change = message.get(CHANGE_ROWS)
+    if isinstance(change, ChangeRows):
+        change.pass_by()
 
 
 class OpenSockets:

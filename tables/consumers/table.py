@@ -11,7 +11,14 @@ from tables import broadcast, services
 from tables.consumers.base import DirectConsumer, in_db_thread, message_limit, too_many
 from tables.consumers.messages import MESSAGES, NEEDS_LOGIN, BadMessage, Service, parse_frame
 from tables.consumers.relay import TABLE_RELAY, Inbox
-from tables.consumers.shared import FRESH_ROWS, OPEN_SOCKETS, read_table_shared
+from tables.consumers.shared import (
+    CHANGE_ROWS,
+    MADE_HERE,
+    OPEN_SOCKETS,
+    ChangeRows,
+    pass_by,
+    read_table_shared,
+)
 from tables.ratelimit import RateLimit
 from tables.selectors.carried import carry
 from tables.selectors.players import player_balance, player_is_current
@@ -228,7 +235,7 @@ class TableConsumer(DirectConsumer):
             await broadcast.announce_changed(self.table_id)
             return
         rows, carried = made
-        change = FRESH_ROWS.keep(rows)
+        change = MADE_HERE.keep(rows)
         await broadcast.announce_changed(
             self.table_id, change=change, rows=carried, stamp=rows.stamp
         )
@@ -239,10 +246,12 @@ class TableConsumer(DirectConsumer):
         # The viewer may already have a snapshot read after this move committed:
         # then there is nothing to send, and nothing to unpack.
         if _past(message.get("stamp"), self.stamp):
+            pass_by(message)
             return
         # Rows made here, or carried from the process that made them (the
         # first of this process's viewers to get them unpacks them for all).
-        kept = FRESH_ROWS.get(message.get("change"), carried=message.get("rows"))
+        change = message.get(CHANGE_ROWS)
+        kept = change.take() if isinstance(change, ChangeRows) else None
         if kept is not None and kept.stamp <= self.stamp:
             return
         await self.send_snapshot(rows=kept)

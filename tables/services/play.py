@@ -69,7 +69,7 @@ def hand_play(
     played), then what follows it (:func:`hand_follow_up`).
 
     Returns the table's rows just after the move while the hand runs on, so
-    this process's viewers need not read them (``tables.consumers.shared.FreshRows``);
+    this process's viewers need not read them (``tables.consumers.shared.MadeHere``);
     None once the hand has ended, when the next hand is on its way.
     """
     if hand_id is None:

@@ -126,11 +126,19 @@ def test_a_move_reaches_this_process_viewers_without_reading_the_table(
 
 @pytest.mark.usefixtures("redis_layer")
 def test_a_move_kept_here_is_not_shown_after_a_newer_change_from_elsewhere(
-    table: Table, cookies: dict[str, str]
+    table: Table, cookies: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The notice of a move made here can reach a viewer after a later change's
     (its rows were kept, then another process moved and told the table first):
     the viewer keeps the newer snapshot."""
+    made: list[tuple[str, TableRows]] = []
+    original_keep = shared.MADE_HERE.keep
+
+    def recorded_keep(rows: TableRows) -> str:
+        made.append((original_keep(rows), rows))
+        return made[-1][0]
+
+    monkeypatch.setattr(shared.MADE_HERE, "keep", recorded_keep)
 
     async def scenario() -> None:
         async with room() as join:
@@ -139,7 +147,8 @@ def test_a_move_kept_here_is_not_shown_after_a_newer_change_from_elsewhere(
             await mover.send(first_move(mover.last_snapshot))
             for socket in (alice, bob, observer):
                 await socket.receive_snapshot()
-            token, kept = next(reversed(shared.FRESH_ROWS.rows.items()))
+            [(token, kept)] = made
+            assert token not in shared.MADE_HERE.rows  # its notice took them
             newer = await database_sync_to_async(_move_elsewhere)(table.pk)
             await broadcast.announce_changed(table.pk)  # the worker's notice: no rows kept
             for socket in (alice, bob, observer):
