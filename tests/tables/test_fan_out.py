@@ -8,6 +8,10 @@ makes it: a service called directly, then a notice with no rows kept here.
 
 from __future__ import annotations
 
+import gc
+import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -120,6 +124,94 @@ def test_a_move_reaches_this_process_viewers_without_reading_the_table(
             for socket in (alice, bob, observer):
                 assert (await socket.receive_snapshot())["hand"]["turn"] == before + 1
             assert reads == []
+
+    run(scenario)
+
+
+@contextmanager
+def no_collector() -> Iterator[None]:
+    """Python's collector off: what is freed inside is freed by its reference
+    count, when the last reference goes, not by a pass that found a cycle."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
+
+
+@pytest.mark.usefixtures("redis_layer")
+def test_a_moves_rows_are_freed_once_every_viewer_here_has_its_snapshot(
+    table: Table, cookies: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rows a move made here leave this process's keeping when its notice
+    comes back, and are freed once the last viewer has built its snapshot,
+    though each consumer still holds the notice it handled last."""
+    made: list[tuple[str, weakref.ref[TableRows]]] = []
+    original_keep = shared.MADE_HERE.keep
+
+    def recorded_keep(rows: TableRows) -> str:
+        token = original_keep(rows)
+        made.append((token, weakref.ref(rows)))
+        return token
+
+    monkeypatch.setattr(shared.MADE_HERE, "keep", recorded_keep)
+
+    async def scenario() -> None:
+        async with room() as join:
+            alice, bob, observer = await heads_up(join, table, cookies)
+            mover = alice if to_act(bob.last_snapshot) == 1 else bob
+            before = mover.last_snapshot["hand"]["turn"]
+            with no_collector():
+                await mover.send(first_move(mover.last_snapshot))
+                for socket in (alice, bob, observer):
+                    assert (await socket.receive_snapshot())["hand"]["turn"] == before + 1
+                for socket in (alice, bob, observer):
+                    assert await socket.quiet()
+                [(token, rows)] = made
+                assert token not in shared.MADE_HERE.rows
+                assert rows() is None
+
+    run(scenario)
+
+
+@pytest.mark.usefixtures("redis_layer")
+def test_rows_from_another_process_are_freed_once_every_viewer_here_has_its_snapshot(
+    table: Table, cookies: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rows carried from another process, unpacked here by the first viewer,
+    are freed once the last viewer here has built its snapshot from them."""
+    unpacked: list[weakref.ref[TableRows]] = []
+    original_uncarry = shared.uncarry
+
+    def recorded_uncarry(data: bytes) -> TableRows:
+        rows = original_uncarry(data)
+        unpacked.append(weakref.ref(rows))
+        return rows
+
+    monkeypatch.setattr(shared, "uncarry", recorded_uncarry)
+
+    async def scenario() -> None:
+        async with room() as join:
+            alice, bob, observer = await heads_up(join, table, cookies)
+            newer = await database_sync_to_async(_bring_in_elsewhere)(table.pk)
+            rows = await database_sync_to_async(_rows_now)(table.pk)
+            notice = {
+                "type": broadcast.CHANGED,
+                "table": table.pk,
+                "change": "elsewhere-1",
+                "rows": carry(rows),
+                "stamp": list(rows.stamp),
+            }
+            with no_collector():
+                await get_channel_layer().group_send(broadcast.table_group(table.pk), notice)
+                for socket in (alice, bob, observer):
+                    assert (await socket.receive_snapshot())["hand"]["turn"] == newer
+                for socket in (alice, bob, observer):
+                    assert await socket.quiet()
+                [kept] = unpacked
+                assert kept() is None
 
     run(scenario)
 

@@ -8,7 +8,7 @@ one viewer held back while three moves are made.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -16,6 +16,7 @@ from tables import broadcast
 from tables.consumers import TableConsumer, shared
 from tables.consumers.relay import Inbox
 from tables.models import Table
+from tables.selectors.snapshots import TableRows
 from tests.tables.test_consumers import heads_up, room, run, to_act
 
 TABLE = 7
@@ -95,6 +96,63 @@ def test_a_change_already_taken_is_not_merged_with_the_next() -> None:
 def test_chat_lines_are_never_merged() -> None:
     lines = [chat("one"), chat("two"), chat("three")]
     assert drained(filled(*lines)) == lines
+
+
+def carried(stamp: list[int], token: str, viewers: int) -> dict[str, Any]:
+    """A move's notice from another process, as the relay hands it to ``viewers`` here."""
+    return shared.with_change_rows({**change(stamp, token), "rows": b"packed"}, viewers)
+
+
+def rows_of(notice: dict[str, Any]) -> shared.ChangeRows:
+    rows = notice[shared.CHANGE_ROWS]
+    assert isinstance(rows, shared.ChangeRows)
+    return rows
+
+
+def test_a_changes_rows_are_unpacked_once_and_let_go_after_the_last_viewer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    unpacked: list[bytes] = []
+
+    def counted_uncarry(data: bytes) -> Any:
+        unpacked.append(data)
+        return object()  # stands in for the rows: only who holds it matters here
+
+    monkeypatch.setattr(shared, "uncarry", counted_uncarry)
+    notice = carried([1, 3], "elsewhere-1", viewers=3)
+    assert "rows" not in notice  # the packed rows travel on inside the ChangeRows
+    rows = rows_of(notice)
+    first = rows.take()
+    assert rows.take() is first and unpacked == [b"packed"]
+    assert rows.rows is first  # one viewer is not done yet
+    rows.pass_by()  # the third was past them
+    assert rows.rows is None and rows.packed is None
+
+
+def test_the_rows_of_a_change_whose_place_a_newer_one_took_are_let_go(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(shared, "uncarry", lambda data: object())
+    older, newer = carried([1, 3], "elsewhere-1", 1), carried([1, 4], "elsewhere-2", 1)
+    assert drained(filled(older, newer)) == [newer]
+    assert rows_of(older).packed is None  # nobody here will take them
+    assert rows_of(newer).take() is not None
+
+
+def test_the_rows_a_move_made_here_travel_with_its_own_notice_once() -> None:
+    """The mover's process keeps its rows until its notice comes back, then
+    hands them over with it; the same notice again finds none."""
+    rows = cast(TableRows, object())
+    token = shared.MADE_HERE.keep(rows)
+    notice = shared.with_change_rows({**change([1, 3], token), "rows": b"packed"}, 2)
+    assert rows_of(notice).rows is rows and token not in shared.MADE_HERE.rows
+    again = shared.with_change_rows(change([1, 3], token), 2)
+    assert rows_of(again).take() is None  # the viewer reads the table instead
+
+
+def test_a_notice_with_no_rows_is_handed_on_as_it_came() -> None:
+    for notice in (change(), chat("gl"), change([1, 3])):
+        assert shared.with_change_rows(notice, 2) is notice
 
 
 def answer(snapshot: dict[str, Any]) -> dict[str, Any]:
