@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Model
+from django.db.models.fields import json as json_field_module
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 from psycopg.pq import Trace
@@ -59,6 +60,23 @@ def test_a_compiled_read_gives_the_querysets_rows_and_related_rows(
             for name in path.split("."):
                 ours, orms = getattr(ours, name), getattr(orms, name)
             assert fields(ours) == fields(orms)
+
+
+def test_a_compiled_read_decodes_json_columns_with_orjson_to_what_the_orm_gives(
+    busy: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hand's state, seating and deck as the ORM decodes them, though the
+    standard library's decoder is not asked (it would refuse, here)."""
+    queried = LATEST_HAND.build(busy.pk).get()
+
+    def refused(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a compiled read decoded JSON with the standard library")
+
+    monkeypatch.setattr(json_field_module.json, "loads", refused)
+    [compiled] = LATEST_HAND(busy.pk)
+    for name in ("state", "seating", "deck"):
+        assert getattr(compiled, name) == getattr(queried, name)
+    assert isinstance(compiled.state, dict) and compiled.state["to_act"] is not None
 
 
 def test_a_compiled_read_is_one_query_related_rows_included(busy: Table) -> None:
