@@ -80,8 +80,8 @@ class ChangeRows:
     consumer holds the message it handled last until its next). So a change's
     rows are freed young, once its snapshots are built, where a cache of the
     last changes held them, thousands of small objects each, long enough for
-    the collector to walk them (bench/README.md, "A change's rows live as
-    long as its notice").
+    the collector to walk them (bench/README.md, "A change's rows freed once
+    its snapshots are built").
     """
 
     __slots__ = ("left", "packed", "rows")
