@@ -12,6 +12,7 @@ import gc
 import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -28,7 +29,7 @@ from tables.models import Hand, Seat, Table
 from tables.rules import HandState
 from tables.selectors.carried import carry
 from tables.selectors.snapshots import TableRows, build_snapshot, read_table, rows_after_move
-from tests.tables.test_consumers import first_move, heads_up, room, run, to_act
+from tests.tables.test_consumers import Socket, first_move, heads_up, room, run, to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -128,6 +129,30 @@ def test_a_move_reaches_this_process_viewers_without_reading_the_table(
     run(scenario)
 
 
+@dataclass(frozen=True)
+class Kept:
+    """Rows a move made through this process kept for its notice, as a weak reference."""
+
+    token: str
+    stamp: tuple[int, int]
+    rows: weakref.ref[TableRows]
+
+
+@pytest.fixture
+def made_here(monkeypatch: pytest.MonkeyPatch) -> list[Kept]:
+    """Each move's rows kept for its notice (``MadeHere.keep``), as they are kept."""
+    made: list[Kept] = []
+    keep = shared.MADE_HERE.keep
+
+    def recorded_keep(rows: TableRows) -> str:
+        token = keep(rows)
+        made.append(Kept(token, rows.stamp, weakref.ref(rows)))
+        return token
+
+    monkeypatch.setattr(shared.MADE_HERE, "keep", recorded_keep)
+    return made
+
+
 @contextmanager
 def no_collector() -> Iterator[None]:
     """Python's collector off: what is freed inside is freed by its reference
@@ -143,20 +168,11 @@ def no_collector() -> Iterator[None]:
 
 @pytest.mark.usefixtures("redis_layer")
 def test_a_moves_rows_are_freed_once_every_viewer_here_has_its_snapshot(
-    table: Table, cookies: dict[str, str], monkeypatch: pytest.MonkeyPatch
+    table: Table, cookies: dict[str, str], made_here: list[Kept]
 ) -> None:
     """The rows a move made here leave this process's keeping when its notice
     comes back, and are freed once the last viewer has built its snapshot,
     though each consumer still holds the notice it handled last."""
-    made: list[tuple[str, weakref.ref[TableRows]]] = []
-    original_keep = shared.MADE_HERE.keep
-
-    def recorded_keep(rows: TableRows) -> str:
-        token = original_keep(rows)
-        made.append((token, weakref.ref(rows)))
-        return token
-
-    monkeypatch.setattr(shared.MADE_HERE, "keep", recorded_keep)
 
     async def scenario() -> None:
         async with room() as join:
@@ -165,13 +181,10 @@ def test_a_moves_rows_are_freed_once_every_viewer_here_has_its_snapshot(
             before = mover.last_snapshot["hand"]["turn"]
             with no_collector():
                 await mover.send(first_move(mover.last_snapshot))
-                for socket in (alice, bob, observer):
-                    assert (await socket.receive_snapshot())["hand"]["turn"] == before + 1
-                for socket in (alice, bob, observer):
-                    assert await socket.quiet()
-                [(token, rows)] = made
-                assert token not in shared.MADE_HERE.rows
-                assert rows() is None
+                await _all_shown((alice, bob, observer), before + 1)
+                [kept] = made_here
+                assert kept.token not in shared.MADE_HERE.rows
+                assert kept.rows() is None
 
     run(scenario)
 
@@ -197,19 +210,9 @@ def test_rows_from_another_process_are_freed_once_every_viewer_here_has_its_snap
             alice, bob, observer = await heads_up(join, table, cookies)
             newer = await database_sync_to_async(_bring_in_elsewhere)(table.pk)
             rows = await database_sync_to_async(_rows_now)(table.pk)
-            notice = {
-                "type": broadcast.CHANGED,
-                "table": table.pk,
-                "change": "elsewhere-1",
-                "rows": carry(rows),
-                "stamp": list(rows.stamp),
-            }
             with no_collector():
-                await get_channel_layer().group_send(broadcast.table_group(table.pk), notice)
-                for socket in (alice, bob, observer):
-                    assert (await socket.receive_snapshot())["hand"]["turn"] == newer
-                for socket in (alice, bob, observer):
-                    assert await socket.quiet()
+                await _tell_from_elsewhere(rows, stamped=True)
+                await _all_shown((alice, bob, observer), newer)
                 [kept] = unpacked
                 assert kept() is None
 
@@ -218,19 +221,11 @@ def test_rows_from_another_process_are_freed_once_every_viewer_here_has_its_snap
 
 @pytest.mark.usefixtures("redis_layer")
 def test_a_move_kept_here_is_not_shown_after_a_newer_change_from_elsewhere(
-    table: Table, cookies: dict[str, str], monkeypatch: pytest.MonkeyPatch
+    table: Table, cookies: dict[str, str], made_here: list[Kept]
 ) -> None:
     """The notice of a move made here can reach a viewer after a later change's
     (its rows were kept, then another process moved and told the table first):
     the viewer keeps the newer snapshot."""
-    made: list[tuple[str, TableRows]] = []
-    original_keep = shared.MADE_HERE.keep
-
-    def recorded_keep(rows: TableRows) -> str:
-        made.append((original_keep(rows), rows))
-        return made[-1][0]
-
-    monkeypatch.setattr(shared.MADE_HERE, "keep", recorded_keep)
 
     async def scenario() -> None:
         async with room() as join:
@@ -239,8 +234,8 @@ def test_a_move_kept_here_is_not_shown_after_a_newer_change_from_elsewhere(
             await mover.send(first_move(mover.last_snapshot))
             for socket in (alice, bob, observer):
                 await socket.receive_snapshot()
-            [(token, kept)] = made
-            assert token not in shared.MADE_HERE.rows  # its notice took them
+            [kept] = made_here
+            assert kept.token not in shared.MADE_HERE.rows  # its notice took them
             newer = await database_sync_to_async(_move_elsewhere)(table.pk)
             await broadcast.announce_changed(table.pk)  # the worker's notice: no rows kept
             for socket in (alice, bob, observer):
@@ -248,7 +243,7 @@ def test_a_move_kept_here_is_not_shown_after_a_newer_change_from_elsewhere(
             assert kept.stamp < (kept.stamp[0], newer)
             # The older move's notice, late: nobody goes back to it.
             seen = {socket: len(socket.frames) for socket in (alice, bob, observer)}
-            notice = {"type": broadcast.CHANGED, "table": table.pk, "change": token}
+            notice = {"type": broadcast.CHANGED, "table": table.pk, "change": kept.token}
             await get_channel_layer().group_send(broadcast.table_group(table.pk), notice)
             for socket, start in seen.items():
                 while not await socket.quiet():
@@ -287,13 +282,7 @@ def test_a_move_made_in_another_process_reaches_viewers_here_in_its_notice_witho
             reads.clear()
             newer = await database_sync_to_async(_bring_in_elsewhere)(table.pk)
             rows = await database_sync_to_async(_rows_now)(table.pk)
-            notice = {
-                "type": broadcast.CHANGED,
-                "table": table.pk,
-                "change": "elsewhere-1",
-                "rows": carry(rows),
-            }
-            await get_channel_layer().group_send(broadcast.table_group(table.pk), notice)
+            await _tell_from_elsewhere(rows, stamped=False)
             for socket in (alice, bob, observer):
                 assert (await socket.receive_snapshot())["hand"]["turn"] == newer
             assert (reads, unpacked) == ([], [1])
@@ -330,14 +319,7 @@ def test_another_process_notice_its_viewers_are_past_is_neither_unpacked_nor_sen
                 assert (await socket.receive_snapshot())["hand"]["turn"] == newer
             rows = await database_sync_to_async(_rows_now)(table.pk)
             seen = {socket: len(socket.frames) for socket in (alice, bob, observer)}
-            notice = {
-                "type": broadcast.CHANGED,
-                "table": table.pk,
-                "change": "elsewhere-1",
-                "rows": carry(rows),
-                "stamp": list(rows.stamp),
-            }
-            await get_channel_layer().group_send(broadcast.table_group(table.pk), notice)
+            await _tell_from_elsewhere(rows, stamped=True)
             for socket, start in seen.items():
                 assert await socket.quiet()
                 assert [f for f in socket.frames[start:] if f["type"] == "snapshot"] == []
@@ -359,6 +341,28 @@ def _bring_in_elsewhere(table_id: int) -> int:
         table_id=table_id,
     )
     return moved.version
+
+
+async def _all_shown(sockets: tuple[Socket, ...], turn: int) -> None:
+    """Each socket is sent a snapshot at ``turn``, then nothing more for a while."""
+    for socket in sockets:
+        assert (await socket.receive_snapshot())["hand"]["turn"] == turn
+    for socket in sockets:
+        assert await socket.quiet()
+
+
+async def _tell_from_elsewhere(rows: TableRows, *, stamped: bool) -> None:
+    """The notice another process sends after a move that left ``rows``:
+    they travel packed, under a token this process never made."""
+    notice: dict[str, Any] = {
+        "type": broadcast.CHANGED,
+        "table": rows.table.pk,
+        "change": "elsewhere-1",
+        "rows": carry(rows),
+    }
+    if stamped:
+        notice["stamp"] = list(rows.stamp)
+    await get_channel_layer().group_send(broadcast.table_group(rows.table.pk), notice)
 
 
 def _rows_now(table_id: int) -> TableRows:
