@@ -121,10 +121,10 @@ def _json_by_orjson(converters: dict[int, Any]) -> dict[int, Any]:
     standard library's decoder) swapped for :func:`_json_loaded`. A hand's
     state, read whole when this process didn't make its last move, is 10 KB
     of JSON late in a hand."""
-    swapped = {}
-    for position, (convs, expression) in converters.items():
-        swapped[position] = ([_json_swapped(conv) for conv in convs], expression)
-    return swapped
+    return {
+        position: ([_json_swapped(conv) for conv in convs], expression)
+        for position, (convs, expression) in converters.items()
+    }
 
 
 def _json_swapped(converter: Any) -> Any:

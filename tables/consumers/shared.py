@@ -97,12 +97,15 @@ class ChangeRows:
         if self.rows is None and self.packed is not None:
             self.rows, self.packed = uncarry(self.packed), None
         rows = self.rows
-        self.pass_by()
+        self._done()
         return rows
 
     def pass_by(self) -> None:
         """One viewer is done without the rows: it was past them already, or a
         newer change took this one's place in its inbox."""
+        self._done()
+
+    def _done(self) -> None:
         self.left -= 1
         if self.left <= 0:
             self.rows = self.packed = None
