@@ -32,6 +32,7 @@ from django.db.models import Field, JSONField, Model, QuerySet
 # Django's own helper for select_related rows; internal, so django-stubs leaves it out.
 from django.db.models.query import get_related_populators  # type: ignore[attr-defined]
 from django.db.transaction import TransactionManagementError
+from psycopg.pq import PipelineStatus, TransactionStatus
 from psycopg.types.json import Jsonb
 
 from tables.jsontext import json_bytes
@@ -176,18 +177,55 @@ def one_trip(using: str = "default") -> Iterator[None]:
     when the block ends, in one round trip, to be taken after it
     (:meth:`SentRead.rows`, :meth:`SentWrite.written`). Rows taken inside the
     block cost a round trip of their own. A move's reads are one round trip
-    this way, where each was one (psycopg still starts a transaction with a
-    round trip of its own). An error in any of them is raised as Django's
-    when the block ends, and the server runs nothing sent after it. Elsewhere
-    than on PostgreSQL (SQLite, for ``make run``) each statement runs when sent.
+    this way, where each was one. A block that opens its transaction (the
+    first statements inside ``transaction.atomic``) sends the ``BEGIN`` with
+    them (:func:`_begins_transaction`). An error in any of them is raised as
+    Django's when the block ends, and the server runs nothing sent after it.
+    Elsewhere than on PostgreSQL (SQLite, for ``make run``) each statement
+    runs when sent.
     """
     connection = connections[using]
     if connection.vendor != "postgresql":
         yield
         return
     connection.ensure_connection()
-    with connection.wrap_database_errors, connection.connection.pipeline():
-        yield
+    raw = connection.connection
+    begins = _begins_transaction(connection)
+    if begins:
+        raw.autocommit = True  # no BEGIN of psycopg's own: the block sends it
+    try:
+        with connection.wrap_database_errors, raw.pipeline():
+            if begins:
+                raw.execute("BEGIN")
+            yield
+    finally:
+        if begins and raw.pgconn.transaction_status == TransactionStatus.IDLE:
+            raw.autocommit = False  # the BEGIN never ran: psycopg is to send it again
+
+
+def _begins_transaction(connection: Any) -> bool:
+    """Whether the next statement on ``connection`` (Django's) opens the
+    transaction of an ``atomic`` block, with psycopg's plain ``BEGIN``.
+
+    psycopg sends that ``BEGIN`` in a round trip of its own, pipeline or not,
+    so that it knows the transaction is open before anything else is sent.
+    :func:`one_trip` sends it with its statements instead: it turns psycopg's
+    autocommit on before the block (psycopg then sends no ``BEGIN``) and
+    sends its own first. psycopg keeps autocommit on until Django's
+    ``COMMIT`` or ``ROLLBACK`` ends the transaction, which both send
+    whatever the setting, and Django turns autocommit on after them anyway;
+    meanwhile every statement runs in the transaction the ``BEGIN`` opened.
+    """
+    raw = connection.connection
+    return (
+        not connection.get_autocommit()
+        and not raw.autocommit
+        and raw.pgconn.transaction_status == TransactionStatus.IDLE
+        and raw.pgconn.pipeline_status == PipelineStatus.OFF
+        and raw.isolation_level is None
+        and raw.read_only is None
+        and raw.deferrable is None
+    )
 
 
 def _json_text(value: Any) -> str:

@@ -221,6 +221,10 @@ def lobby_filters(message: dict[str, Any]) -> dict[str, Any]:
 Checker = Callable[[dict[str, Any]], dict[str, Any]]
 # Each service is called with the table, the player and the checked fields.
 Service = Callable[..., object]
+# A move checks the socket's login in its own first round trip to the
+# database: it is called with ``login=`` too (a LoginCheck), and raises
+# NoLongerCurrent, changing nothing, when the login has ended.
+CHECKS_LOGIN_ITSELF: frozenset[Service] = frozenset({services.hand_play})
 MESSAGES: dict[str, tuple[Checker, Service | None]] = {
     "sit": (_check_sit, services.seat_take_and_deal),
     "act": (_check_act, services.hand_play),

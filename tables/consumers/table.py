@@ -9,7 +9,14 @@ from django.utils import timezone
 
 from tables import broadcast, services
 from tables.consumers.base import DirectConsumer, in_db_thread, message_limit, too_many
-from tables.consumers.messages import MESSAGES, NEEDS_LOGIN, BadMessage, Service, parse_frame
+from tables.consumers.messages import (
+    CHECKS_LOGIN_ITSELF,
+    MESSAGES,
+    NEEDS_LOGIN,
+    BadMessage,
+    Service,
+    parse_frame,
+)
 from tables.consumers.relay import TABLE_RELAY, Inbox
 from tables.consumers.shared import (
     CHANGE_ROWS,
@@ -21,7 +28,12 @@ from tables.consumers.shared import (
 )
 from tables.ratelimit import RateLimit
 from tables.selectors.carried import carry
-from tables.selectors.players import player_balance, player_is_current
+from tables.selectors.players import (
+    LoginCheck,
+    NoLongerCurrent,
+    player_balance,
+    player_is_current,
+)
 from tables.selectors.snapshots import (
     Cursor,
     Stamp,
@@ -40,20 +52,20 @@ NO_TIMER: dict[str, Any] = dict.fromkeys(
 )
 
 
-class NoLongerCurrent(Exception):
-    """The socket's user logged out, was deactivated or changed their password."""
-
-
 def serve(
     service: Service, table_id: int, player_id: int, session_key: str | None, **fields: Any
 ) -> tuple[TableRows, bytes] | None:
     """Check that the socket still speaks for ``player_id``, then call ``service``:
-    one trip to a database thread for both. The table's rows the service
-    returns, if it does (``services.hand_play``), and the same packed to be
-    carried to the other processes."""
-    if not player_is_current(player_id, session_key):
-        raise NoLongerCurrent
-    result = service(table_id=table_id, player_id=player_id, **fields)
+    one trip to a database thread for both, and for a move one round trip to
+    the database too (:data:`CHECKS_LOGIN_ITSELF`). The table's rows the
+    service returns, if it does (``services.hand_play``), and the same packed
+    to be carried to the other processes."""
+    login = LoginCheck(player_id, session_key)
+    if service in CHECKS_LOGIN_ITSELF:
+        result = service(table_id=table_id, player_id=player_id, login=login, **fields)
+    else:
+        login.confirm()
+        result = service(table_id=table_id, player_id=player_id, **fields)
     return (result, carry(result)) if isinstance(result, TableRows) else None
 
 

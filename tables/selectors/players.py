@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 from collections import OrderedDict
 from importlib import import_module
+from typing import Any
 
 from django.conf import settings
 from django.contrib import auth
@@ -48,24 +49,58 @@ def player_is_current(player_id: int, session_key: str | None) -> bool:
     Asked before every move, so it is one query: the session's row and the
     user's, read together. Auth's answer depends on nothing else, so while
     both read as they did when auth last said yes, it says yes again without
-    being asked (:data:`VOUCHED`).
+    being asked (:data:`VOUCHED`). A move sends that query with its own
+    first round trip (:class:`LoginCheck`).
     """
-    if session_key is None:
-        return False
-    if settings.SESSION_ENGINE != DB_SESSIONS:
-        return _auth_finds(player_id, session_key)
-    with connection.cursor() as cursor:
-        cursor.execute(_SESSION_AND_USER, [session_key, timezone.now(), player_id])
-        row = cursor.fetchone()
-    if row is None:  # logged out, expired, or no such user
-        return False
-    seen = hashlib.blake2b(repr(row).encode(), digest_size=16).digest()
-    if VOUCHED.get((player_id, session_key)) == seen:
+    return LoginCheck(player_id, session_key).current()
+
+
+class NoLongerCurrent(Exception):
+    """The socket's user logged out, was deactivated or changed their password."""
+
+
+class LoginCheck:
+    """:func:`player_is_current` in two steps, for a caller that sends its
+    query with others (``tables.compiled.one_trip``): :meth:`send` inside the
+    trip, then :meth:`confirm` or :meth:`current` after it. Asked unsent, it
+    sends its query then."""
+
+    def __init__(self, player_id: int, session_key: str | None) -> None:
+        self.player_id, self.session_key = player_id, session_key
+        self._sent: Any = None  # the cursor the query was sent on
+
+    def send(self) -> None:
+        if self.session_key is None or settings.SESSION_ENGINE != DB_SESSIONS:
+            return  # nothing to read, or auth reads it another way
+        cursor = connection.cursor()
+        cursor.execute(_SESSION_AND_USER, [self.session_key, timezone.now(), self.player_id])
+        self._sent = cursor
+
+    def confirm(self) -> None:
+        """Raise :class:`NoLongerCurrent` unless the login still speaks for the player."""
+        if not self.current():
+            raise NoLongerCurrent
+
+    def current(self) -> bool:
+        player_id, session_key = self.player_id, self.session_key
+        if session_key is None:
+            return False
+        if settings.SESSION_ENGINE != DB_SESSIONS:
+            return _auth_finds(player_id, session_key)
+        if self._sent is None:
+            self.send()
+        with self._sent as cursor:
+            row = cursor.fetchone()
+        self._sent = None
+        if row is None:  # logged out, expired, or no such user
+            return False
+        seen = hashlib.blake2b(repr(row).encode(), digest_size=16).digest()
+        if VOUCHED.get((player_id, session_key)) == seen:
+            return True
+        if not _auth_finds(player_id, session_key):
+            return False
+        VOUCHED.put((player_id, session_key), seen)
         return True
-    if not _auth_finds(player_id, session_key):
-        return False
-    VOUCHED.put((player_id, session_key), seen)
-    return True
 
 
 def _auth_finds(player_id: int, session_key: str) -> bool:

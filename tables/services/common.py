@@ -20,7 +20,7 @@ from tables.models import Hand, Seat, Table, WaitingPlayer
 from tables.rules import GameConfig, HandState
 from tables.rules.cards import card_str
 from tables.rules.state import FIELDS
-from tables.selectors.players import only_row_fields
+from tables.selectors.players import LoginCheck, only_row_fields
 from tables.selectors.snapshots import SEATS, WAITING
 from tables.services.live import LIVE_HANDS
 
@@ -153,7 +153,7 @@ def _hand_found(found: list[Hand], hand_id: int, table: Table) -> Hand:
 
 
 def _lock_live_hand(
-    hand_id: int, table_id: int | None, *, expected: object
+    hand_id: int, table_id: int | None, *, expected: object, login: LoginCheck | None = None
 ) -> tuple[Hand, HandState, list[Seat], list[WaitingPlayer]]:
     """A move's rows: :func:`_lock_hand`'s, with the hand's state, every seat
     at the table (with its player, for :meth:`HandSeats.load`) and the
@@ -169,14 +169,22 @@ def _lock_live_hand(
     PostgreSQL runs the reads once the lock is granted, so they see what every
     change before this one left, as reads made one by one after it would:
     every change to a table's seats or waiting list locks the table's row first.
+
+    With ``login``, the mover's login is checked in the same trip, and
+    :class:`~tables.selectors.players.NoLongerCurrent` raised before anything
+    read is looked at if it no longer speaks for them.
     """
     if table_id is None:
         table_id = _table_of(hand_id)
     held = type(expected) is int and LIVE_HANDS.holds(hand_id, expected)
     with one_trip():
+        if login is not None:
+            login.send()
         locked = _TABLE_LOCKED.send(table_id)
         hand_read = (_HAND_AT_NO_STATE if held else _HAND_AT).send(hand_id, table_id)
         seats_read, waiting_read = SEATS.send(table_id), WAITING.send(table_id)
+    if login is not None:
+        login.confirm()
     table = _table_found(locked.rows(), table_id)
     hand = _hand_found(hand_read.rows(), hand_id, table)
     at_table, waiting = seats_read.rows(), waiting_read.rows()

@@ -34,6 +34,7 @@ from tables.rules import HandState, IllegalAction
 from tables.rules.cards import card_str, shuffled_deck
 from tables.rules.state import PROTECT
 from tables.rules.views import view
+from tables.selectors.players import LoginCheck
 from tables.services.clock import (
     _clock_charge_move,
     _clock_refill_banks,
@@ -365,11 +366,15 @@ def hand_act_seated(
     version: int,
     now: datetime | None,
     table_id: int | None,
+    login: LoginCheck | None = None,
 ) -> tuple[Hand, list[Seat], list[WaitingPlayer]]:
     """:func:`hand_act`, and every seat at the table as the move left them,
     with their players, and the table's waiting list: what a move's snapshot
-    is built from besides the hand. They are read with the lock, in one trip."""
-    hand, state, at_table, waiting = _lock_live_hand(hand_id, table_id, expected=version)
+    is built from besides the hand. They are read with the lock, in one trip,
+    and the mover's ``login`` checked in it (:func:`_lock_live_hand`)."""
+    hand, state, at_table, waiting = _lock_live_hand(
+        hand_id, table_id, expected=version, login=login
+    )
     if hand.is_finished:
         raise StaleMove(f"hand #{hand.number} is over")
     player = hand.engine_player(player_id)

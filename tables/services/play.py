@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tables.models import Hand
+from tables.selectors.players import LoginCheck
 from tables.selectors.snapshots import TableRows, rows_after_move
 from tables.services.calls import game_call
 from tables.services.chips import seat_auto_rebuy_set, seat_rebuy
@@ -64,6 +65,7 @@ def hand_play(
     cards: Sequence[int] | None = None,
     version: int,
     hand_id: int | None = None,
+    login: LoginCheck | None = None,
 ) -> TableRows | None:
     """Make a player's move in the table's hand (``hand_id``, or the one being
     played), then what follows it (:func:`hand_follow_up`).
@@ -71,6 +73,10 @@ def hand_play(
     Returns the table's rows just after the move while the hand runs on, so
     this process's viewers need not read them (``tables.consumers.shared.MadeHere``);
     None once the hand has ended, when the next hand is on its way.
+
+    With ``login`` (a socket's), the mover's login is checked in the move's
+    first round trip: :class:`~tables.selectors.players.NoLongerCurrent` if
+    it no longer speaks for them, and nothing changes.
     """
     if hand_id is None:
         hand_id = (
@@ -79,6 +85,8 @@ def hand_play(
             .first()
         )
         if hand_id is None:
+            if login is not None:
+                login.confirm()  # a login that ended hears so first
             raise StaleMove("no hand is being played at this table")
     hand, seats, waiting = hand_act_seated(
         hand_id=hand_id,
@@ -89,6 +97,7 @@ def hand_play(
         version=version,
         now=None,
         table_id=table_id,
+        login=login,
     )
     hand_follow_up(hand=hand)
     if hand.is_finished:

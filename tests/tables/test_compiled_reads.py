@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Model
+from django.db.models import F, Model
 from django.db.models.fields import json as json_field_module
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
@@ -24,7 +24,9 @@ from tables.compiled import CompiledRead, CompiledUpdate, one_trip
 from tables.models import Hand, Seat, Table
 from tables.rules import HandState
 from tables.selectors.carried import carry
+from tables.selectors.players import LoginCheck, NoLongerCurrent
 from tables.selectors.snapshots import LATEST_HAND, SEATS, WAITING, build_snapshot, read_table
+from tests.tables.conftest import session_of
 
 pytestmark = pytest.mark.django_db
 
@@ -220,6 +222,90 @@ def test_reads_sent_in_one_trip_give_what_each_gives_alone(busy: Table) -> None:
     assert together == alone and all(together)
 
 
+def sent_begins(trace: str) -> int:
+    """The BEGINs the client sent, in a libpq protocol trace."""
+    return sum(line.startswith("F") and '"BEGIN"' in line for line in trace.splitlines())
+
+
+def stacks_of(table: Table) -> list[int]:
+    return [seat.stack for seat in SEATS(table.pk)]
+
+
+def autocommit_everywhere() -> bool:
+    """Whether Django and psycopg both say each statement is its own transaction again."""
+    return connection.get_autocommit() and connection.connection.autocommit
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_trip_that_begins_a_transaction_sends_its_begin_with_its_statements(
+    busy: Table, tmp_path: Any
+) -> None:
+    connection.ensure_connection()
+    pgconn = connection.connection.pgconn
+    with open(tmp_path / "trace", "w") as trace:
+        pgconn.trace(trace.fileno())
+        pgconn.set_trace_flags(Trace.SUPPRESS_TIMESTAMPS)
+        try:
+            with transaction.atomic():
+                with one_trip():
+                    sent = SEATS.send(busy.pk)
+                sent.rows()
+        finally:
+            pgconn.untrace()
+    text = (tmp_path / "trace").read_text()
+    assert sent_begins(text) == 1 and round_trips(text) == 2  # the trip, then COMMIT
+    assert autocommit_everywhere()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_what_follows_a_trip_that_began_the_transaction_is_rolled_back_with_it(
+    busy: Table,
+) -> None:
+    before = stacks_of(busy)
+    with pytest.raises(RuntimeError), transaction.atomic():
+        with one_trip():
+            SEATS.send(busy.pk)
+        Seat.objects.filter(table=busy).update(stack=F("stack") + 5)  # after the trip
+        assert stacks_of(busy) == [stack + 5 for stack in before]  # seen inside
+        raise RuntimeError
+    assert stacks_of(busy) == before and autocommit_everywhere()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_transaction_begun_in_a_trip_commits_runs_its_hooks_and_keeps_its_savepoints(
+    busy: Table,
+) -> None:
+    before, committed = stacks_of(busy), []
+    with transaction.atomic():
+        with one_trip():
+            SEATS.send(busy.pk)
+        transaction.on_commit(lambda: committed.append(stacks_of(busy)))
+        Seat.objects.filter(table=busy).update(stack=F("stack") + 5)
+        with pytest.raises(RuntimeError), transaction.atomic():  # a savepoint
+            Seat.objects.filter(table=busy).update(stack=F("stack") + 100)
+            raise RuntimeError
+        assert committed == []
+    assert committed == [[stack + 5 for stack in before]] and autocommit_everywhere()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_trip_inside_a_transaction_already_open_sends_no_begin(
+    busy: Table, tmp_path: Any
+) -> None:
+    with transaction.atomic():
+        SEATS(busy.pk)  # psycopg opens the transaction
+        pgconn = connection.connection.pgconn
+        with open(tmp_path / "trace", "w") as trace:
+            pgconn.trace(trace.fileno())
+            try:
+                with one_trip():
+                    sent = SEATS.send(busy.pk)
+            finally:
+                pgconn.untrace()
+        assert sent.rows() and not connection.connection.autocommit
+    assert sent_begins((tmp_path / "trace").read_text()) == 0
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_write_that_fails_in_a_trip_raises_djangos_error_and_nothing_after_it_runs(
     busy: Table,
@@ -256,7 +342,7 @@ def round_trips(trace: str) -> int:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_move_is_four_round_trips_and_reads_nothing_once_it_has_committed(
+def test_a_move_is_three_round_trips_and_reads_nothing_once_it_has_committed(
     busy: Table, carol: User, tmp_path: Any
 ) -> None:
     move = a_move_staying_in(busy)
@@ -269,7 +355,56 @@ def test_a_move_is_four_round_trips_and_reads_nothing_once_it_has_committed(
             rows = services.hand_play(**move)
         finally:
             pgconn.untrace()
-    # BEGIN, the lock and the reads, the writes, COMMIT.
-    assert round_trips((tmp_path / "trace").read_text()) == 4
+    # BEGIN with the lock and the reads; the writes; COMMIT.
+    assert round_trips((tmp_path / "trace").read_text()) == 3
     assert queries.captured_queries[-1]["sql"] == "COMMIT"
     assert rows is not None and [entry.player_id for entry in rows.waiting] == [carol.pk]
+
+
+def trips_sent(trace: str) -> list[str]:
+    """What the client sent in each round trip of a libpq protocol trace,
+    a trip's lines joined."""
+    trips: list[list[str]] = [[]]
+    for line in trace.splitlines():
+        if line.startswith("F\t"):
+            if trips[-1] and trips[-1][-1] == "answered":
+                trips.append([])
+            trips[-1].append(line)
+        elif line.startswith("B\t") and trips[-1] and trips[-1][-1] != "answered":
+            trips[-1].append("answered")
+    return ["\n".join(trip) for trip in trips]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_sockets_move_checks_its_login_in_its_first_round_trip(
+    busy: Table, tmp_path: Any
+) -> None:
+    move = a_move_staying_in(busy)
+    login = LoginCheck(move["player_id"], session_of(User.objects.get(pk=move["player_id"])))
+    login.confirm()  # auth asked once, as when the socket's first message came
+    connection.ensure_connection()
+    pgconn = connection.connection.pgconn
+    with open(tmp_path / "trace", "w") as trace:
+        pgconn.trace(trace.fileno())
+        pgconn.set_trace_flags(Trace.SUPPRESS_TIMESTAMPS)
+        try:
+            services.hand_play(**move, login=login)
+        finally:
+            pgconn.untrace()
+    text = (tmp_path / "trace").read_text()
+    first, *_ = trips_sent(text)
+    assert round_trips(text) == 3
+    assert "django_session" in first and '"BEGIN"' in first and "FOR UPDATE" in first
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_whose_login_ended_is_refused_and_changes_nothing(busy: Table) -> None:
+    move = a_move_staying_in(busy)
+    player = User.objects.get(pk=move["player_id"])
+    login = LoginCheck(player.pk, session_of(player))
+    login.confirm()
+    User.objects.filter(pk=player.pk).update(is_active=False)  # no signal tells anyone
+    before = fields(Hand.objects.get(pk=move["hand_id"])), stacks_of(busy)
+    with pytest.raises(NoLongerCurrent):
+        services.hand_play(**move, login=login)
+    assert (fields(Hand.objects.get(pk=move["hand_id"])), stacks_of(busy)) == before

@@ -525,6 +525,25 @@ def test_a_socket_whose_login_was_checked_already_is_still_refused_once_it_ends(
     run(scenario)
 
 
+def test_a_move_by_a_player_whose_login_ended_changes_nothing_and_closes_their_socket(
+    table: Table, cookies: dict[str, str]
+) -> None:
+    async def scenario() -> None:
+        async with room() as join:
+            alice, bob, observer = await heads_up(join, table, cookies)
+            mover, name = (alice, "alice") if to_act(bob.last_snapshot) == 1 else (bob, "bob")
+            hand = await current_hand(table)
+            assert hand is not None
+            before = await hand_record(hand.pk)
+            await deactivate_quietly(name)
+            await mover.send(first_move(mover.last_snapshot))  # checked in the move's trip
+            assert await closed_with(mover) == 4401
+            assert await hand_record(hand.pk) == before
+            assert await observer.quiet()
+
+    run(scenario)
+
+
 def test_logging_out_closes_the_sockets_of_that_session(table: Table, alice: User) -> None:
     browser = Client()
     browser.force_login(alice)
