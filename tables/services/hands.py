@@ -20,6 +20,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
+from functools import cached_property
 from typing import Any
 
 from django.conf import settings
@@ -35,6 +36,7 @@ from tables.rules.cards import card_str, shuffled_deck
 from tables.rules.state import PROTECT
 from tables.rules.views import view
 from tables.selectors.players import LoginCheck
+from tables.selectors.snapshots import SEATS
 from tables.services.clock import (
     _clock_charge_move,
     _clock_refill_banks,
@@ -76,10 +78,11 @@ def hand_start(*, table_id: int, now: datetime | None = None) -> Hand | None:
     are sat out after two timeouts.
     """
     table = _lock_table(table_id)
-    problem = _why_no_deal(table)
+    seen = AtDeal(table)
+    problem = _why_no_deal(table, seen)
     if problem is not None:
         raise ServiceError(problem)
-    return _hand_deal(table, now or timezone.now())
+    return _hand_deal(table, seen, now or timezone.now())
 
 
 def hand_start_if_ready(*, table_id: int, now: datetime | None = None) -> Hand | None:
@@ -99,7 +102,7 @@ def hand_start_if_ready(*, table_id: int, now: datetime | None = None) -> Hand |
     """
     now = now or timezone.now()
     table = Table.objects.filter(pk=table_id).first()  # unlocked: most calls stop here
-    if table is None or _why_no_deal(table, now) is not None:
+    if table is None or _why_no_deal(table, AtDeal(table), now) is not None:
         return None
     return _hand_start_if_still_ready(table_id, now)
 
@@ -107,9 +110,10 @@ def hand_start_if_ready(*, table_id: int, now: datetime | None = None) -> Hand |
 @transaction.atomic
 def _hand_start_if_still_ready(table_id: int, now: datetime) -> Hand | None:
     table = _lock_table(table_id)
-    if _why_no_deal(table, now) is not None:
+    seen = AtDeal(table)  # read again, under the lock: the check's reads serve the deal
+    if _why_no_deal(table, seen, now) is not None:
         return None
-    return _hand_deal(table, now)
+    return _hand_deal(table, seen, now)
 
 
 def next_hand_pause() -> timedelta:
@@ -123,8 +127,32 @@ def next_hand_pause() -> timedelta:
     return timedelta(seconds=settings.CARDROOM_NEXT_HAND_DELAY_SECONDS)
 
 
-def _why_no_deal(table: Table, now: datetime | None = None) -> str | None:
-    """Why no hand may be dealt at the table now; None if one may.
+class AtDeal:
+    """What a deal reads at a table besides the table's row, each read when
+    first needed and then kept: every seat with its player, in seat order,
+    and the latest hand's number, end and seating. The check before a deal
+    (:func:`_why_no_deal`) and the deal itself share one, read under the
+    table's lock."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    @cached_property
+    def seats(self) -> list[Seat]:
+        return SEATS(self.table.pk)
+
+    @cached_property
+    def last(self) -> Hand | None:
+        return _last_hand(self.table, "number", "ended_at", "seating")
+
+    def dealt_in(self) -> list[Seat]:
+        """The seats a hand dealt now deals in: playing or disconnected, with chips."""
+        return [s for s in self.seats if s.state in Seat.DEALT_IN_STATES and s.stack > 0]
+
+
+def _why_no_deal(table: Table, seen: AtDeal, now: datetime | None = None) -> str | None:
+    """Why no hand may be dealt at the table now; None if one may. ``seen``
+    is what a deal reads at ``table``: only read if the table itself allows one.
 
     With ``now``, the pause after the last hand must be over by then as well.
     """
@@ -134,10 +162,10 @@ def _why_no_deal(table: Table, now: datetime | None = None) -> str | None:
         return f"{table.name}'s host has paused the game; no new hands start"
     if table.call_seat is not None:
         return f"the dealer at {table.name} is calling the game"
-    last = _last_hand(table, "number", "ended_at")
+    last = seen.last
     if last is not None and last.ended_at is None:
         return f"hand #{last.number} at {table.name} is still being played"
-    players = _dealt_in_seats(table).count()
+    players = len(seen.dealt_in())
     if players < 2:
         return f"a hand needs two players with chips; {table.name} has {players}"
     if now is None or last is None or last.ended_at is None:
@@ -147,18 +175,19 @@ def _why_no_deal(table: Table, now: datetime | None = None) -> str | None:
     return None
 
 
-def _hand_deal(table: Table, now: datetime) -> Hand | None:
-    """Deal at a locked table that :func:`_why_no_deal` has cleared; None when
-    the dealer is to call the game first (a call is begun)."""
+def _hand_deal(table: Table, seen: AtDeal, now: datetime) -> Hand | None:
+    """Deal at a locked table that :func:`_why_no_deal` has cleared, from what
+    it read there (``seen``); None when the dealer is to call the game first
+    (a call is begun)."""
     if table.pending_change is not None:
         # A home game's host changed the game for the next hand: this one.
         # (Imported here: tables.services.home_changes imports this module.)
         from tables.services.home_changes import home_change_apply
 
         home_change_apply(table)
-    seats = list(_dealt_in_seats(table).select_related("player").order_by("number"))
+    seats = seen.dealt_in()
     # The last hand's number and button are all a deal needs of it: not its deck or state.
-    previous = _last_hand(table, "number", "seating")
+    previous = seen.last
     dealer = called_dealer(table, seats)
     if dealer is None:
         dealer = _next_dealer(seats, previous.dealer_seat if previous else 0)
@@ -168,16 +197,17 @@ def _hand_deal(table: Table, now: datetime) -> Hand | None:
     hand = _hand_create(table, _engine_order(seats, dealer), dealer, previous, now, pick)
     if table.is_mixed:
         table.save(update_fields=["game_position", "game_hands", "game_began_seat", "called"])
-    _seats_count_missed_hand(table, dealt=seats)
+    _seats_count_missed_hand(table, seen.seats, dealt=seats)
     return hand
 
 
 def _deal_after_call(table: Table, now: datetime) -> Hand | None:
     """Deal the game just called at the locked table, if it can deal now; None if not
     (the call stands for its next deal)."""
-    if _why_no_deal(table) is not None:
+    seen = AtDeal(table)
+    if _why_no_deal(table, seen) is not None:
         return None
-    return _hand_deal(table, now)
+    return _hand_deal(table, seen, now)
 
 
 def hands_start_due(
@@ -258,16 +288,25 @@ def _dealt_in_seats(table: Table) -> QuerySet[Seat]:
     return Seat.objects.filter(table=table, state__in=Seat.DEALT_IN_STATES, stack__gt=0)
 
 
-def _seats_count_missed_hand(table: Table, *, dealt: list[Seat]) -> None:
-    """One more hand missed for every seat not dealt in; stand up those at the limit."""
-    limit = table.stakes.sit_out_hands
-    missed = Seat.objects.filter(table=table).exclude(pk__in=[seat.pk for seat in dealt])
-    missed.update(hands_missed=F("hands_missed") + 1)
-    Seat.objects.filter(pk__in=[seat.pk for seat in dealt], hands_missed__gt=0).update(
-        hands_missed=0
-    )
-    for seat in missed.filter(hands_missed__gte=limit):
-        _seat_stand_up(table, seat)
+def _seats_count_missed_hand(table: Table, at_table: list[Seat], *, dealt: list[Seat]) -> None:
+    """One more hand missed for every seat not dealt in; stand up those at the limit.
+
+    ``at_table`` is every seat at the table as read under its lock. When
+    everyone was dealt in and no one had missed a hand (most deals), nothing
+    is written.
+    """
+    dealt_in = {seat.pk for seat in dealt}
+    missed = [seat.pk for seat in at_table if seat.pk not in dealt_in]
+    back = [seat for seat in dealt if seat.hands_missed]
+    if back:
+        Seat.objects.filter(pk__in=[seat.pk for seat in back]).update(hands_missed=0)
+        for seat in back:
+            seat.hands_missed = 0
+    if missed:
+        Seat.objects.filter(pk__in=missed).update(hands_missed=F("hands_missed") + 1)
+        limit = table.stakes.sit_out_hands
+        for seat in Seat.objects.filter(pk__in=missed, hands_missed__gte=limit):
+            _seat_stand_up(table, seat)
 
 
 def _next_dealer(seats: list[Seat], last_dealer: int) -> int:

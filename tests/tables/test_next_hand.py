@@ -153,6 +153,22 @@ def test_a_deal_reads_no_earlier_hands_deck_or_state(seated: Table, sent: list) 
         assert not [sql for sql in reads if f'"{table}"."{column}"' in sql], column
 
 
+def test_a_deal_under_the_lock_reads_the_seats_and_the_last_hand_once_and_writes_no_missed_hand(
+    seated: Table, sent: list
+) -> None:
+    fold_to_bring_in(services.hand_start(table_id=seated.pk))
+    pause_over(seated)
+    with CaptureQueriesContext(connection) as queries:
+        assert tasks.start_next_hand(seated.pk) is True
+    sql = [q["sql"] for q in queries.captured_queries]
+    lock = next(i for i, text in enumerate(sql) if "FOR UPDATE" in text)
+    locked_reads = [text for text in sql[lock + 1 :] if text.startswith("SELECT")]
+    seats, hands = (f'FROM "{model._meta.db_table}"' for model in (Seat, Hand))
+    assert len([text for text in locked_reads if seats in text]) == 1
+    assert len([text for text in locked_reads if hands in text]) == 1
+    assert not [text for text in sql if "hands_missed" in text and text.startswith("UPDATE")]
+
+
 def test_a_deal_and_its_checks_read_each_hand_in_one_query(
     seated: Table, sent: list, monkeypatch: pytest.MonkeyPatch
 ) -> None:
