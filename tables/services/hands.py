@@ -78,7 +78,7 @@ def hand_start(*, table_id: int, now: datetime | None = None) -> Hand | None:
     are sat out after two timeouts.
     """
     table = _lock_table(table_id)
-    seen = AtDeal(table)
+    seen = _AtDeal(table)
     problem = _why_no_deal(table, seen)
     if problem is not None:
         raise ServiceError(problem)
@@ -102,7 +102,7 @@ def hand_start_if_ready(*, table_id: int, now: datetime | None = None) -> Hand |
     """
     now = now or timezone.now()
     table = Table.objects.filter(pk=table_id).first()  # unlocked: most calls stop here
-    if table is None or _why_no_deal(table, AtDeal(table), now) is not None:
+    if table is None or _why_no_deal(table, _AtDeal(table), now) is not None:
         return None
     return _hand_start_if_still_ready(table_id, now)
 
@@ -110,7 +110,7 @@ def hand_start_if_ready(*, table_id: int, now: datetime | None = None) -> Hand |
 @transaction.atomic
 def _hand_start_if_still_ready(table_id: int, now: datetime) -> Hand | None:
     table = _lock_table(table_id)
-    seen = AtDeal(table)  # read again, under the lock: the check's reads serve the deal
+    seen = _AtDeal(table)  # read again, under the lock: the check's reads serve the deal
     if _why_no_deal(table, seen, now) is not None:
         return None
     return _hand_deal(table, seen, now)
@@ -127,7 +127,7 @@ def next_hand_pause() -> timedelta:
     return timedelta(seconds=settings.CARDROOM_NEXT_HAND_DELAY_SECONDS)
 
 
-class AtDeal:
+class _AtDeal:
     """What a deal reads at a table besides the table's row, each read when
     first needed and then kept: every seat with its player, in seat order,
     and the latest hand's number, end and seating. The check before a deal
@@ -150,7 +150,7 @@ class AtDeal:
         return [s for s in self.seats if s.state in Seat.DEALT_IN_STATES and s.stack > 0]
 
 
-def _why_no_deal(table: Table, seen: AtDeal, now: datetime | None = None) -> str | None:
+def _why_no_deal(table: Table, seen: _AtDeal, now: datetime | None = None) -> str | None:
     """Why no hand may be dealt at the table now; None if one may. ``seen``
     is what a deal reads at ``table``: only read if the table itself allows one.
 
@@ -175,7 +175,7 @@ def _why_no_deal(table: Table, seen: AtDeal, now: datetime | None = None) -> str
     return None
 
 
-def _hand_deal(table: Table, seen: AtDeal, now: datetime) -> Hand | None:
+def _hand_deal(table: Table, seen: _AtDeal, now: datetime) -> Hand | None:
     """Deal at a locked table that :func:`_why_no_deal` has cleared, from what
     it read there (``seen``); None when the dealer is to call the game first
     (a call is begun)."""
@@ -204,7 +204,7 @@ def _hand_deal(table: Table, seen: AtDeal, now: datetime) -> Hand | None:
 def _deal_after_call(table: Table, now: datetime) -> Hand | None:
     """Deal the game just called at the locked table, if it can deal now; None if not
     (the call stands for its next deal)."""
-    seen = AtDeal(table)
+    seen = _AtDeal(table)
     if _why_no_deal(table, seen) is not None:
         return None
     return _hand_deal(table, seen, now)
