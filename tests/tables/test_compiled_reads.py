@@ -8,6 +8,9 @@ list; a second table nobody sits at, for reads that find nothing.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -236,22 +239,29 @@ def autocommit_everywhere() -> bool:
     return connection.get_autocommit() and connection.connection.autocommit
 
 
-@pytest.mark.django_db(transaction=True)
-def test_a_trip_that_begins_a_transaction_sends_its_begin_with_its_statements(
-    busy: Table, tmp_path: Any
-) -> None:
+@contextmanager
+def libpq_trace(path: Path) -> Iterator[None]:
+    """libpq's protocol trace of the default connection, written to ``path``
+    (without timestamps) while the block runs."""
     connection.ensure_connection()
     pgconn = connection.connection.pgconn
-    with open(tmp_path / "trace", "w") as trace:
+    with open(path, "w") as trace:
         pgconn.trace(trace.fileno())
         pgconn.set_trace_flags(Trace.SUPPRESS_TIMESTAMPS)
         try:
-            with transaction.atomic():
-                with one_trip():
-                    sent = SEATS.send(busy.pk)
-                sent.rows()
+            yield
         finally:
             pgconn.untrace()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_trip_that_begins_a_transaction_sends_its_begin_with_its_statements(
+    busy: Table, tmp_path: Path
+) -> None:
+    with libpq_trace(tmp_path / "trace"), transaction.atomic():
+        with one_trip():
+            sent = SEATS.send(busy.pk)
+        sent.rows()
     text = (tmp_path / "trace").read_text()
     assert sent_begins(text) == 1 and round_trips(text) == 2  # the trip, then COMMIT
     assert autocommit_everywhere()
@@ -290,18 +300,12 @@ def test_a_transaction_begun_in_a_trip_commits_runs_its_hooks_and_keeps_its_save
 
 @pytest.mark.django_db(transaction=True)
 def test_a_trip_inside_a_transaction_already_open_sends_no_begin(
-    busy: Table, tmp_path: Any
+    busy: Table, tmp_path: Path
 ) -> None:
     with transaction.atomic():
         SEATS(busy.pk)  # psycopg opens the transaction
-        pgconn = connection.connection.pgconn
-        with open(tmp_path / "trace", "w") as trace:
-            pgconn.trace(trace.fileno())
-            try:
-                with one_trip():
-                    sent = SEATS.send(busy.pk)
-            finally:
-                pgconn.untrace()
+        with libpq_trace(tmp_path / "trace"), one_trip():
+            sent = SEATS.send(busy.pk)
         assert sent.rows() and not connection.connection.autocommit
     assert sent_begins((tmp_path / "trace").read_text()) == 0
 
@@ -343,18 +347,11 @@ def round_trips(trace: str) -> int:
 
 @pytest.mark.django_db(transaction=True)
 def test_a_move_is_three_round_trips_and_reads_nothing_once_it_has_committed(
-    busy: Table, carol: User, tmp_path: Any
+    busy: Table, carol: User, tmp_path: Path
 ) -> None:
     move = a_move_staying_in(busy)
-    connection.ensure_connection()
-    pgconn = connection.connection.pgconn
-    with open(tmp_path / "trace", "w") as trace, CaptureQueriesContext(connection) as queries:
-        pgconn.trace(trace.fileno())
-        pgconn.set_trace_flags(Trace.SUPPRESS_TIMESTAMPS)
-        try:
-            rows = services.hand_play(**move)
-        finally:
-            pgconn.untrace()
+    with libpq_trace(tmp_path / "trace"), CaptureQueriesContext(connection) as queries:
+        rows = services.hand_play(**move)
     # BEGIN with the lock and the reads; the writes; COMMIT.
     assert round_trips((tmp_path / "trace").read_text()) == 3
     assert queries.captured_queries[-1]["sql"] == "COMMIT"
@@ -377,20 +374,13 @@ def trips_sent(trace: str) -> list[str]:
 
 @pytest.mark.django_db(transaction=True)
 def test_a_sockets_move_checks_its_login_in_its_first_round_trip(
-    busy: Table, tmp_path: Any
+    busy: Table, tmp_path: Path
 ) -> None:
     move = a_move_staying_in(busy)
     login = LoginCheck(move["player_id"], session_of(User.objects.get(pk=move["player_id"])))
     login.confirm()  # auth asked once, as when the socket's first message came
-    connection.ensure_connection()
-    pgconn = connection.connection.pgconn
-    with open(tmp_path / "trace", "w") as trace:
-        pgconn.trace(trace.fileno())
-        pgconn.set_trace_flags(Trace.SUPPRESS_TIMESTAMPS)
-        try:
-            services.hand_play(**move, login=login)
-        finally:
-            pgconn.untrace()
+    with libpq_trace(tmp_path / "trace"):
+        services.hand_play(**move, login=login)
     text = (tmp_path / "trace").read_text()
     first, *_ = trips_sent(text)
     assert round_trips(text) == 3
