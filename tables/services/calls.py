@@ -17,11 +17,7 @@ from tables.models import Hand, Seat, Table
 from tables.selectors.games import entry_at, fitting, table_games
 from tables.services.common import ServiceError, _lock_table
 from tables.services.games import _call_end, _call_off, _default
-from tables.services.hands import _deal_after_call, _dealt_in_seats
-
-
-def _players_in(table: Table) -> int:
-    return _dealt_in_seats(table).count()
+from tables.services.hands import _AtDeal, _deal_after_call
 
 
 @transaction.atomic
@@ -51,7 +47,8 @@ def game_call(
     entry = entry_at(games, game) if type(game) is int else None
     if entry is None:
         raise ServiceError(f"there is no game {game!r} on this table's list")
-    players = _players_in(table)
+    seen = _AtDeal(table)
+    players = len(seen.dealt_in())
     if entry not in fitting(games, players):
         raise ServiceError(
             f"{entry.name} is dealt to at most {entry.max_players} players, "
@@ -59,7 +56,7 @@ def game_call(
         )
     assert table.call_player is not None
     _call_end(table, entry.position, {"by": table.call_player.username, "how": "called"})
-    return _deal_after_call(table, now or timezone.now())
+    return _deal_after_call(table, seen, now or timezone.now())
 
 
 @transaction.atomic
@@ -73,14 +70,14 @@ def game_call_timeout(*, table_id: int, call: int, now: datetime | None = None) 
         return None
     if table.call_expires_at is not None and now < table.call_expires_at:
         return None
-    games = table_games(table)
-    entry = _default(table, games, _players_in(table))
+    games, seen = table_games(table), _AtDeal(table)
+    entry = _default(table, games, len(seen.dealt_in()))
     name = table.call_player.username if table.call_player else f"seat {table.call_seat}"
     if entry is None:  # nobody left to deal to: no call stands
         _call_off(table)
         return None
     _call_end(table, entry.position, {"by": name, "how": "timed_out"})
-    return _deal_after_call(table, now)
+    return _deal_after_call(table, seen, now)
 
 
 def calls_expire_overdue(*, now: datetime | None = None) -> list[Hand | int]:

@@ -201,10 +201,10 @@ def _hand_deal(table: Table, seen: _AtDeal, now: datetime) -> Hand | None:
     return hand
 
 
-def _deal_after_call(table: Table, now: datetime) -> Hand | None:
-    """Deal the game just called at the locked table, if it can deal now; None if not
-    (the call stands for its next deal)."""
-    seen = _AtDeal(table)
+def _deal_after_call(table: Table, seen: _AtDeal, now: datetime) -> Hand | None:
+    """Deal the game just called at the locked table, from what the call read
+    there (``seen``), if it can deal now; None if not (the call stands for its
+    next deal)."""
     if _why_no_deal(table, seen) is not None:
         return None
     return _hand_deal(table, seen, now)
@@ -282,10 +282,6 @@ def _tables_due(now: datetime) -> QuerySet[Table, int]:
         .order_by("pk")
         .values_list("pk", flat=True)
     )
-
-
-def _dealt_in_seats(table: Table) -> QuerySet[Seat]:
-    return Seat.objects.filter(table=table, state__in=Seat.DEALT_IN_STATES, stack__gt=0)
 
 
 def _seats_count_missed_hand(table: Table, at_table: list[Seat], *, dealt: list[Seat]) -> None:
