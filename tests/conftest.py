@@ -140,6 +140,18 @@ def require_services() -> bool:
 
 
 @pytest.fixture
+def postgresql(require_services: bool) -> None:
+    """For a test of what only PostgreSQL does (its protocol, pipelines and
+    sessions): skipped on SQLite, which ``make test`` uses with no
+    DATABASE_URL, except in CI, which must have PostgreSQL."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        assert not require_services, "REQUIRE_SERVICES=1 but the database is SQLite"
+        pytest.skip("tests PostgreSQL itself: set DATABASE_URL to a PostgreSQL database")
+
+
+@pytest.fixture
 def redis_url(require_services: bool) -> str:
     """The real Redis to test against; without one the test is skipped, except in CI."""
     if not settings.REDIS_URL:

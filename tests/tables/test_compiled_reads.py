@@ -255,6 +255,7 @@ def libpq_trace(path: Path) -> Iterator[None]:
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("postgresql")
 def test_a_trip_that_begins_a_transaction_sends_its_begin_with_its_statements(
     busy: Table, tmp_path: Path
 ) -> None:
@@ -268,6 +269,7 @@ def test_a_trip_that_begins_a_transaction_sends_its_begin_with_its_statements(
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("postgresql")
 def test_what_follows_a_trip_that_began_the_transaction_is_rolled_back_with_it(
     busy: Table,
 ) -> None:
@@ -282,6 +284,7 @@ def test_what_follows_a_trip_that_began_the_transaction_is_rolled_back_with_it(
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("postgresql")
 def test_a_transaction_begun_in_a_trip_commits_runs_its_hooks_and_keeps_its_savepoints(
     busy: Table,
 ) -> None:
@@ -299,6 +302,7 @@ def test_a_transaction_begun_in_a_trip_commits_runs_its_hooks_and_keeps_its_save
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("postgresql")
 def test_a_trip_inside_a_transaction_already_open_sends_no_begin(
     busy: Table, tmp_path: Path
 ) -> None:
@@ -326,6 +330,7 @@ def test_a_write_that_fails_in_a_trip_raises_djangos_error_and_nothing_after_it_
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("postgresql")
 def test_whether_a_write_wrote_is_known_only_once_its_trip_is_over(busy: Table) -> None:
     seat = SEATS(busy.pk)[0]
     seat.stack += 5
@@ -346,6 +351,7 @@ def round_trips(trace: str) -> int:
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("postgresql")
 def test_a_move_is_three_round_trips_and_reads_nothing_once_it_has_committed(
     busy: Table, carol: User, tmp_path: Path
 ) -> None:
@@ -373,6 +379,7 @@ def trips_sent(trace: str) -> list[str]:
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("postgresql")
 def test_a_sockets_move_checks_its_login_in_its_first_round_trip(
     busy: Table, tmp_path: Path
 ) -> None:

@@ -18,7 +18,10 @@ from django.db.backends.postgresql.base import DatabaseWrapper
 from tables.consumers import base
 from tables.models import Table
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("kept_connections")]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("postgresql", "kept_connections"),
+]
 
 CALLS = 8
 T = TypeVar("T")

@@ -153,6 +153,7 @@ def test_a_deal_reads_no_earlier_hands_deck_or_state(seated: Table, sent: list) 
         assert not [sql for sql in reads if f'"{table}"."{column}"' in sql], column
 
 
+@pytest.mark.usefixtures("postgresql")  # SQLite takes no row lock to find the reads after
 def test_a_deal_under_the_lock_reads_the_seats_and_the_last_hand_once_and_writes_no_missed_hand(
     seated: Table, sent: list
 ) -> None:
