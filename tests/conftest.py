@@ -36,18 +36,32 @@ os.environ["DATABASE_CONN_MAX_AGE"] = "0"
 
 
 @pytest.fixture(scope="session")
-def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
-    """Close every database connection after use, as Django does by default.
+def django_db_modify_db_settings(
+    django_db_modify_db_settings_parallel_suffix: None, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Close every database connection after use, as Django does by default,
+    and keep a SQLite test database in a file.
 
     The settings keep connections open for reuse (``DATABASE_CONN_MAX_AGE``),
     but tests open them in threads (the consumers' pool, the concurrency
     tests) that end with the test: kept open, they would outlive it and stop
     pytest-django from dropping the test database at the end of the run.
+
+    Django's SQLite test database is in memory, one cache shared by every
+    connection, and a second connection that writes while another does is
+    refused at once ("database table is locked"). The socket tests write from
+    the consumers' threads while the test writes too, so on SQLite they get a
+    file, where a writer waits its turn as in ``make run``. Each xdist process
+    has its own temporary directory, so its own file.
     """
     from django.db import connections
 
     for alias in connections:
-        connections[alias].settings_dict["CONN_MAX_AGE"] = 0
+        settings_dict = connections[alias].settings_dict
+        settings_dict["CONN_MAX_AGE"] = 0
+        if settings_dict["ENGINE"] == "django.db.backends.sqlite3":
+            folder = tmp_path_factory.mktemp(f"sqlite-{alias}")
+            settings_dict["TEST"]["NAME"] = str(folder / "test.sqlite3")
 
 
 @pytest.fixture(scope="session")
@@ -196,6 +210,8 @@ def live_database_url() -> str:
     from django.db import connection
 
     db = connection.settings_dict
+    if db["ENGINE"] == "django.db.backends.sqlite3":  # a file (django_db_modify_db_settings)
+        return f"sqlite:///{db['NAME']}"
     user = quote(db["USER"] or "", safe="")
     if db["PASSWORD"]:
         user += ":" + quote(db["PASSWORD"], safe="")
