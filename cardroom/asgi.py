@@ -17,12 +17,12 @@ django_asgi_app = get_asgi_application()
 # Commands may run without a signing key; a server never starts without one.
 require_secret_key()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from cardroom.collector import collect_on_a_clock  # noqa: E402
 from cardroom.origin import SiteOriginValidator  # noqa: E402
+from cardroom.sockets import quiet_autobahn_frames, websocket_auth  # noqa: E402
 from tables.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -30,10 +30,12 @@ application = ProtocolTypeRouter(
         "http": django_asgi_app,
         # Browsers send cookies with cross-site websocket handshakes, so a page on
         # another site could act as the player: only this site's origin gets in
-        # (scheme, host and port; cardroom/origin.py).
-        "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        # (scheme, host and port; cardroom/origin.py). The session and the user
+        # are read once, at the handshake (cardroom/sockets.py).
+        "websocket": SiteOriginValidator(websocket_auth(URLRouter(websocket_urlpatterns))),
     }
 )
+quiet_autobahn_frames()  # no colored debug line made for each frame sent
 
 # What is loaded by now lives as long as the process: the collector's full
 # passes leave it alone. From here on the collector runs on a clock, a few ms

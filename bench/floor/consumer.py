@@ -4,8 +4,8 @@ It speaks the part of docs/protocol.md that :class:`tables.bots.Bot` and the
 benchmark's ``TableWatch`` use: a ``snapshot`` on connect and on request,
 ``sit``, ``leave`` and ``act`` in, and ``error``s with the protocol's codes.
 Every message out has the connection's ``seq``. The player is the one of the
-Django session cookie, resolved once, on connect, by Channels'
-``AuthMiddlewareStack`` (Django's session store and user table).
+Django session cookie, resolved once, on connect, by the site's
+``cardroom.sockets.websocket_auth`` (Django's session store and user table).
 """
 
 from __future__ import annotations
