@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from tables.compiled import CompiledRead
 from tables.models import Hand, Seat, Stakes
 from tables.rules import HandState
 from tables.rules.state import PROTECT
@@ -23,9 +24,12 @@ from tables.services.hands import _hand_apply, _hand_store
 TIMEOUT_MOVES = (PROTECT, "check", "fold", "bring_in")
 # Timeouts in a row after which a player is sat out.
 TIMEOUTS_TO_SIT_OUT = 2
+# What a timeout task looks at first: whether the hand is still at its turn, and till when.
+_TURN_OF = CompiledRead(
+    lambda hand_id: Hand.objects.filter(pk=hand_id).only("version", "ended_at", "turn_expires_at")
+)
 
 
-@transaction.atomic
 def hand_timeout(*, hand_id: int, turn: int, now: datetime | None = None) -> Hand | None:
     """Make the move of a player whose time for ``turn`` (a ``Hand.version``) ran out.
 
@@ -39,15 +43,21 @@ def hand_timeout(*, hand_id: int, turn: int, now: datetime | None = None) -> Han
     in beyond the ante is instead protected (seed 002): all in for the pot so
     far, their chips behind kept and never asked to act again this hand. The
     move is recorded with ``timed_out`` set. A second timeout in a row sits the
-    player out; with a time bank, the bank is emptied as well.
+    player out; with a time bank, the bank is emptied as well. The move is one
+    transaction.
     """
     now = now or timezone.now()
-    # Most tasks arrive for turns already played: answer those without a lock.
-    due = Hand.objects.filter(pk=hand_id, version=turn, ended_at__isnull=True)
-    if not due.filter(turn_expires_at__lte=now).exists():
+    # Most tasks arrive for turns already played: those are answered with one
+    # read, compiled once, with no lock and no transaction.
+    if not any(_turn_open_past(hand, turn, now) for hand in _TURN_OF(hand_id)):
         return None
+    return _hand_time_out(hand_id, turn, now)
+
+
+@transaction.atomic
+def _hand_time_out(hand_id: int, turn: int, now: datetime) -> Hand | None:
     hand = _lock_hand(hand_id)
-    if hand.is_finished or hand.version != turn or not _turn_expired(hand, now):
+    if not _turn_open_past(hand, turn, now):
         return None
     seats, state = HandSeats.load(hand), HandState.from_dict(hand.state)
     if state.simultaneous:  # a choice everyone makes at once: all still choosing time out
@@ -71,8 +81,10 @@ def hand_timeout(*, hand_id: int, turn: int, now: datetime | None = None) -> Han
     return hand
 
 
-def _turn_expired(hand: Hand, now: datetime) -> bool:
-    return hand.turn_expires_at is not None and now >= hand.turn_expires_at
+def _turn_open_past(hand: Hand, turn: int, now: datetime) -> bool:
+    """Whether the hand is still being played at ``turn`` and that turn has expired by ``now``."""
+    expires = hand.turn_expires_at
+    return hand.ended_at is None and hand.version == turn and expires is not None and now >= expires
 
 
 def _timeout_move(state: HandState, policy: str) -> str:

@@ -110,6 +110,19 @@ def test_a_timeout_for_a_missing_hand_does_nothing(db: None) -> None:
     assert services.hand_timeout(hand_id=999_999, turn=0, now=T0) is None
 
 
+def test_a_task_for_a_turn_played_or_not_yet_expired_costs_one_read_and_no_transaction(
+    seated: Table, django_assert_num_queries: Any
+) -> None:
+    # Most timeout tasks come for turns already played: no lock, no savepoint.
+    hand = start(seated)
+    old_turn = hand.version
+    with django_assert_num_queries(1):
+        assert services.hand_timeout(hand_id=hand.pk, turn=old_turn, now=T0) is None
+    act(hand, "bring_in", T0 + seconds(1))
+    with django_assert_num_queries(1):
+        assert services.hand_timeout(hand_id=hand.pk, turn=old_turn, now=T0 + seconds(60)) is None
+
+
 def test_the_next_turn_is_timed_from_the_move(seated: Table) -> None:
     hand = start(seated)
     hand = act(hand, "bring_in", T0 + seconds(3))
