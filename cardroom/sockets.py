@@ -11,13 +11,15 @@ unformatted"):
   went through the wrapper's checks of the session. :func:`websocket_auth`
   reads the session and the user once, at the handshake, and hands the
   consumer the server's own ``send``.
-- autobahn writes a debug line for every frame it sends, and works out the
-  line's colored arguments before the logger can say it is off.
+- autobahn writes a debug line for every frame it sends and every chunk it
+  receives, and works out the line's colored arguments before the logger can
+  say it is off.
   :func:`quiet_autobahn_frames` hands it its arguments as they are.
 """
 
 from __future__ import annotations
 
+import itertools
 from importlib import import_module
 from typing import Any
 
@@ -54,17 +56,19 @@ def _as_given(value: Any, *args: Any, **kwargs: Any) -> Any:
 
 
 def quiet_autobahn_frames() -> bool:
-    """Have autobahn's websocket protocol pass its log lines' arguments as they
-    are instead of coloring them first (``hltype``, ``hlval``); whether it did.
+    """Have autobahn's websocket protocol, and its Twisted adapter, which Daphne
+    runs, pass their log lines' arguments as they are instead of coloring them
+    first (``hltype``, ``hlval``); whether they do.
 
     Only the text of autobahn's own log lines changes, and only where it still
     uses autobahn's helpers: a version that no longer does is left alone.
     """
     from autobahn import util
+    from autobahn.twisted import websocket
     from autobahn.websocket import protocol
 
-    names = ("hltype", "hlval")
-    for name in names:
-        if getattr(protocol, name, None) is getattr(util, name, _as_given):
-            setattr(protocol, name, _as_given)
-    return all(getattr(protocol, name, None) is _as_given for name in names)
+    names, modules = ("hltype", "hlval"), (protocol, websocket)
+    for module, name in itertools.product(modules, names):
+        if getattr(module, name, None) is getattr(util, name, _as_given):
+            setattr(module, name, _as_given)
+    return all(getattr(module, name, None) is _as_given for module in modules for name in names)
