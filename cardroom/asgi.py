@@ -35,7 +35,7 @@ application = ProtocolTypeRouter(
         "websocket": SiteOriginValidator(websocket_auth(URLRouter(websocket_urlpatterns))),
     }
 )
-quiet_autobahn_frames()  # no colored debug line made for each frame sent
+quiet_autobahn_frames()  # no colored debug line made for each frame sent or received
 
 # What is loaded by now lives as long as the process: the collector's full
 # passes leave it alone. From here on the collector runs on a clock, a few ms

@@ -13,8 +13,8 @@ unformatted"):
   consumer the server's own ``send``.
 - autobahn writes a debug line for every frame it sends and every chunk it
   receives, and works out the line's colored arguments before the logger can
-  say it is off.
-  :func:`quiet_autobahn_frames` hands it its arguments as they are.
+  say it is off. :func:`quiet_autobahn_frames` hands it its arguments as they
+  are.
 """
 
 from __future__ import annotations

@@ -84,7 +84,7 @@ def _hand_time_out(hand_id: int, turn: int, now: datetime) -> Hand | None:
 def _turn_open_past(hand: Hand, turn: int, now: datetime) -> bool:
     """Whether the hand is still being played at ``turn`` and that turn has expired by ``now``."""
     expires = hand.turn_expires_at
-    return hand.ended_at is None and hand.version == turn and expires is not None and now >= expires
+    return not hand.is_finished and hand.version == turn and expires is not None and now >= expires
 
 
 def _timeout_move(state: HandState, policy: str) -> str:
