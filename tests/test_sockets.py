@@ -56,11 +56,12 @@ def test_a_logged_in_socket_gets_its_user_and_session_and_the_servers_own_send()
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_socket_with_no_login_or_a_forged_session_is_anonymous() -> None:
-    for cookie in (None, f"{settings.SESSION_COOKIE_NAME}=not-a-session-of-ours"):
-        seen = _through_the_stack(cookie)
-        assert not seen.scope["user"].is_authenticated
-        assert seen.scope["session"].session_key is None
+@pytest.mark.parametrize("session", [None, "not-a-session-of-ours"], ids=["none", "forged"])
+def test_a_socket_with_no_login_or_a_forged_session_is_anonymous(session: str | None) -> None:
+    cookie = session and f"{settings.SESSION_COOKIE_NAME}={session}"
+    seen = _through_the_stack(cookie)
+    assert not seen.scope["user"].is_authenticated
+    assert seen.scope["session"].session_key is None
 
 
 def test_the_server_has_autobahn_pass_its_frames_log_arguments_as_they_are() -> None:

@@ -120,7 +120,7 @@ def hands_expire_overdue(
     The safety net under the per-turn tasks, run by beat every few seconds: a
     turn counts as overdue ``CARDROOM_TURN_GRACE_SECONDS`` after it expired, so
     the task normally gets there first and this finds nothing. Each hand is its
-    own :func:`hand_timeout` transaction, and ``on_expired`` is called with each
+    own timeout transaction, and ``on_expired`` is called with each
     hand timed out, after that transaction (if this call isn't inside another).
     """
     now = now or timezone.now()
@@ -130,7 +130,7 @@ def hands_expire_overdue(
     for hand_id, turn in overdue.order_by("turn_expires_at").values_list("pk", "version")[
         :SWEEP_BATCH
     ]:
-        hand = hand_timeout(hand_id=hand_id, turn=turn, now=now)
+        hand = _hand_time_out(hand_id, turn, now)  # just read as overdue: straight to the lock
         if hand is not None:
             expired += 1
             if on_expired is not None:
