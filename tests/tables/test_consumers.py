@@ -8,8 +8,10 @@ everyone may see. Every test disconnects every socket it opened.
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import re
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import timedelta
@@ -34,6 +36,43 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 # What a browser on a page of the site at http://localhost sends with a handshake.
 SAME_SITE = [(b"host", b"localhost"), (b"origin", b"http://localhost")]
+# How long a test waits for a frame it expects. Generous: on CI the other test
+# process may be starting a browser and servers, and a frame that is merely
+# slow must not fail a test; one that never comes fails it with the stacks of
+# the loop's tasks (:func:`stacks_if_late`).
+FRAME_WAIT_SECONDS = 10
+
+
+def task_stacks() -> str:
+    """Where every task on the running loop is waiting, one stack each."""
+    out = io.StringIO()
+    for task in asyncio.all_tasks():
+        print(f"--- {task.get_name()}: {task.get_coro()!r}", file=out)
+        task.print_stack(file=out)
+    return out.getvalue()
+
+
+@asynccontextmanager
+async def stacks_if_late(seconds: float, what: str) -> AsyncIterator[None]:
+    """Take the loop's tasks' stacks if the block still runs after ``seconds``,
+    before a timeout inside it cancels them: a ``TimeoutError`` from the block
+    then says where every task was, and a block that never ends (a consumer
+    whose cleanup hangs) has them printed, for pytest-timeout's report."""
+    taken: list[str] = []
+
+    def take() -> None:
+        taken.append(task_stacks())
+        print(f"{what}: still waiting after {seconds:g} s; the tasks:\n{taken[0]}", file=sys.stderr)
+
+    late = asyncio.get_running_loop().call_later(seconds, take)
+    try:
+        yield
+    except TimeoutError as error:
+        if taken:
+            raise TimeoutError(f"{what}: nothing came; the tasks were:\n{taken[0]}") from error
+        raise
+    finally:
+        late.cancel()
 
 
 class Socket:
@@ -58,7 +97,8 @@ class Socket:
 
     async def receive_any(self) -> dict[str, Any]:
         if not self.unread:
-            data = await self.communicator.receive_json_from(timeout=3)
+            async with stacks_if_late(FRAME_WAIT_SECONDS * 0.9, "a frame"):
+                data = await self.communicator.receive_json_from(timeout=FRAME_WAIT_SECONDS)
             if isinstance(data, list):
                 assert len(data) > 1, data  # a lone message travels as itself
                 self.arrays.append(data)
@@ -129,7 +169,8 @@ async def room() -> AsyncIterator[Join]:
         yield join
     finally:
         for communicator in opened:
-            await communicator.disconnect()
+            async with stacks_if_late(FRAME_WAIT_SECONDS, "a disconnect"):
+                await communicator.disconnect()
 
 
 def run(scenario: Callable[[], Awaitable[None]]) -> None:
