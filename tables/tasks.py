@@ -118,9 +118,11 @@ def close_idle_home_games() -> int:
 @shared_task(ignore_result=True)
 def start_next_hand(table_id: int) -> bool:
     """Deal the table's next hand if it is ready for one, or begin the dealer's
-    call of its game; whether a hand was dealt."""
-    hand = services.hand_start_if_ready(table_id=table_id)
-    _announce_deal(hand if hand is not None else table_id)
+    call of its game, and tell its viewers; whether a hand was dealt. A task
+    that finds the hand dealt already (beat's sweep was first) tells nobody."""
+    hand = services.hand_start_and_tell(
+        table_id=table_id, on_started=_announce, on_calling=broadcast.table_changed
+    )
     return hand is not None
 
 

@@ -97,23 +97,56 @@ def hand_start_if_ready(*, table_id: int, now: datetime | None = None) -> Hand |
 
     None when the table isn't ready, when another caller dealt first, and when
     the dealer is to call the game first (a call begun is a change the
-    caller's viewers need to see): normal, quiet outcomes. Two callers at once
-    deal one hand: the second finds the first's under the table's lock.
+    caller's viewers need to see: :func:`hand_start_and_tell` tells them
+    apart): normal, quiet outcomes. Two callers at once deal one hand: the
+    second finds the first's under the table's lock.
     """
-    now = now or timezone.now()
+    dealt = _deal_or_call(table_id, now or timezone.now())
+    return dealt if isinstance(dealt, Hand) else None
+
+
+def hand_start_and_tell(
+    *,
+    table_id: int,
+    on_started: Callable[[Hand], object],
+    on_calling: Callable[[int], object],
+    now: datetime | None = None,
+) -> Hand | None:
+    """:func:`hand_start_if_ready`, then ``on_started`` with the hand it dealt,
+    or ``on_calling`` with the table's id if its dealer began to call the game
+    instead. Neither when it changed nothing (the table wasn't ready, or
+    another caller had dealt): its viewers have nothing new to see."""
+    dealt = _deal_or_call(table_id, now or timezone.now())
+    if isinstance(dealt, Hand):
+        on_started(dealt)
+        return dealt
+    if dealt is CALL_BEGUN:
+        on_calling(table_id)
+    return None
+
+
+class _CallBegun:
+    """What a deal that began the dealer's call of the game gives instead of a hand."""
+
+
+CALL_BEGUN = _CallBegun()
+
+
+def _deal_or_call(table_id: int, now: datetime) -> Hand | _CallBegun | None:
     table = Table.objects.filter(pk=table_id).first()  # unlocked: most calls stop here
     if table is None or _why_no_deal(table, _AtDeal(table), now) is not None:
         return None
-    return _hand_start_if_still_ready(table_id, now)
+    return _deal_or_call_if_still_ready(table_id, now)
 
 
 @transaction.atomic
-def _hand_start_if_still_ready(table_id: int, now: datetime) -> Hand | None:
+def _deal_or_call_if_still_ready(table_id: int, now: datetime) -> Hand | _CallBegun | None:
     table = _lock_table(table_id)
     seen = _AtDeal(table)  # read again, under the lock: the check's reads serve the deal
     if _why_no_deal(table, seen, now) is not None:
         return None
-    return _hand_deal(table, seen, now)
+    hand = _hand_deal(table, seen, now)
+    return CALL_BEGUN if hand is None else hand
 
 
 def next_hand_pause() -> timedelta:
@@ -228,17 +261,18 @@ def hands_start_due(
     now = now or timezone.now()
     started = 0
     for table_id in _tables_due(now)[:SWEEP_BATCH]:
-        hand = hand_start_if_ready(table_id=table_id, now=now)
-        if hand is not None:
-            started += 1
-            if on_started is not None:
-                on_started(hand)
-        elif (
-            on_calling is not None
-            and Table.objects.filter(pk=table_id, call_seat__isnull=False).exists()
-        ):
-            on_calling(table_id)
+        hand = hand_start_and_tell(
+            table_id=table_id,
+            now=now,
+            on_started=on_started or _nobody,
+            on_calling=on_calling or _nobody,
+        )
+        started += hand is not None
     return started
+
+
+def _nobody(change: object) -> None:
+    """Tell nobody of a change (a caller with nobody to tell)."""
 
 
 def hand_follow_up(*, hand: Hand) -> None:

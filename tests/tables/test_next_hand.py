@@ -18,7 +18,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
-from tables import services, tasks
+from tables import broadcast, services, tasks
 from tables.models import Hand, Seat, Stakes, Table
 from tables.services import clock
 from tests.tables.conftest import (
@@ -28,6 +28,7 @@ from tests.tables.conftest import (
     player_to_act,
     wait_until,
 )
+from tests.tables.test_mixed_games import mixed, sit
 
 
 @pytest.fixture
@@ -231,6 +232,47 @@ def test_a_repeated_task_deals_only_one_hand(seated: Table, sent: list) -> None:
 
 def test_the_task_for_a_missing_table_does_nothing(db: None) -> None:
     assert tasks.start_next_hand(987654) is False
+
+
+@pytest.fixture
+def told(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The tables whose viewers are told of a change (``broadcast.table_changed``), in order."""
+    tables: list[int] = []
+    monkeypatch.setattr(broadcast, "table_changed", tables.append)
+    return tables
+
+
+def test_the_task_tells_the_table_of_its_deal_and_a_task_that_deals_nothing_tells_nobody(
+    seated: Table, sent: list, told: list[int]
+) -> None:
+    fold_to_bring_in(services.hand_start(table_id=seated.pk))
+    told.clear()
+    assert tasks.start_next_hand(seated.pk) is False  # the pause isn't over
+    pause_over(seated)
+    assert tasks.start_next_hand(seated.pk) is True
+    assert tasks.start_next_hand(seated.pk) is False  # the hand is dealt already
+    assert told == [seated.pk]
+
+
+@pytest.mark.parametrize("dealer", ["task", "sweep"])
+def test_a_call_begun_after_the_pause_is_told_and_a_call_going_on_is_not(
+    stakes: Stakes, alice: User, bob: User, sent: list, told: list[int], dealer: str
+) -> None:
+    table = mixed(stakes, Table.Policy.DEALERS_CHOICE, ["stud", "razz"])
+    sit(table, alice, bob)
+    assert services.hand_start_if_ready(table_id=table.pk) is None  # alice, the dealer, calls
+    fold_to_bring_in(services.game_call(table_id=table.pk, player_id=alice.pk, game=0))
+    pause_over(table)
+    told.clear()
+    if dealer == "task":
+        assert tasks.start_next_hand(table.pk) is False
+    else:
+        assert tasks.deal_due_hands() == 0
+    table.refresh_from_db()
+    assert table.call_player_id == bob.pk  # the next dealer calls the next hand's game
+    assert told == [table.pk]
+    assert tasks.start_next_hand(table.pk) is False  # bob is still calling: nothing new
+    assert told == [table.pk]
 
 
 def test_the_first_hand_still_starts_when_the_second_player_sits(
