@@ -120,7 +120,7 @@ def hand_start_and_tell(
     if isinstance(dealt, Hand):
         on_started(dealt)
         return dealt
-    if dealt is CALL_BEGUN:
+    if dealt is _CALL_BEGUN:
         on_calling(table_id)
     return None
 
@@ -129,7 +129,7 @@ class _CallBegun:
     """What a deal that began the dealer's call of the game gives instead of a hand."""
 
 
-CALL_BEGUN = _CallBegun()
+_CALL_BEGUN = _CallBegun()
 
 
 def _deal_or_call(table_id: int, now: datetime) -> Hand | _CallBegun | None:
@@ -146,7 +146,7 @@ def _deal_or_call_if_still_ready(table_id: int, now: datetime) -> Hand | _CallBe
     if _why_no_deal(table, seen, now) is not None:
         return None
     hand = _hand_deal(table, seen, now)
-    return CALL_BEGUN if hand is None else hand
+    return _CALL_BEGUN if hand is None else hand
 
 
 def next_hand_pause() -> timedelta:
