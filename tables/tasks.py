@@ -4,8 +4,9 @@ Each task takes ids, calls one service and returns JSON, but for beat's
 :func:`sweep_safety_nets`, which runs several of the others. The timeout tasks are
 idempotent: the services they call do nothing for a turn that has moved on.
 So are :func:`start_next_hand` and :func:`deal_due_hands`: both deal through
-``services.hand_start_if_ready``, which deals only at an open, idle table past
-its pause, so a repeated or late task finds the hand already dealt.
+``services.hand_start_and_tell``, which deals only at an open, idle table past
+its pause, so a repeated or late task finds the hand already dealt, and tells
+the table nothing.
 """
 
 from __future__ import annotations
