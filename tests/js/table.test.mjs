@@ -5,7 +5,7 @@ import { test } from "node:test";
 
 import { actMessage, actionChoices } from "../../static/js/table/actions.js";
 import { moveFor } from "../../static/js/table/advance.js";
-import { clockAt, clockPlan } from "../../static/js/table/clock.js";
+import { TICK_MS, barTo, clockAt, clockPlan } from "../../static/js/table/clock.js";
 import { centreWords } from "../../static/js/table/render.js";
 import { amountProblem } from "../../static/js/table/seat-controls.js";
 import { LONGEST_WAIT_MS, messagesOf, missedOne, nextWait } from "../../static/js/table/socket.js";
@@ -116,6 +116,32 @@ test("the clock stops at nothing left", () => {
 test("a timer without a deadline is not shown", () => {
   assert.equal(clockPlan(null), null);
   assert.equal(clockPlan({ seat: 2, deadline: "soon" }), null);
+});
+
+// A bar as render.js draws it, and where barTo leaves it at `seconds`.
+const bar = () => ({ dataset: {}, style: {} });
+const barAt = (b, seconds) => {
+  const plan = clockPlan(TIMER);
+  const ms = at(seconds);
+  barTo(b, clockAt(plan, ms, 10000, "Your"), clockAt(plan, ms + TICK_MS, 10000, "Your"));
+  return [b.style.transform, b.style.transition];
+};
+
+test("a bar glides down to where the next update puts it, after being set where it is", () => {
+  const b = bar();
+  assert.deepEqual(barAt(b, 4), ["scaleX(0.6)", "none"]); // just drawn: no glide from full
+  assert.deepEqual(barAt(b, 4.25), ["scaleX(0.55)", `transform ${TICK_MS}ms linear`]);
+});
+
+test("a bar never glides up: a new turn's, or the extra time's, is set full at once", () => {
+  const b = bar();
+  barAt(b, 8);
+  barAt(b, 8.25);
+  assert.deepEqual(barAt(b, 1), ["scaleX(0.9)", "none"]); // a new turn began
+  barAt(b, 9.5);
+  assert.deepEqual(barAt(b, 9.8), ["scaleX(0.02)", "none"]); // the extra time is next
+  assert.deepEqual(barAt(b, 10), ["scaleX(1)", "none"]); // and here, full
+  assert.deepEqual(barAt(b, 10.25), [`scaleX(${29.5 / 30})`, `transform ${TICK_MS}ms linear`]);
 });
 
 test("a message out of sequence calls for a snapshot, unless it is one", () => {
