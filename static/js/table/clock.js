@@ -101,7 +101,7 @@ export function renderTimer(table) {
 // new turn's, or the extra time's, full again) and one about to cross into
 // the extra time are set at once: a bar only ever glides down.
 export function barTo(bar, now, next) {
-  const was = bar.dataset.share === undefined ? NaN : Number(bar.dataset.share);
+  const was = Number(bar.dataset.share); // NaN on a bar just drawn
   const glide = !(now.share > was) && next.extra === now.extra && bar.dataset.extra === String(now.extra);
   const share = glide ? next.share : now.share;
   bar.dataset.share = String(share);
