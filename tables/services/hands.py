@@ -101,8 +101,7 @@ def hand_start_if_ready(*, table_id: int, now: datetime | None = None) -> Hand |
     apart): normal, quiet outcomes. Two callers at once deal one hand: the
     second finds the first's under the table's lock.
     """
-    dealt = _deal_or_call(table_id, now or timezone.now())
-    return dealt if isinstance(dealt, Hand) else None
+    return hand_start_and_tell(table_id=table_id, now=now, on_started=_nobody, on_calling=_nobody)
 
 
 def hand_start_and_tell(
