@@ -38,6 +38,13 @@ CREATE TABLE floor_hand (
     started_at timestamptz NOT NULL,
     ended_at timestamptz
 );
+-- The state is compressed as the real server's is (tables migration 0032).
+DO $$ BEGIN
+    IF 'lz4' = ANY (SELECT unnest(enumvals) FROM pg_settings
+                    WHERE name = 'default_toast_compression') THEN
+        ALTER TABLE floor_hand ALTER COLUMN state SET COMPRESSION lz4;
+    END IF;
+END $$;
 -- One running hand per table, whichever process deals it.
 CREATE UNIQUE INDEX floor_hand_running ON floor_hand (table_id) WHERE ended_at IS NULL;
 CREATE INDEX floor_hand_latest ON floor_hand (table_id, id DESC);

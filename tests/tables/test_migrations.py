@@ -373,3 +373,42 @@ def test_going_back_rebuilds_a_row_per_move_from_the_action_list(
         T0 + seconds(40),
         T0 + seconds(41),
     ]
+
+
+# ---------------------------------------------------------------- the state's compression
+
+BEFORE_LZ4 = "0031_table_reopened_at"
+
+
+def compressed_with(table: str, column: str) -> str:
+    """How PostgreSQL compresses what is written to ``column`` of ``table``:
+    "lz4", "pglz", or "" for the server's default."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT attcompression FROM pg_attribute"
+            " WHERE attrelid = %s::regclass AND attname = %s",
+            [table, column],
+        )
+        (method,) = cursor.fetchone()
+    return {"l": "lz4", "p": "pglz", "": ""}[method]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_hands_state_is_written_with_lz4_and_going_back_restores_the_servers_default(
+    migrating: None, seated: Table
+) -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("only PostgreSQL compresses a column")
+    assert compressed_with("tables_hand", "state") == "lz4"
+    hand = play_a_clock_check(seated)
+    # A state past PostgreSQL's threshold (about 2 kB) is stored compressed, with lz4.
+    Hand.objects.filter(pk=hand.pk).update(state={**hand.state, "padding": list(range(2000))})
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_column_compression(state) FROM tables_hand WHERE id = %s", [hand.pk]
+        )
+        assert cursor.fetchone() == ("lz4",)
+
+    migrate_to([("tables", BEFORE_LZ4)])
+
+    assert compressed_with("tables_hand", "state") == ""
