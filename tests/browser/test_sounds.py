@@ -24,6 +24,7 @@ from tables.models import Table
 from tests.browser.test_table_notices import seat_to_act
 from tests.browser.test_table_play import (
     DESKTOP,
+    MOVING,
     PASSWORD,
     latest_hand,
     log_in,
@@ -79,7 +80,7 @@ def open_table(browser: Any, base: str, table: Table, name: str) -> Page:
     The click is the user gesture browsers wait for before they let a page
     make a sound.
     """
-    context = browser.new_context(**DESKTOP)
+    context = browser.new_context(**DESKTOP | MOVING)  # the cards are heard as they fly
     context.add_init_script(LISTEN)
     page = context.new_page()
     log_in(page, base, name)

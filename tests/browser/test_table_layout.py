@@ -25,6 +25,7 @@ from tables.models import Hand, Table
 from tables.rules import HandState
 from tests.browser.test_table_play import (
     DESKTOP,
+    MOVING,
     PASSWORD,
     PHONE,
     latest_hand,
@@ -199,10 +200,10 @@ def test_a_full_hand_of_eight_on_a_phone_with_every_control_in_reach(
     hand = off_the_loop(partial(told, table.pk, partial(services.hand_start, table_id=table.pk)))
     alice_index = next(i for i, entry in enumerate(hand.seating["players"]) if entry["seat"] == 1)
     # The layout is measured at rest: no card is in flight when it is.
-    phone = browser.new_context(**PHONE, reduced_motion="reduce").new_page()
+    phone = browser.new_context(**PHONE).new_page()
     log_in(phone, live_server_url, "alice")
     phone.goto(f"{live_server_url}/tables/{table.pk}/")
-    desktop = browser.new_context(**DESKTOP, reduced_motion="reduce").new_page()
+    desktop = browser.new_context(**DESKTOP).new_page()
     log_in(desktop, live_server_url, "bob")
     desktop.goto(f"{live_server_url}/tables/{table.pk}/")
 
@@ -246,7 +247,7 @@ def test_an_observers_phone_shows_six_seats_bets_clear_of_the_cards_and_the_cent
         player = user_signup(username=name, password=PASSWORD)
         services.seat_take(table_id=table.pk, player_id=player.pk, seat_number=number, buy_in=500)
     hand = off_the_loop(partial(told, table.pk, partial(services.hand_start, table_id=table.pk)))
-    phone = browser.new_context(**PHONE, reduced_motion="reduce").new_page()
+    phone = browser.new_context(**PHONE).new_page()
     phone.goto(f"{live_server_url}/tables/{table.pk}/")
     # The bring-in, a completion and a call: a bet before each seat, the street still on.
     for moved, kind in enumerate(("bring_in", "complete", "call"), start=1):
@@ -298,9 +299,9 @@ def test_cards_and_chips_move_unless_the_player_or_the_device_asks_for_stillness
     users["carol"].save(update_fields=["animations"])
     pages = {}
     for name, options in (
-        ("alice", DESKTOP),
-        ("bob", {**DESKTOP, "reduced_motion": "reduce"}),
-        ("carol", DESKTOP),
+        ("alice", DESKTOP | MOVING),
+        ("bob", DESKTOP),
+        ("carol", DESKTOP | MOVING),
     ):
         context = browser.new_context(**options)
         context.add_init_script(COUNT_ANIMATIONS)
