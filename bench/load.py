@@ -521,6 +521,7 @@ def summarize(
         "latency_p50_ms": percentile(bots["latency_ms"], 0.50),
         "latency_p99_ms": percentile(bots["latency_ms"], 0.99),
         "latency_max_ms": max(bots["latency_ms"], default=None),
+        **slowest_each_second(bots["slowest_by_second"]),
         "lateness_samples": len(bots["lateness_ms"]),
         "lateness_p50_ms": percentile(bots["lateness_ms"], 0.50),
         "lateness_p99_ms": percentile(bots["lateness_ms"], 0.99),
@@ -532,6 +533,18 @@ def summarize(
         "disconnects": bots["disconnects"],
         "bots_loop_lag_p99_ms": percentile(bots["loop_lag_ms"], 0.99),
         "cpu_percent_of_all_cores": cpu,
+    }
+
+
+def slowest_each_second(slowest: dict[str, float]) -> dict[str, Any]:
+    """The slowest move of each second (the bots' ``slowest_by_second``, its keys
+    as JSON left them): their median, and how many seconds had one past the
+    latency goal. A tail in a few seconds is a stall; in most, moves queue."""
+    worst = list(slowest.values())
+    return {
+        "seconds_timed": len(worst),
+        "slowest_p50_ms": percentile(worst, 0.50),
+        "seconds_over_goal": sum(1 for latency in worst if latency > GOAL_LATENCY_P99_MS),
     }
 
 
@@ -555,6 +568,9 @@ def report(figures: dict[str, Any], audit: str, out: TextIO = sys.stdout) -> Non
         f"move to last player's snapshot: p50 {ms(figures['latency_p50_ms'])}, "
         f"p99 {ms(figures['latency_p99_ms'])}, max {ms(figures['latency_max_ms'])} "
         f"({figures['latency_samples']} moves; {figures['unresolved_moves']} never reached all)",
+        f"slowest move of each second: median {ms(figures['slowest_p50_ms'])}, "
+        f"{figures['seconds_over_goal']} of {figures['seconds_timed']} seconds over "
+        f"{GOAL_LATENCY_P99_MS:g} ms",
         f"timeout lateness (last player's snapshot - expires_at): "
         f"p50 {ms(figures['lateness_p50_ms'])}, p99 {ms(figures['lateness_p99_ms'])}, "
         f"max {ms(figures['lateness_max_ms'])} ({figures['lateness_samples']} timeouts; "

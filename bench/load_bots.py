@@ -71,6 +71,9 @@ class Figures:
     latency_ms: list[float] = field(default_factory=list)
     # Per move: (ms until the last bot saw it, ms until the first did, the action).
     moves: list[tuple[float, float, str]] = field(default_factory=list)
+    # The slowest move sent in each whole second of the window (0 its first),
+    # in ms: a tail spread over every second is queueing, one in a few is a stall.
+    slowest_by_second: dict[int, float] = field(default_factory=dict)
     lateness_ms: list[float] = field(default_factory=list)
     moves_sent: int = 0
     timeouts_left: int = 0
@@ -162,9 +165,13 @@ class TableWatch(BotHooks):
     def resolve(self, item: Tracked, now: float) -> None:
         self.tracked.remove(item)
         if item.expires_at is None:
-            self.figures.latency_ms.append((now - item.sent) * 1000)
+            latency = (now - item.sent) * 1000
+            self.figures.latency_ms.append(latency)
             first = ((item.first or now) - item.sent) * 1000
-            self.figures.moves.append(((now - item.sent) * 1000, first, item.action))
+            self.figures.moves.append((latency, first, item.action))
+            second = int(time.time() - latency / 1000 - self.window[0])
+            slowest = self.figures.slowest_by_second
+            slowest[second] = max(latency, slowest.get(second, 0.0))
         else:
             self.figures.lateness_ms.append((time.time() - item.expires_at) * 1000)
 
