@@ -1,6 +1,6 @@
 """A running hand's state is written again at every move, several kilobytes of
 JSON that PostgreSQL compresses: with lz4 rather than its default pglz, the
-write costs it about a third less CPU (bench/README.md, "The hand's state
+write costs it about 30% less CPU (bench/README.md, "The hand's state
 compressed with lz4").
 
 Only PostgreSQL compresses a column, and only a server built with lz4 (the
