@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import orjson  # noqa: E402
 import psycopg  # noqa: E402
 
+from bench.engine import choose  # noqa: E402  (the engine benchmark's random policy)
 from tables.rules import GameConfig, HandState  # noqa: E402
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/cardroom_bench"
@@ -47,7 +48,7 @@ STACKS = [1000, 800, 1200, 950, 1100, 700]
 
 def played_states(hands: int, seed: int) -> list[list[str]]:
     """Each hand's states as JSON, one per move while the hand runs on: what
-    the server writes. The moves are random legal ones, a second apart."""
+    the server writes. The moves are the engine benchmark's random ones, a second apart."""
     rng = random.Random(seed)
     config = GameConfig(
         variant="stud", structure="fixed", ante=1, bring_in=2, small_bet=5, big_bet=10
@@ -58,9 +59,7 @@ def played_states(hands: int, seed: int) -> list[list[str]]:
         state = HandState.new(config, stacks=list(STACKS))
         states = []
         while not state.finished:
-            option = rng.choice(state.legal_actions())
-            kind, low, high = option[0], option[1], option[2]
-            amount = low if low is None or low == high else rng.choice((low, high))
+            kind, amount = choose(rng, state.legal_actions())
             at += timedelta(seconds=1)
             state.act(state.to_act, kind, amount, at=at.isoformat(timespec="milliseconds"))
             if not state.finished:
