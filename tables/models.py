@@ -889,7 +889,10 @@ class TableConnection(models.Model):
     channel_name = models.CharField(max_length=200, unique=True)
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="connections")
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    seen_at = models.DateTimeField(db_index=True)
+    # Not indexed: every heartbeat writes it on every row, and unindexed it is
+    # written in place of the old row version (a HOT update). The sweep that
+    # reads it scans the live sockets, a table of that many rows.
+    seen_at = models.DateTimeField()
 
     class Meta:
         indexes = [models.Index(fields=["table", "player"])]
@@ -981,8 +984,12 @@ class Hand(models.Model):
             models.Index(fields=["table", "-started_at"]),
             # For the reports and the hand search: finished hands in the order they
             # ended (id breaks ties), with their table, from the index alone.
+            # Also how the clock's sweeps find the running hands (ended_at null).
+            # No index covers a column that a move writes (``HAND_MOVED`` in
+            # tables.services.hands but ended_at, written once): PostgreSQL
+            # then writes a move's new row version beside the old one (a HOT
+            # update) without adding an entry to each of these indexes.
             models.Index(fields=["ended_at", "id"], include=["table"], name="hand_ended_covering"),
-            models.Index(fields=["turn_expires_at"]),
         ]
 
     def __str__(self) -> str:
