@@ -499,11 +499,54 @@ def database_moves(start: float, end: float) -> dict[str, int]:
     }
 
 
+# The tables whose rows each server writes again and again: a running hand's
+# and its seats' by every move, a socket's by every heartbeat.
+REWRITTEN = {
+    "real": ("tables_hand", "tables_seat", "tables_tableconnection"),
+    "floor": ("floor_hand", "floor_table"),
+}
+
+
+def row_updates(server: str) -> dict[str, tuple[int, int]]:
+    """Each of ``server``'s rewritten tables' row updates so far, and how many
+    of them were HOT: the new row version put beside the old, no index touched."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT relname, n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables"
+            " WHERE relname = ANY(%s)",
+            [list(REWRITTEN[server])],
+        )
+        return {name: (updated, hot) for name, updated, hot in cursor.fetchall()}
+
+
+def updates_between(
+    first: dict[str, tuple[int, int]], last: dict[str, tuple[int, int]]
+) -> dict[str, dict[str, int]]:
+    """The row updates, and the HOT ones, of each table from ``first`` to ``last``."""
+    return {
+        name: {"updates": updated - first[name][0], "hot": hot - first[name][1]}
+        for name, (updated, hot) in last.items()
+        if name in first
+    }
+
+
+def in_place_line(updates: dict[str, dict[str, int]]) -> str:
+    shares = [
+        f"{name} {100 * counts['hot'] / counts['updates']:.0f}% of {counts['updates']:,}"
+        for name, counts in updates.items()
+        if counts["updates"] > 0
+    ]
+    return ", ".join(shares) or "none"
+
+
 def summarize(
     args: argparse.Namespace,
     bots: dict[str, Any],
     moves: dict[str, int],
     cpu: dict[str, float],
+    updates: dict[str, dict[str, int]],
 ) -> dict[str, Any]:
     seconds = args.seconds
     return {
@@ -533,6 +576,7 @@ def summarize(
         "disconnects": bots["disconnects"],
         "bots_loop_lag_p99_ms": percentile(bots["loop_lag_ms"], 0.99),
         "cpu_percent_of_all_cores": cpu,
+        "row_updates": updates,
     }
 
 
@@ -583,6 +627,7 @@ def report(figures: dict[str, Any], audit: str, out: TextIO = sys.stdout) -> Non
             f"  {name:<26} {share:6.1f}%  {per_move(share):6.1f} ms"
             for name, share in figures["cpu_percent_of_all_cores"].items()
         ),
+        f"row updates written in place (HOT): {in_place_line(figures['row_updates'])}",
         f"chip audit after the run: {audit}",
         "goals: p99 latency <= 100 ms: "
         + _verdict(figures["latency_p99_ms"], GOAL_LATENCY_P99_MS)
@@ -701,10 +746,11 @@ def measure(args: argparse.Namespace, stack: Stack, tables: list[dict[str, Any]]
     bots = stack.start("bots", argv)
     roots = group_roots(stack, redis_pid(args.redis_url))
     _sleep_until(start, stack)
-    first = cpu_sample(roots)
+    server = "floor" if args.floor else "real"
+    first, updated_first = cpu_sample(roots), row_updates(server)
     say(f"measuring for {args.seconds:g} s")
     _sleep_until(end, stack)
-    last = cpu_sample(roots)
+    last, updated_last = cpu_sample(roots), row_updates(server)
     bots.wait(timeout=spec["drain"] + 60)
     if bots.returncode != 0:
         raise RuntimeError(f"the bots failed: {stack.tail('bots')}")
@@ -714,7 +760,8 @@ def measure(args: argparse.Namespace, stack: Stack, tables: list[dict[str, Any]]
         moves = _floor_module("schema").moves_between(args.database_url, since, until)
     else:
         moves = database_moves(start, end)
-    figures = summarize(args, results, moves, cpu_shares(first, last))
+    updates = updates_between(updated_first, updated_last)
+    figures = summarize(args, results, moves, cpu_shares(first, last), updates)
     return figures
 
 

@@ -78,3 +78,17 @@ def test_a_table_watch_keeps_the_slowest_move_sent_in_each_second_of_the_window(
     assert figures.slowest_by_second.keys() == {9, 2}
     assert figures.slowest_by_second[9] == pytest.approx(800, abs=50)
     assert figures.slowest_by_second[2] == pytest.approx(7500, abs=50)
+
+
+def test_the_row_updates_in_the_window_are_told_with_the_share_written_in_place() -> None:
+    first = {"tables_hand": (1000, 100), "tables_seat": (50, 50), "tables_tableconnection": (9, 0)}
+    last = {"tables_hand": (6000, 4350), "tables_seat": (60, 58), "tables_tableconnection": (9, 0)}
+    updates = load.updates_between(first, last)
+    assert updates == {
+        "tables_hand": {"updates": 5000, "hot": 4250},
+        "tables_seat": {"updates": 10, "hot": 8},
+        "tables_tableconnection": {"updates": 0, "hot": 0},
+    }
+    # A table with no update in the window is left out of the line.
+    assert load.in_place_line(updates) == "tables_hand 85% of 5,000, tables_seat 80% of 10"
+    assert load.in_place_line({}) == "none"
