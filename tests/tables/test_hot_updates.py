@@ -20,13 +20,7 @@ from tables import services
 from tables.models import Table
 from tests.tables.clock import T0, act, seconds, start
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def postgresql_only() -> None:
-    if connection.vendor != "postgresql":
-        pytest.skip("HOT updates are PostgreSQL's")
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("postgresql")]
 
 
 def updates(table: str) -> tuple[int, int]:
