@@ -7,6 +7,8 @@ PORT ?= 8000
 TEST_PROCESSES ?= 2
 # Bot players at the demo bot table, so a newcomer finds a game going (0: none).
 BOTS ?= 3
+# Seconds each of them takes over a move (unset: the runner's own pace, 1.5 s).
+BOT_THINK ?=
 
 VENV := .venv
 BIN := $(VENV)/bin
@@ -36,7 +38,7 @@ SECRET_KEY_FILE := .secret_key
 RUN_ENV = HTTPS="$${HTTPS:-false}" SECRET_KEY="$${SECRET_KEY:-$$(cat $(SECRET_KEY_FILE))}"
 run: $(STAMP) $(SECRET_KEY_FILE)
 	$(RUN_ENV) $(BIN)/python manage.py migrate
-	$(RUN_ENV) $(BIN)/python -m cardroom.runner --port $(PORT) --bots $(BOTS) --seed-demo
+	$(RUN_ENV) $(BIN)/python -m cardroom.runner --port $(PORT) --bots $(BOTS) $(if $(BOT_THINK),--bot-think $(BOT_THINK)) --seed-demo
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py

@@ -29,6 +29,7 @@ import argparse
 import contextlib
 import ctypes
 import importlib.util
+import math
 import os
 import shutil
 import signal
@@ -273,15 +274,18 @@ def client_host(host: str) -> str:
     return f"[{host}]" if ":" in host else host
 
 
-def bot_command(host: str, port: int, count: int) -> list[str]:
-    """The demo bots: ``count`` of them at seed_demo's bot table, at a human pace.
+def bot_command(
+    host: str, port: int, count: int, think: float = DEMO_BOT_THINK_SECONDS
+) -> list[str]:
+    """The demo bots: ``count`` of them at seed_demo's bot table, each taking
+    ``think`` seconds over a move (by default a human pace).
 
     They retry until Daphne answers, so they can start alongside it.
     """
     url = f"ws://{client_host(host)}:{port}"
     return [
         sys.executable, "manage.py", "run_bots", "--demo", "--count", str(count),
-        "--think", str(DEMO_BOT_THINK_SECONDS), "--url", url,
+        "--think", str(think), "--url", url,
     ]  # fmt: skip
 
 
@@ -327,7 +331,14 @@ def _wait_for_web(host: str, port: int, supervisor: Supervisor) -> None:
             time.sleep(0.1)
 
 
-def run(host: str, port: int, bots: int = 0, *, seed: bool = False) -> int:
+def run(
+    host: str,
+    port: int,
+    bots: int = 0,
+    *,
+    seed: bool = False,
+    bot_think: float = DEMO_BOT_THINK_SECONDS,
+) -> int:
     """Start everything, wait, stop everything; the exit status."""
     supervisor = Supervisor(env={**os.environ, "PYTHONUNBUFFERED": "1"})
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -335,7 +346,8 @@ def run(host: str, port: int, bots: int = 0, *, seed: bool = False) -> int:
     with tempfile.TemporaryDirectory(prefix="cardroom-run-") as workdir:
         try:
             notice = seed_demo(host, port) if seed else ""
-            return _serve(supervisor, host, port, Path(workdir), bots, notice)
+            demo_bots = bot_command(host, port, bots, bot_think) if bots else None
+            return _serve(supervisor, host, port, Path(workdir), demo_bots, notice)
         except (RunnerError, ImproperlyConfigured) as error:
             print(f"cardroom.runner: {error}", file=sys.stderr)
             return 1
@@ -345,7 +357,12 @@ def run(host: str, port: int, bots: int = 0, *, seed: bool = False) -> int:
 
 
 def _serve(
-    supervisor: Supervisor, host: str, port: int, workdir: Path, bots: int, notice: str = ""
+    supervisor: Supervisor,
+    host: str,
+    port: int,
+    workdir: Path,
+    demo_bots: list[str] | None,
+    notice: str = "",
 ) -> int:
     supervisor.env["REDIS_URL"] = _redis_url(supervisor, workdir)
     for name, argv in server_commands(host, port, workdir):
@@ -353,8 +370,8 @@ def _serve(
             supervisor.start(name, argv)
     if not supervisor.stop_requested:  # restarted if it crashes, as the site's own
         supervisor.start("home bots", home_bots_command(host, port))
-    if bots and not supervisor.stop_requested:
-        supervisor.start("bots", bot_command(host, port, bots), essential=False)
+    if demo_bots and not supervisor.stop_requested:
+        supervisor.start("bots", demo_bots, essential=False)
     _wait_for_web(host, port, supervisor)
     print(
         f"{notice}cardroom.runner: serving http://{client_host(host)}:{port}/ with a Celery "
@@ -397,8 +414,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="run seed_demo first, and print what it says once the site answers",
     )
+    parser.add_argument(
+        "--bot-think",
+        type=_seconds,
+        default=DEMO_BOT_THINK_SECONDS,
+        metavar="SECONDS",
+        help=f"seconds a demo bot takes over each move ({DEMO_BOT_THINK_SECONDS:g})",
+    )
     args = parser.parse_args(argv)
-    return run(args.host, args.port, args.bots, seed=args.seed_demo)
+    return run(args.host, args.port, args.bots, seed=args.seed_demo, bot_think=args.bot_think)
+
+
+def _seconds(text: str) -> float:
+    """A number of seconds, 0 or more, for argparse."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not (math.isfinite(seconds) and seconds >= 0):
+        raise argparse.ArgumentTypeError(f"seconds must be 0 or more: {text!r}")
+    return seconds
 
 
 if __name__ == "__main__":

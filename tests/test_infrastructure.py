@@ -41,6 +41,7 @@ from cardroom.runner import (
     free_port,
     redis_server_binary,
 )
+from cardroom.runner import main as runner_main
 from tables.management.commands.seed_demo import BOT_TABLE
 from tables.models import RakeRule, Stakes, Table
 from tables.tasks import ping
@@ -474,6 +475,22 @@ def test_the_runner_names_the_site_as_a_url_on_this_machine_can(host: str, in_a_
     assert f"ws://{in_a_url}:8000" in bot_command(host, 8000, 1)  # where the bots connect
 
 
+def test_the_demo_bots_think_as_long_as_the_runner_is_told() -> None:
+    argv = bot_command("localhost", 8000, 3, 0.25)
+    assert argv[argv.index("--count") + 1] == "3"
+    assert argv[argv.index("--think") + 1] == "0.25"
+
+
+@pytest.mark.parametrize("think", ["-1", "nan", "inf", "soon"])
+def test_the_runner_refuses_a_think_time_that_is_not_seconds(
+    think: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        runner_main(["--bot-think", think])
+    assert stopped.value.code == 2  # argparse's usage error, before anything starts
+    assert "argument --bot-think: " in capsys.readouterr().err
+
+
 def _descendants(pid: int) -> dict[int, str]:
     """Every live descendant of ``pid`` and its command line, from /proc (Linux)."""
     parents: dict[int, int] = {}
@@ -567,7 +584,8 @@ def test_the_runner_serves_runs_tasks_and_leaves_nothing_behind_on_ctrl_c(
     with log.open("wb") as output:
         runner = subprocess.Popen(
             [sys.executable, "-m", "cardroom.runner", "--port", str(port), "--bots", "2"]
-            + ["--seed-demo"],
+            # Bots quicker than the demo's human pace: a hand is finished sooner.
+            + ["--seed-demo", "--bot-think", "0.1"],
             cwd=PROJECT_ROOT,
             env=env,
             stdout=output,
