@@ -13,7 +13,8 @@ the internet). Without it, or without the ``playwright`` package, the tests are
 skipped, unless ``REQUIRE_BROWSER=1`` (CI sets it): then they fail and say why.
 
 Screenshots go to ``$BROWSER_SCREENSHOTS/<test name>/`` (default
-``/tmp/cardroom-browser-screenshots``).
+``/tmp/cardroom-browser-screenshots``), for a person to look at; with
+``BROWSER_SCREENSHOTS=off`` none is taken (CI, where nobody would look).
 """
 
 from __future__ import annotations
@@ -50,7 +51,10 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 # No sandbox: CI runs as root, where Chromium's sandbox refuses to start.
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-SCREENSHOTS = Path(os.environ.get("BROWSER_SCREENSHOTS", "/tmp/cardroom-browser-screenshots"))
+SCREENSHOTS_SETTING = os.environ.get("BROWSER_SCREENSHOTS", "/tmp/cardroom-browser-screenshots")
+# Taking them costs the browser tests about a tenth of their time on a slow machine.
+TAKING_SCREENSHOTS = SCREENSHOTS_SETTING != "off"
+SCREENSHOTS = Path(SCREENSHOTS_SETTING)
 # Long enough for the test to look at the showdown before the next deal.
 NEXT_HAND_DELAY_SECONDS = 8
 START_SECONDS = 30
@@ -148,8 +152,10 @@ def server_channel_layer(settings: Any, redis_url: str, site_server: SiteServer)
 
 @pytest.fixture
 def screenshots(request: pytest.FixtureRequest) -> Path:
-    """This test's screenshot folder, emptied first."""
+    """This test's screenshot folder, emptied first (nothing is made when they are off)."""
     folder = SCREENSHOTS / request.node.name
+    if not TAKING_SCREENSHOTS:
+        return folder
     folder.mkdir(parents=True, exist_ok=True)
     for old in folder.glob("*.png"):
         old.unlink()

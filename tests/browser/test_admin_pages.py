@@ -15,7 +15,7 @@ import pytest
 from accounts.models import User
 from tables.models import Table
 from tests.browser.test_csp import refusals
-from tests.browser.test_table_play import DESKTOP, PASSWORD, PHONE
+from tests.browser.test_table_play import DESKTOP, PASSWORD, PHONE, shot
 
 try:
     from playwright.sync_api import expect
@@ -77,8 +77,10 @@ def test_the_stakes_form_keeps_every_choice_in_its_column(
     # Before any scrolling, which may slide a box that overflows back into view.
     misplaced = misplaced_selects(page)
     width = page.evaluate("document.documentElement.scrollWidth")
-    page.locator("fieldset", has=page.locator("#id_timeout_policy")).screenshot(
-        path=screenshots / "stakes-clock.png"
+    shot(
+        page.locator("fieldset", has=page.locator("#id_timeout_policy")),
+        screenshots,
+        "stakes-clock",
     )
     assert misplaced == []
     assert width <= size["viewport"]["width"]
@@ -97,13 +99,13 @@ def test_an_operator_closes_and_reopens_a_table_from_its_page(
 
     expect(page.locator(".messagelist")).to_contain_text("Browser table is closed")
     expect(page.locator("#open-close h2")).to_have_text("This table is closed")
-    page.screenshot(path=screenshots / "closed.png")
+    shot(page, screenshots, "closed", full_page=False)
     assert not Table.objects.get(pk=table.pk).is_open
 
     page.get_by_role("button", name="Reopen table").click()
 
     expect(page.locator(".messagelist")).to_contain_text("Browser table is open")
-    page.screenshot(path=screenshots / "reopened.png")
+    shot(page, screenshots, "reopened", full_page=False)
     assert Table.objects.get(pk=table.pk).is_open
 
 

@@ -96,7 +96,7 @@ def close_up(page: Page, seat: int, folder: Path, name: str) -> None:
         "width": box["width"] + 120,
         "height": box["height"] + 80,
     }
-    page.screenshot(path=folder / f"{name}.png", clip=clip)
+    shot(page, folder, name, full_page=False, clip=clip)
 
 
 def finished(table: Table) -> HandState:

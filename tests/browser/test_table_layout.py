@@ -222,8 +222,8 @@ def test_a_full_hand_of_eight_on_a_phone_with_every_control_in_reach(
             shot(phone, screenshots, f"phone-street-{street + 3}")
             shot(desktop, screenshots, f"desktop-street-{street + 3}")
             # What the README shows: the screen as each player sees it.
-            phone.screenshot(path=screenshots / "table-phone.png")
-            desktop.screenshot(path=screenshots / "table-desktop.png")
+            shot(phone, screenshots, "table-phone", full_page=False)
+            shot(desktop, screenshots, "table-desktop", full_page=False)
         move.tap()
         wait_until(partial(moved_on, table, hand.version), "alice's move")
     expect(phone.locator("#last-hand")).to_be_visible()

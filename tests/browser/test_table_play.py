@@ -24,11 +24,11 @@ from tables.models import Hand, Table
 from tables.rules import HandState
 from tables.rules.cards import card_str
 from tables.rules.state import OVER
-from tests.browser.conftest import NEXT_HAND_DELAY_SECONDS
+from tests.browser.conftest import NEXT_HAND_DELAY_SECONDS, TAKING_SCREENSHOTS
 from tests.rules.stacking import stack_deck
 
 try:
-    from playwright.sync_api import Page, expect
+    from playwright.sync_api import Locator, Page, expect
 except ImportError:  # the browser fixture skips the tests, or fails them under REQUIRE_BROWSER=1
     expect = None
 else:
@@ -174,8 +174,14 @@ def assert_frames_hide(frames: list[str], cards: list[int], who: str) -> None:
             assert f'"{code(card)}"' not in frame, f"{who} received {code(card)}: {frame}"
 
 
-def shot(page: Page, folder: Path, name: str) -> None:
-    page.screenshot(path=folder / f"{name}.png", full_page=True)
+def shot(target: Page | Locator, folder: Path, name: str, **options: Any) -> None:
+    """``folder/name.png``: the whole page, unless ``options`` say otherwise,
+    or the element a locator finds. None at all with BROWSER_SCREENSHOTS=off."""
+    if not TAKING_SCREENSHOTS:
+        return
+    if isinstance(target, Page):
+        options = {"full_page": True, **options}
+    target.screenshot(path=folder / f"{name}.png", **options)
 
 
 def stakes_line(page: Page) -> str:
