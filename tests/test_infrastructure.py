@@ -623,6 +623,8 @@ def test_the_runner_serves_runs_tasks_and_leaves_nothing_behind_on_ctrl_c(
             assert any(command_part in command for command in children.values()), command_part
         daphnes = [command for command in children.values() if "-m daphne" in command]
         assert len(daphnes) == 2, daphnes
+        (demo_bots,) = [command for command in children.values() if "run_bots --demo" in command]
+        assert " --think 0.1 " in demo_bots, demo_bots  # the pace the runner was given
         runner.send_signal(signal.SIGINT)
         assert runner.wait(timeout=40) == 0
     finally:
