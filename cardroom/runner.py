@@ -59,6 +59,7 @@ CRASH_LIMIT = 5  # crashes of one child within CRASH_WINDOW seconds: give up
 CRASH_WINDOW = 60.0
 REDIS_START_TIMEOUT = 10.0
 DEMO_BOT_THINK_SECONDS = 1.5  # slow enough for a newcomer to follow the play
+DEMO_BOT_SEATS = 6  # the seats of seed_demo's bot table (BOT_STAKES), the most --bots can fill
 CELERY_LOG_LEVEL = "WARNING"  # the worker's and beat's, unless CELERY_LOG_LEVEL is set
 WEB_START_TIMEOUT = 30.0  # seconds to wait for Daphne before printing the seed notice anyway
 _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
@@ -405,9 +406,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--bots",
         type=int,
         default=0,
-        choices=range(9),
+        choices=range(DEMO_BOT_SEATS + 1),
         metavar="N",
-        help="seat N bots (0 to 8) at the demo table seed_demo makes for them (0)",
+        help=f"seat N bots (0 to {DEMO_BOT_SEATS}) at the demo table seed_demo makes for them (0)",
     )
     parser.add_argument(
         "--seed-demo",

@@ -34,6 +34,7 @@ import cardroom.settings as configured
 from accounts.models import User
 from cardroom.asgi import application
 from cardroom.runner import (
+    DEMO_BOT_SEATS,
     RunnerError,
     Supervisor,
     bot_command,
@@ -42,7 +43,7 @@ from cardroom.runner import (
     redis_server_binary,
 )
 from cardroom.runner import main as runner_main
-from tables.management.commands.seed_demo import BOT_TABLE
+from tables.management.commands.seed_demo import BOT_STAKES, BOT_TABLE
 from tables.models import RakeRule, Stakes, Table
 from tables.tasks import ping
 from tests.conftest import start_process, stop_process_group
@@ -432,7 +433,7 @@ def test_make_run_migrates_with_its_kept_secret_key_and_hands_over_to_the_runner
     }
     env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'db.sqlite3'}"
     result = subprocess.run(
-        ["make", "run", "PORT=8765", "BOTS=9"],
+        ["make", "run", "PORT=8765", "BOTS=7"],
         cwd=PROJECT_ROOT,
         env=env,
         capture_output=True,
@@ -442,7 +443,7 @@ def test_make_run_migrates_with_its_kept_secret_key_and_hands_over_to_the_runner
     )
     output = result.stdout + result.stderr
     assert "Applying tables.0001_initial... OK" in output, output
-    assert "--bots: invalid choice: 9" in output, output
+    assert "--bots: invalid choice: 7" in output, output
     assert result.returncode != 0
     assert (PROJECT_ROOT / ".secret_key").stat().st_mode & 0o077 == 0  # the owner's alone
 
@@ -473,6 +474,10 @@ def test_the_runner_refuses_a_bad_redis_url() -> None:
 def test_the_runner_names_the_site_as_a_url_on_this_machine_can(host: str, in_a_url: str) -> None:
     assert client_host(host) == in_a_url
     assert f"ws://{in_a_url}:8000" in bot_command(host, 8000, 1)  # where the bots connect
+
+
+def test_the_runner_seats_no_more_bots_than_the_demo_table_has_seats() -> None:
+    assert BOT_STAKES["seats"] == DEMO_BOT_SEATS
 
 
 def test_the_demo_bots_think_as_long_as_the_runner_is_told() -> None:
