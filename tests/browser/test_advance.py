@@ -19,8 +19,8 @@ from tests.browser.test_table_play import (
     DESKTOP,
     PASSWORD,
     latest_hand,
-    log_in,
     shot,
+    start_session,
     wait_until,
 )
 
@@ -47,7 +47,7 @@ def seat_players(browser: Any, base: str, table: Table, count: int) -> dict[int,
         player = user_signup(username=NAMES[number], password=PASSWORD)
         services.seat_take(table_id=table.pk, player_id=player.pk, seat_number=number, buy_in=200)
         page = browser.new_context(**DESKTOP).new_page()
-        log_in(page, base, NAMES[number])
+        start_session(page, base, NAMES[number])
         page.goto(f"{base}/tables/{table.pk}/")
         pages[number] = page
     last = pages[count].locator("#seat-controls")

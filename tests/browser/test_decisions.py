@@ -31,9 +31,9 @@ from tests.browser.test_table_play import (
     expect_hidden,
     fits_width,
     label,
-    log_in,
     seat_box,
     shot,
+    start_session,
     wait_until,
 )
 from tests.browser.test_wild_cards import ALICE, BOB, SEATS, deal_stacked, open_table
@@ -167,7 +167,7 @@ def test_roll_your_own_hides_each_roll_until_both_have_chosen(
     close_up(bob, SEATS[BOB], screenshots, "1-roll-asked-close")
     # On a phone too the cards to roll are spread out to be tapped, and the felt fits.
     phone = browser.new_context(**PHONE).new_page()
-    log_in(phone, live_server_url, "bob")
+    start_session(phone, live_server_url, "bob")
     phone.goto(f"{live_server_url}/tables/{table.pk}/")
     expect(picks(phone, SEATS[BOB])).to_have_count(2)
     assert fits_width(phone)

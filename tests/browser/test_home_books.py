@@ -30,9 +30,9 @@ from tests.browser.test_table_play import (
     buy_in,
     fits_width,
     latest_hand,
-    log_in,
     open_buy_in,
     shot,
+    start_session,
     wait_until,
 )
 
@@ -50,7 +50,7 @@ BUY_INS = {"alice": 200, "bob": 300}
 
 def at_the_table(browser: Any, base: str, table: Table, name: str, viewport: Any) -> Page:
     page = browser.new_context(**viewport).new_page()
-    log_in(page, base, name)
+    start_session(page, base, name)
     page.goto(f"{base}/tables/{table.pk}/")
     return page
 

@@ -25,10 +25,10 @@ from tests.browser.test_table_play import (
     PHONE,
     buy_in,
     fits_width,
-    log_in,
     open_buy_in,
     seat_box,
     shot,
+    start_session,
     wait_until,
 )
 from tests.tables.conftest import bet_and_call, play_out
@@ -65,7 +65,7 @@ def test_the_host_pauses_resumes_removes_a_friend_and_closes_the_game(
     bob = browser.new_context(**PHONE).new_page()
     seen = {"alice": refusals(alice), "bob": refusals(bob)}
     for page, name in ((alice, "alice"), (bob, "bob")):
-        log_in(page, live_server_url, name)
+        start_session(page, live_server_url, name)
         page.goto(address)
     expect(panel(alice)).to_be_visible()
     expect(panel(bob)).to_be_hidden()  # the panel is the host's alone

@@ -36,10 +36,10 @@ from tests.browser.test_table_play import (
     buy_in,
     fits_width,
     latest_hand,
-    log_in,
     open_buy_in,
     seat_box,
     shot,
+    start_session,
     wait_until,
 )
 
@@ -137,7 +137,7 @@ def test_a_home_game_night_from_the_invite_to_the_settle_up(
         user_signup(username=name, password=PASSWORD)
     alice = browser.new_context(**DESKTOP).new_page()
     seen = {"alice": refusals(alice)}
-    log_in(alice, live_server_url, "alice")
+    start_session(alice, live_server_url, "alice")
     open_home_game(alice, live_server_url, screenshots)
     expect(alice.locator("h1")).to_have_text("Friday stud")
     link = alice.locator("#invite-link").input_value()
@@ -147,7 +147,7 @@ def test_a_home_game_night_from_the_invite_to_the_settle_up(
 
     # Carol, a stranger, finds it nowhere.
     carol = browser.new_context(**DESKTOP).new_page()
-    log_in(carol, live_server_url, "carol")
+    start_session(carol, live_server_url, "carol")
     carol.goto(live_server_url + "/tables/")
     expect(carol.locator("#lobby")).not_to_contain_text("Friday stud")
     expect(carol.locator("#home-games")).not_to_contain_text("Friday stud")

@@ -29,9 +29,9 @@ from tests.browser.test_table_play import (
     PHONE,
     buy_in,
     fits_width,
-    log_in,
     open_buy_in,
     shot,
+    start_session,
 )
 
 try:
@@ -116,7 +116,7 @@ def test_a_visitor_compares_tables_and_sorts_them(
     page.evaluate("(rows) => { window.kept = Array.from(document.querySelectorAll(rows)); }", rows)
     user_signup(username="dee", password=PASSWORD)
     dee = browser.new_context(**DESKTOP).new_page()
-    log_in(dee, live_server_url, "dee")
+    start_session(dee, live_server_url, "dee")
     dee.goto(f"{live_server_url}/tables/{tables['Middle'].pk}/")
     open_buy_in(dee, 1)
     buy_in(dee, 100)
@@ -137,7 +137,7 @@ def test_on_a_phone_the_lobby_fits_the_screen_and_marks_the_players_table(
 ) -> None:
     player = user_signup(username=LONG, password=PASSWORD)  # as signup allowed it once
     page = browser.new_context(**PHONE).new_page()
-    log_in(page, live_server_url, LONG)
+    start_session(page, live_server_url, LONG)
     page.goto(live_server_url + "/tables/")
     expect(page.locator("#lobby-status")).to_contain_text("Live")
     # The busy table first, then the empty ones by name (all three are stud).

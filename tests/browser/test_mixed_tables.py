@@ -34,10 +34,10 @@ from tests.browser.test_table_play import (
     buy_in,
     fits_width,
     latest_hand,
-    log_in,
     open_buy_in,
     seat_box,
     shot,
+    start_session,
     wait_until,
 )
 
@@ -76,7 +76,7 @@ def sit_both(browser: Any, base: str, table: Table) -> dict[int, Page]:
     for seat, name, viewport in ((1, "alice", DESKTOP), (2, "bob", PHONE)):
         user_signup(username=name, password=PASSWORD)
         page = browser.new_context(**viewport).new_page()
-        log_in(page, base, name)
+        start_session(page, base, name)
         page.goto(f"{base}/tables/{table.pk}/")
         open_buy_in(page, seat)
         buy_in(page, 300)

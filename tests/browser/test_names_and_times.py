@@ -22,7 +22,7 @@ import pytest
 from accounts.services import user_signup
 from tables import services
 from tables.models import ChatLine, Hand, Table
-from tests.browser.test_table_play import DESKTOP, PASSWORD, PHONE, fits_width, log_in, shot
+from tests.browser.test_table_play import DESKTOP, PASSWORD, PHONE, fits_width, shot, start_session
 from tests.tables.test_history_access import play_hand, showdown
 
 try:
@@ -86,7 +86,8 @@ def played(transactional_db: None, table: Table) -> Hand:
 
 def open_as_long(browser: Any, base: str, device: dict[str, Any]) -> Page:
     page = browser.new_context(**device, timezone_id=ZONE).new_page()
-    log_in(page, base, LONG)
+    start_session(page, base, LONG)
+    page.goto(f"{base}/tables/")
     return page
 
 

@@ -16,7 +16,7 @@ from tables import services
 from tables.models import Table
 from tables.rules.cards import FULL_DECK, card_str
 from tables.services import hands as hand_services
-from tests.browser.test_table_play import DESKTOP, PASSWORD, log_in, seat_box, shot
+from tests.browser.test_table_play import DESKTOP, PASSWORD, seat_box, shot, start_session
 
 try:
     from playwright.sync_api import expect
@@ -55,7 +55,7 @@ def test_a_four_colour_deck_and_large_cards_are_one_players_choice(
     services.hand_start(table_id=table.pk)
 
     alice = browser.new_context(**DESKTOP).new_page()
-    log_in(alice, live_server_url, "alice")
+    start_session(alice, live_server_url, "alice")
     alice.goto(live_server_url + "/accounts/profile/")
     form = alice.locator("#card-preferences")
     form.get_by_label("four-colour deck").check()
@@ -64,7 +64,7 @@ def test_a_four_colour_deck_and_large_cards_are_one_players_choice(
     expect(alice.locator(".message")).to_contain_text("Your table preferences are saved.")
 
     bob = browser.new_context(**DESKTOP).new_page()
-    log_in(bob, live_server_url, "bob")
+    start_session(bob, live_server_url, "bob")
     for page in (alice, bob):
         page.goto(f"{live_server_url}/tables/{table.pk}/")
         expect(seat_box(page, 1).locator('.card[data-card$="d"]').first).to_be_visible()

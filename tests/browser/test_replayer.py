@@ -27,7 +27,15 @@ from tables.models import Hand, RakeRule, Stakes, Table
 from tables.rules import HandState
 from tables.rules.cards import card_str
 from tables.services import hands as hand_services
-from tests.browser.test_table_play import DESKTOP, PASSWORD, PHONE, fits_width, label, log_in, shot
+from tests.browser.test_table_play import (
+    DESKTOP,
+    PASSWORD,
+    PHONE,
+    fits_width,
+    label,
+    shot,
+    start_session,
+)
 from tests.tables.conftest import bet_and_call, engine, play_out, player_to_act
 from tests.tables.test_history_access import MUCK_DECK
 
@@ -136,7 +144,8 @@ def expect_step(page: Page, state: HandState, viewer: int, seats: list[int]) -> 
 
 
 def open_hand(page: Page, base: str, name: str, hand: Hand) -> None:
-    log_in(page, base, name)
+    start_session(page, base, name)
+    page.goto(f"{base}/tables/")
     page.get_by_role("link", name="My hands").first.click()
     row = page.locator(f'#hands tr[data-hand="{hand.pk}"]')
     expect(row).to_have_count(1)
@@ -268,9 +277,9 @@ def test_the_table_page_links_its_players_to_the_hand_just_played(
 ) -> None:
     hand = last_move
     alice = browser.new_context(**DESKTOP).new_page()
-    log_in(alice, live_server_url, "alice")
+    start_session(alice, live_server_url, "alice")
     carol = browser.new_context(**DESKTOP).new_page()
-    log_in(carol, live_server_url, "carol")
+    start_session(carol, live_server_url, "carol")
     for page in (alice, carol):
         page.goto(f"{live_server_url}/tables/{hand.table_id}/")
         expect(page.locator("#street")).to_have_text("Hand #1 · 7th street")

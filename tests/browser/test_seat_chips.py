@@ -25,10 +25,10 @@ from tests.browser.test_table_play import (
     PASSWORD,
     PHONE,
     buy_in,
-    log_in,
     open_buy_in,
     seat_box,
     shot,
+    start_session,
     wait_until,
 )
 
@@ -45,7 +45,7 @@ pytestmark = pytest.mark.browser
 def page_for(browser: Any, base: str, name: str, viewport: dict[str, Any] = DESKTOP) -> Page:
     user_signup(username=name, password=PASSWORD)
     page = browser.new_context(**viewport).new_page()
-    log_in(page, base, name)
+    start_session(page, base, name)
     return page
 
 

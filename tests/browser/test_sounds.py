@@ -27,8 +27,8 @@ from tests.browser.test_table_play import (
     MOVING,
     PASSWORD,
     latest_hand,
-    log_in,
     shot,
+    start_session,
     wait_until,
 )
 
@@ -83,7 +83,7 @@ def open_table(browser: Any, base: str, table: Table, name: str) -> Page:
     context = browser.new_context(**DESKTOP | MOVING)  # the cards are heard as they fly
     context.add_init_script(LISTEN)
     page = context.new_page()
-    log_in(page, base, name)
+    start_session(page, base, name)
     page.goto(f"{base}/tables/{table.pk}/")
     expect(page.locator("#conn")).to_have_text("")
     page.locator("h1").click()

@@ -29,8 +29,8 @@ from tests.browser.test_table_play import (
     PASSWORD,
     PHONE,
     latest_hand,
-    log_in,
     shot,
+    start_session,
     wait_until,
 )
 
@@ -201,10 +201,10 @@ def test_a_full_hand_of_eight_on_a_phone_with_every_control_in_reach(
     alice_index = next(i for i, entry in enumerate(hand.seating["players"]) if entry["seat"] == 1)
     # The layout is measured at rest: no card is in flight when it is.
     phone = browser.new_context(**PHONE).new_page()
-    log_in(phone, live_server_url, "alice")
+    start_session(phone, live_server_url, "alice")
     phone.goto(f"{live_server_url}/tables/{table.pk}/")
     desktop = browser.new_context(**DESKTOP).new_page()
-    log_in(desktop, live_server_url, "bob")
+    start_session(desktop, live_server_url, "bob")
     desktop.goto(f"{live_server_url}/tables/{table.pk}/")
 
     streets_seen = set()
@@ -306,7 +306,7 @@ def test_cards_and_chips_move_unless_the_player_or_the_device_asks_for_stillness
         context = browser.new_context(**options)
         context.add_init_script(COUNT_ANIMATIONS)
         pages[name] = context.new_page()
-        log_in(pages[name], live_server_url, name)
+        start_session(pages[name], live_server_url, name)
         pages[name].goto(f"{live_server_url}/tables/{table.pk}/")
         expect(pages[name].locator("#street")).to_have_text("Waiting for players")
 

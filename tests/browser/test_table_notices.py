@@ -31,11 +31,11 @@ from tests.browser.test_table_play import (
     PHONE,
     buy_in,
     latest_hand,
-    log_in,
     open_buy_in,
     seat_box,
     seat_numbers,
     shot,
+    start_session,
     wait_until,
 )
 from tests.tables.conftest import bet_and_call, play_out
@@ -58,7 +58,7 @@ def seat_both(browser: Any, base: str, table: Table) -> dict[int, Page]:
     for seat, name, viewport in ((1, "alice", DESKTOP), (2, "bob", PHONE)):
         user_signup(username=name, password=PASSWORD)
         page = browser.new_context(**viewport).new_page()
-        log_in(page, base, name)
+        start_session(page, base, name)
         page.goto(f"{base}/tables/{table.pk}/")
         open_buy_in(page, seat)
         buy_in(page, 200)
@@ -234,7 +234,7 @@ def test_a_hi_lo_split_says_who_took_which_half_and_calls_say_how_much(
     won = {seat: shares[seats.index(seat)] for seat in (high, low)}
 
     page = browser.new_context(**DESKTOP).new_page()
-    log_in(page, live_server_url, "alice")
+    start_session(page, live_server_url, "alice")
     page.goto(f"{live_server_url}/tables/{table.pk}/")
     expect(seat_box(page, high).locator(".seat-tags")).to_contain_text(f"wins {won[high]} (high)")
     expect(seat_box(page, low).locator(".seat-tags")).to_contain_text(f"wins {won[low]} (low)")
@@ -286,7 +286,7 @@ def test_sitting_out_waits_for_the_hand_and_a_mucked_hand_is_named_to_its_player
     pages = {}
     for seat, name, viewport in ((1, "alice", DESKTOP), (2, "bob", PHONE)):
         pages[seat] = browser.new_context(**viewport).new_page()
-        log_in(pages[seat], live_server_url, name)
+        start_session(pages[seat], live_server_url, name)
         pages[seat].goto(f"{live_server_url}/tables/{table.pk}/")
     alice, bob = pages[1], pages[2]
 

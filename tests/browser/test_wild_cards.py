@@ -20,7 +20,14 @@ from tables.models import Hand, Table
 from tables.services import hands as hand_services
 from tests.browser.test_bet_size import engine_now
 from tests.browser.test_table_notices import seat_to_act
-from tests.browser.test_table_play import DESKTOP, PASSWORD, log_in, seat_box, shot, wait_until
+from tests.browser.test_table_play import (
+    DESKTOP,
+    PASSWORD,
+    seat_box,
+    shot,
+    start_session,
+    wait_until,
+)
 from tests.rules.stacking import stack_deck
 
 try:
@@ -70,7 +77,7 @@ def deuces_hand(table: Table, server_channel_layer: None, monkeypatch: pytest.Mo
 
 def open_table(browser: Any, base: str, table: Table, name: str) -> Page:
     page = browser.new_context(**DESKTOP).new_page()
-    log_in(page, base, name)
+    start_session(page, base, name)
     page.goto(f"{base}/tables/{table.pk}/")
     return page
 
