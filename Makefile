@@ -3,8 +3,12 @@
 
 PYTHON ?= python3
 PORT ?= 8000
-# Processes `make test` runs the test suite in (pytest-xdist), one test file each at a time.
-TEST_PROCESSES ?= 2
+# Processes `make test` runs the test suite in (pytest-xdist), one test file each at a
+# time, handed out in the order tests/conftest.py gives them, not by xdist's own.
+# Three on two cores: the browser tests spend half their time waiting on pages,
+# and on a slow 2-core machine (2026-11-30) the suite took about 14 min on 3,
+# 15 on 4 and 16 on 2.
+TEST_PROCESSES ?= 3
 # Bot players at the demo bot table, so a newcomer finds a game going (0: none).
 BOTS ?= 3
 # Seconds each of them takes over a move (unset: the runner's own pace, 1.5 s).
@@ -25,7 +29,7 @@ test: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 	node --test tests/js/
-	$(BIN)/pytest -n $(TEST_PROCESSES) --dist loadfile
+	$(BIN)/pytest -n $(TEST_PROCESSES) --dist loadfile --no-loadscope-reorder
 
 # Migrate, then start Redis (embedded, unless REDIS_URL is set), a Celery worker,
 # Celery beat and Daphne under one supervisor process, after adding the demo data

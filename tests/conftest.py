@@ -35,6 +35,46 @@ T = TypeVar("T")
 os.environ["DATABASE_CONN_MAX_AGE"] = "0"
 
 
+# The browser tests' folder, whose files are spread through the run (below).
+BROWSER_TESTS = "tests/browser/"
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Spread the browser test files evenly through the run.
+
+    A browser test spends about half its time waiting on its pages and the
+    server, while most other tests keep a core busy. With
+    ``--no-loadscope-reorder`` (``make test``), pytest-xdist hands out files in
+    this order, so the two kinds run side by side. (xdist's own order, most
+    tests first, left every process waiting on pages together at the end.)
+    The other files keep that order, and each file keeps its items' order
+    (pytest-django's among them).
+    """
+    files: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        files.setdefault(item.nodeid.split("::")[0], []).append(item)
+    browser = [name for name in files if name.startswith(BROWSER_TESTS)]
+    others = sorted(
+        (name for name in files if not name.startswith(BROWSER_TESTS)),
+        key=lambda name: -len(files[name]),
+    )
+    items[:] = [item for name in spread(browser, others) for item in files[name]]
+
+
+def spread(few: list[str], many: list[str]) -> list[str]:
+    """``many`` in order with ``few`` in order among them, evenly, the first first.
+
+    >>> spread(["b1", "b2"], ["o1", "o2", "o3", "o4"])
+    ['b1', 'o1', 'o2', 'b2', 'o3', 'o4']
+    """
+    order = list(many)
+    step = (len(few) + len(many)) / max(len(few), 1)
+    for index, name in enumerate(few):
+        order.insert(round(index * step), name)
+    return order
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(
     django_db_modify_db_settings_parallel_suffix: None, tmp_path_factory: pytest.TempPathFactory
