@@ -223,6 +223,10 @@ def site_server(
         **os.environ,
         "DATABASE_URL": live_database_url(),
         "REDIS_URL": settings.REDIS_URL,
+        # The sessions a test makes (start_session) are signed with it. Without
+        # it, a server started after `make run`'s test wrote .secret_key would
+        # read that file and refuse them.
+        "SECRET_KEY": settings.SECRET_KEY,
         "DEBUG": "true",  # runserver serves static files only in DEBUG
         "CARDROOM_TURN_TASKS": "true",
         "CARDROOM_TURN_QUEUE": queue,
