@@ -69,6 +69,8 @@ def on_one_thread(scenario: Callable[[], Awaitable[T]]) -> T:
 
 
 def close_this_threads_connection() -> None:
+    """Close the calling thread's connection. (``connection.close`` itself would
+    be looked up on the thread that passes it, and close that one's.)"""
     connection.close()
 
 
