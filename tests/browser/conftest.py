@@ -2,9 +2,9 @@
 
 The server is what ``make run`` starts, on the test database: Django's
 ``runserver`` (which is Daphne here, serving the pages, the static files and
-the websockets), a Celery worker and the house's bot process (``run_bots
---home``, which plays the bots a home game's host adds), over the real
-PostgreSQL and Redis. So the
+the websockets) and a Celery worker, over the real PostgreSQL and Redis, and
+for a test that asks for it (``house_bots``) the house's bot process
+(``run_bots --home``, which plays the bots a home game's host adds). So the
 next hand is dealt by the worker after ``CARDROOM_NEXT_HAND_DELAY_SECONDS``,
 and players see the showdown as they would at home.
 
@@ -181,12 +181,13 @@ def _wait_for_port(port: int, server: subprocess.Popen, log: Path) -> None:
 
 @dataclass
 class SiteServer:
-    """The site's web server, its Celery worker and its bot process, shared by
-    every browser test of a run."""
+    """The site's web server and its Celery worker, shared by every browser test
+    of a process."""
 
     url: str
     logs: dict[str, Path]
     channel_prefix: str  # the channel layer's keys: the server's own (own_channel_layer)
+    env: dict[str, str]  # the processes' environment
 
     def log_sizes(self) -> dict[str, int]:
         return {name: log.stat().st_size for name, log in self.logs.items()}
@@ -240,25 +241,16 @@ def site_server(
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     port = free_port()
     folder = tmp_path_factory.mktemp("live-server")
-    logs = {
-        "web server": folder / "web.log",
-        "worker": folder / "worker.log",
-        "home bots": folder / "home-bots.log",
-    }
+    logs = {"web server": folder / "web.log", "worker": folder / "worker.log"}
     worker_argv = [sys.executable, "-m", "celery", "-A", "cardroom", "worker", "--pool=solo"]
     worker_argv += ["-Q", queue, "-n", f"{queue}@%h", "--without-mingle", "--without-gossip"]
     worker = start_process(worker_argv, env, logs["worker"])
     web_argv = [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"]
     web = start_process(web_argv, env, logs["web server"])
-    # Its bots retry until the web server answers, so it may start alongside.
-    bots_argv = [sys.executable, "manage.py", "run_bots", "--home"]
-    bots_argv += ["--url", f"ws://127.0.0.1:{port}", "--think", str(BOT_THINK_SECONDS)]
-    bots = start_process(bots_argv, env, logs["home bots"])
     try:
         _wait_for_port(port, web, logs["web server"])
-        yield SiteServer(f"http://127.0.0.1:{port}", logs, env["CHANNEL_LAYER_PREFIX"])
+        yield SiteServer(f"http://127.0.0.1:{port}", logs, env["CHANNEL_LAYER_PREFIX"], env)
     finally:
-        stop_process_group(bots)
         stop_process_group(web)
         stop_process_group(worker)
         # The turn timeouts still waiting in the queue die with it.
@@ -266,6 +258,27 @@ def site_server(
         redis.Redis.from_url(settings.REDIS_URL).delete(
             queue, *(prefix + queue for prefix in kombu)
         )
+
+
+@pytest.fixture
+def house_bots(live_server_url: str, site_server: SiteServer, tmp_path: Path) -> Iterator[None]:
+    """The house's bot process (``run_bots --home``), playing at the shared server
+    for this test only.
+
+    Not for the whole run, as the server is: it plays every home game's bots it
+    finds in the database, and the database is also that of the other tests
+    this process runs, whose own servers and bot processes play their bots.
+    """
+    log = tmp_path / "home-bots.log"
+    url = live_server_url.replace("http://", "ws://")
+    argv = [sys.executable, "manage.py", "run_bots", "--home"]
+    argv += ["--url", url, "--think", str(BOT_THINK_SECONDS)]
+    bots = start_process(argv, site_server.env, log)
+    try:
+        yield
+    finally:
+        stop_process_group(bots)
+        print("--- home bots ---", log.read_text(errors="replace"), sep="\n")
 
 
 @pytest.fixture

@@ -131,7 +131,7 @@ def call_and_play(table: Table, pages: dict[int, Page], number: int, last: str |
 
 
 def test_a_home_game_night_from_the_invite_to_the_settle_up(
-    browser: Any, live_server_url: str, transactional_db: None, screenshots: Path
+    browser: Any, live_server_url: str, house_bots: None, screenshots: Path
 ) -> None:
     for name in ("alice", "bob", "carol"):
         user_signup(username=name, password=PASSWORD)
