@@ -8,9 +8,9 @@ import os
 import signal
 import subprocess
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 from urllib.parse import quote
 from uuid import uuid4
 
@@ -126,10 +126,10 @@ FLUSH_ATTEMPTS = 3
 def retrying_deadlocks(flush: Callable[[], T]) -> T:
     """``flush``, tried again when PostgreSQL ends it as a deadlock.
 
-    Emptying the database (TRUNCATE) locks its tables one by one, and deadlocks
-    with a server or worker a test started that reads two of them at the same
-    moment (a sweep, a closing socket): nothing was emptied, so it is tried
-    again. ``flush`` reports a database error as a CommandError caused by it.
+    Emptying the database locks its rows table by table, and deadlocks with a
+    server or worker a test started that writes two of them at the same moment
+    (a sweep, a closing socket): nothing was emptied, so it is tried again.
+    ``flush`` reports a database error as a CommandError caused by it.
     """
     from django.core.management import CommandError
     from django.db import OperationalError
@@ -142,6 +142,41 @@ def retrying_deadlocks(flush: Callable[[], T]) -> T:
                 raise
             time.sleep(0.5)
     raise AssertionError("unreachable: the last attempt returns or raises")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def flush_by_delete() -> Iterator[None]:
+    """Empty PostgreSQL's tables with DELETE, not TRUNCATE, after a transactional test.
+
+    TRUNCATE gives each of the 30-odd tables new files, which took about 0.2 s
+    a test, a tenth of the suite's time; a DELETE of the few rows a test
+    leaves takes a hundredth of that. Every foreign key is deferred, so the
+    tables are emptied in any order within the one transaction Django's
+    flush runs. A flush asked to reset sequences or to cascade is Django's
+    TRUNCATE, as before.
+    """
+    from django.db.backends.base.operations import BaseDatabaseOperations
+    from django.db.backends.postgresql.operations import DatabaseOperations
+
+    original = DatabaseOperations.sql_flush
+
+    def deleting(
+        self: BaseDatabaseOperations,
+        style: Any,
+        tables: Sequence[str],
+        *,
+        reset_sequences: bool = False,
+        allow_cascade: bool = False,
+    ) -> list[str]:
+        if reset_sequences or allow_cascade:
+            return original(
+                self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade
+            )
+        return [f"DELETE FROM {self.quote_name(table)};" for table in tables]
+
+    DatabaseOperations.sql_flush = deleting  # type: ignore[method-assign]
+    yield
+    DatabaseOperations.sql_flush = original  # type: ignore[method-assign]
 
 
 @pytest.fixture(scope="session", autouse=True)
