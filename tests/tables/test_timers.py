@@ -339,6 +339,15 @@ def _short_clock(stakes: Stakes, action_seconds: int) -> None:
     stakes.save(update_fields=["action_seconds", "time_bank_seconds"])
 
 
+def _hand_with_a_short_first_turn(stakes: Stakes, table: Table) -> Hand:
+    """A new hand whose first turn has a second; the turns after it get an hour,
+    so that on a busy machine none of them runs out while the test looks."""
+    _short_clock(stakes, 1)
+    hand = services.hand_start(table_id=table.pk)  # commits, which sends the task
+    _short_clock(stakes, 3600)
+    return hand
+
+
 def _timed_out(hand: Hand) -> list[Move]:
     return [move for move in stored_moves(hand) if move.timed_out]
 
@@ -348,8 +357,7 @@ def test_a_real_worker_times_out_an_unanswered_turn(
     start_worker: Callable[..., Worker], stakes: Stakes, seated: Table
 ) -> None:
     start_worker()
-    _short_clock(stakes, 1)
-    hand = services.hand_start(table_id=seated.pk)  # commits, which sends the task
+    hand = _hand_with_a_short_first_turn(stakes, seated)
     (move,) = wait_until(lambda: _timed_out(hand), "the turn to time out")
     assert (move.number, move.kind) == (1, "bring_in")  # a forced bet is posted
 
@@ -378,8 +386,7 @@ def test_a_timeout_task_delivered_again_changes_nothing(
     start_worker: Callable[..., Worker], stakes: Stakes, seated: Table
 ) -> None:
     worker = start_worker()
-    _short_clock(stakes, 1)
-    hand = services.hand_start(table_id=seated.pk)
+    hand = _hand_with_a_short_first_turn(stakes, seated)
     wait_until(lambda: _timed_out(hand), "the turn to time out")
     hand.refresh_from_db()
     version = hand.version
@@ -402,10 +409,9 @@ def test_beats_sweep_times_out_a_turn_whose_task_was_lost(
     worker = start_worker(beat=True)
     lost = f"test-timers-lost-{uuid4().hex}"  # a queue no worker reads
     settings.CARDROOM_TURN_QUEUE = lost
-    _short_clock(stakes, 1)
     client = redis.Redis.from_url(redis_url)
     try:
-        hand = services.hand_start(table_id=seated.pk)
+        hand = _hand_with_a_short_first_turn(stakes, seated)
         (move,) = wait_until(lambda: _timed_out(hand), "the sweep to time the turn out")
         assert move.number == 1
         assert client.llen(lost) == 1  # the turn's own task never left its queue
