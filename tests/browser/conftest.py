@@ -304,12 +304,13 @@ def live_server_url(
 def _quiesce() -> None:
     """Leave the server nothing to do before pytest-django empties the database.
 
-    The emptying (TRUNCATE) deadlocks with a transaction of the server's that
-    runs at the same moment: a closed page's ``connection_close``, the worker
-    dealing the next hand. So the tables close (no hand is dealt after this),
-    the server gets a while to forget the closed pages' sockets and finish
-    what it was doing, and the database is emptied here, again if a deadlock
-    interrupts it; pytest-django's own emptying then finds nothing to do.
+    The emptying (a DELETE of each table's rows, ``tests/conftest.py``) can
+    deadlock with a transaction of the server's that runs at the same moment:
+    a closed page's ``connection_close``, the worker dealing the next hand. So
+    the tables close (no hand is dealt after this), the server gets a while to
+    forget the closed pages' sockets and finish what it was doing, and the
+    database is emptied here, again if a deadlock interrupts it;
+    pytest-django's own emptying then finds nothing to do.
     """
     Table.objects.update(is_open=False)
     deadline = time.monotonic() + CLOSE_SECONDS
