@@ -141,3 +141,24 @@ def test_the_host_pauses_resumes_removes_a_friend_and_closes_the_game(
     LOOK_HERE.mkdir(parents=True, exist_ok=True)
     for picture in screenshots.glob("*.png"):
         shutil.copy(picture, LOOK_HERE / picture.name)
+
+
+def test_the_invite_links_underscores_show(
+    browser: Any, live_server_url: str, table: Table, screenshots: Path
+) -> None:
+    """An invite code may hold "_": the host's box for the link must draw it,
+    not cut it off below the line so that it reads as a space."""
+    alice = user_signup(username="alice", password=PASSWORD)
+    Table.objects.filter(pk=table.pk).update(host=alice, invite_code="a_b")
+    page = browser.new_context(**DESKTOP).new_page()
+    start_session(page, live_server_url, "alice")
+    page.goto(f"{live_server_url}/tables/{table.pk}/")
+    link = page.locator("#invite-link")
+    expect(link).to_have_value(f"{live_server_url}/home/join/#a_b")
+    shot(link, screenshots, "invite-link-desktop")
+    drawn = {}
+    for text in ("_" * 30, " " * 30):
+        link.evaluate("(box, text) => { box.value = text; }", text)
+        drawn[text] = link.screenshot()
+    cut_off = drawn["_" * 30] == drawn[" " * 30]
+    assert not cut_off, "the link's underscores were drawn as spaces"
