@@ -10,8 +10,10 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 
+from cardroom.rows import RowLoaded
 
-class User(AbstractUser):
+
+class User(AbstractUser, RowLoaded):
     class CardSize(models.TextChoices):
         NORMAL = "normal", "Normal"
         LARGE = "large", "Large"
@@ -54,7 +56,7 @@ class User(AbstractUser):
         return self.display_name or self.username
 
 
-class ChipTransfer(models.Model):
+class ChipTransfer(RowLoaded):
     """One change to a player's balance; rows are only ever added."""
 
     class Kind(models.TextChoices):
@@ -87,7 +89,7 @@ class ChipTransfer(models.Model):
         return f"{self.get_kind_display()} {self.amount:+} for {self.user}"
 
 
-class AddressQuota(models.Model):
+class AddressQuota(RowLoaded):
     """How much of one limited action a key (an address, an email) has used in its window.
 
     ``accounts.services.quota_claim`` takes one use in the caller's

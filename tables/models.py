@@ -20,6 +20,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.dateparse import parse_datetime
 
+from cardroom.rows import RowLoaded
 from tables.names import as_sentence
 from tables.rules import GameConfig, IllegalAction
 from tables.rules import RakeRule as EngineRake
@@ -33,7 +34,7 @@ from tables.rules.variants import VARIANTS
 VARIANT_CHOICES = variant_choices()
 
 
-class RakeRule(models.Model):
+class RakeRule(RowLoaded):
     name = models.CharField(max_length=60, unique=True)
     percent = models.DecimalField(
         max_digits=5,
@@ -69,7 +70,7 @@ def _between(low: int, high: int) -> list[MinValueValidator | MaxValueValidator]
 MAX_SEATS = 8  # the most seats a table has (and players a hand is dealt to)
 
 
-class Stakes(models.Model):
+class Stakes(RowLoaded):
     class TimeoutPolicy(models.TextChoices):
         CHECK_FOLD = "check_fold", "Check if checking is free, otherwise fold"
         ALL_IN = (
@@ -371,7 +372,7 @@ def _known(*values: object) -> bool:
     return None not in values
 
 
-class Table(models.Model):
+class Table(RowLoaded):
     """A table: its terms (seats, buy-ins, clock, rake, sit-out rules: its
     stakes), and the game or games it deals, by its policy.
 
@@ -521,7 +522,7 @@ class Table(models.Model):
         return self.hands.filter(ended_at__isnull=True).first()
 
 
-class HomeRules(models.Model):
+class HomeRules(RowLoaded):
     """What hosts may open as home games: one row, set by the operator in the admin.
 
     Empty lists allow every game and structure. A home game's stakes are its
@@ -590,7 +591,7 @@ class HomeRules(models.Model):
             raise ValidationError({"structures": f"Not a structure: {', '.join(map(str, bad))}."})
 
 
-class TableMember(models.Model):
+class TableMember(RowLoaded):
     """A player who opened a home game's invite link (or was let in by its
     host): they may see, watch and join the table."""
 
@@ -609,7 +610,7 @@ class TableMember(models.Model):
         return f"{self.player} at {self.table}"
 
 
-class SeatRequest(models.Model):
+class SeatRequest(RowLoaded):
     """A member's request to sit at a home game whose host approves each seat:
     the seat and buy-in they asked for, until the host approves or refuses it
     or they withdraw it."""
@@ -632,7 +633,7 @@ class SeatRequest(models.Model):
         return f"{self.player} asks for seat {self.number} at {self.table}"
 
 
-class HomeBot(models.Model):
+class HomeBot(RowLoaded):
     """A bot its host added to a home game: the house's bot process
     (``manage.py run_bots --home``) plays it there until the host removes it."""
 
@@ -653,7 +654,7 @@ class HomeBot(models.Model):
         return f"{self.player} playing at {self.table}"
 
 
-class TableGame(models.Model):
+class TableGame(RowLoaded):
     """One game of a mixed table's list: either a stakes' whole game (its
     variant, structure, sizes and rule options), or a variant dealt with the
     sizes and options of the table's own stakes (seed 003's "spread limit
@@ -729,7 +730,7 @@ class TableGame(models.Model):
                 )
 
 
-class Seat(models.Model):
+class Seat(RowLoaded):
     class State(models.TextChoices):
         PLAYING = "playing", "Playing"
         SITTING_OUT = "sitting_out", "Sitting out"
@@ -814,7 +815,7 @@ class Seat(models.Model):
         return f"{self.table} seat {self.number}"
 
 
-class KeptTimeBank(models.Model):
+class KeptTimeBank(RowLoaded):
     """The time bank a player stood up with, kept for their return to the table.
 
     A time bank is the player's at the table, not the seat's: one who stands
@@ -842,7 +843,7 @@ class KeptTimeBank(models.Model):
         return f"{self.player_id}'s time bank at {self.table_id}"
 
 
-class WaitingPlayer(models.Model):
+class WaitingPlayer(RowLoaded):
     """A player in line for a seat at a full table, first come first served.
 
     When a seat frees, the first in line without an offer is offered it until
@@ -875,7 +876,7 @@ class WaitingPlayer(models.Model):
         return f"{self.player} waiting at {self.table}"
 
 
-class TableConnection(models.Model):
+class TableConnection(RowLoaded):
     """One open websocket of a logged-in viewer at a table, as its Daphne process vouches.
 
     A player may have the table open in several tabs, on several Daphne
@@ -918,7 +919,7 @@ class Move:
     at: datetime.datetime | None
 
 
-class Hand(models.Model):
+class Hand(RowLoaded):
     """One hand at a table. ``deck`` and ``state`` hold every card: server-only."""
 
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="hands")
@@ -1091,7 +1092,7 @@ class Hand(models.Model):
         return {entry["player"] for entry in self.seating["players"] if "name" not in entry}
 
 
-class ChatLine(models.Model):
+class ChatLine(RowLoaded):
     """One line of a table's chat, kept so a page opened later shows the recent talk."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat_lines")
@@ -1109,7 +1110,7 @@ class ChatLine(models.Model):
         return f"{self.table} #{self.pk}: {self.text[:40]}"
 
 
-class HandResult(models.Model):
+class HandResult(RowLoaded):
     """What one player put in and took out of one hand."""
 
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="results")
@@ -1142,7 +1143,7 @@ class HandResult(models.Model):
         return f"{self.hand}: {self.player} {self.net:+}"
 
 
-class RakeEntry(models.Model):
+class RakeEntry(RowLoaded):
     hand = models.OneToOneField(Hand, on_delete=models.PROTECT, related_name="rake_entry")
     table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="rake_entries")
     stakes = models.ForeignKey(Stakes, on_delete=models.PROTECT, related_name="rake_entries")
@@ -1164,7 +1165,7 @@ class RakeEntry(models.Model):
         return f"{self.amount} from {self.hand}"
 
 
-class PlayerDay(models.Model):
+class PlayerDay(RowLoaded):
     """A player was dealt into at least one hand at a table on a day.
 
     A summary of :class:`HandResult` for the activity report, which counts
