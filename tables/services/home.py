@@ -91,12 +91,17 @@ def home_game_open(*, host_id: int, game: HomeGame) -> Table:
 
 
 def _free_name(model: type[Stakes] | type[Table], name: str) -> str:
-    """``name``, or with a number after it if a row has it already: names are unique."""
+    """``name``, or with a number after it if a row has it already: names are unique.
+
+    The number is in brackets, ``Friday stud (2)``: a "#" would read as the
+    hand's number where pages write one after the table's name
+    (``Friday stud #2 #14`` in a player's hands).
+    """
     name = name[:52]
     taken = set(model.objects.filter(name__startswith=name).values_list("name", flat=True))
     if name not in taken:
         return name
-    return next(f"{name} #{n}" for n in range(2, len(taken) + 3) if f"{name} #{n}" not in taken)
+    return next(f"{name} ({n})" for n in range(2, len(taken) + 3) if f"{name} ({n})" not in taken)
 
 
 def _new_code() -> str:

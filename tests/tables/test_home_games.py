@@ -54,7 +54,7 @@ def client_of(user: User | None) -> Client:
 def open_game(host: User, **changes: Any) -> Table:
     response = client_of(host).post(reverse("home_new"), {**FORM, **changes})
     assert response.status_code == 302, response.content.decode()
-    return Table.objects.get(host=host, name=changes.get("name", FORM["name"]))
+    return Table.objects.filter(host=host).latest("pk")  # its name may have a number added
 
 
 def join(user: User, code: str, address: str = "203.0.113.5") -> Any:
@@ -87,6 +87,16 @@ def test_a_player_opens_a_dealers_choice_home_game_from_the_form(alice: User) ->
     )
     assert stakes.rake is None  # the operator's default: no rake at home
     assert len(table.invite_code) >= 43  # 256 random bits, URL-safe
+
+
+def test_a_name_taken_already_gets_a_number_in_brackets(
+    alice: User, bob: User, carol: User
+) -> None:
+    """Table names are unique; a number with "#" would read as a hand's."""
+    names = [open_game(host).name for host in (alice, bob, carol)]
+    assert names == ["Friday stud", "Friday stud (2)", "Friday stud (3)"]
+    stakes = [t.stakes.name for t in Table.objects.filter(name__in=names).order_by("pk")]
+    assert stakes == ["Home: Friday stud", "Home: Friday stud (2)", "Home: Friday stud (3)"]
 
 
 def test_opening_needs_a_login() -> None:
