@@ -127,6 +127,9 @@ def test_a_long_name_is_cut_short_and_never_widens_a_page(
         page.goto(f"{live_server_url}/hands/")
         shot(page, screenshots, f"{device_name}-4-my-hands")
         assert fits_width(page), "My hands"
+        controls = page.locator("#hand-filters :is(select, input:not([type=hidden]), button)")
+        heights = controls.evaluate_all("all => all.map(c => c.getBoundingClientRect().height)")
+        assert len(heights) > 2 and len(set(heights)) == 1, f"the filters' heights: {heights}"
         if device is PHONE:
             assert header_is_one_line(page)
 
