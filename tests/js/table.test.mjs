@@ -6,7 +6,7 @@ import { test } from "node:test";
 import { actMessage, actionChoices } from "../../static/js/table/actions.js";
 import { moveFor } from "../../static/js/table/advance.js";
 import { TICK_MS, barTo, clockAt, clockPlan } from "../../static/js/table/clock.js";
-import { centreWords } from "../../static/js/table/render.js";
+import { OUT_OF_CHIPS, centreWords, seatTags } from "../../static/js/table/render.js";
 import { amountProblem } from "../../static/js/table/seat-controls.js";
 import { LONGEST_WAIT_MS, messagesOf, missedOne, nextWait } from "../../static/js/table/socket.js";
 
@@ -193,4 +193,15 @@ test("a table waiting for players or closed says so", () => {
   assert.equal(centreWords(snap, null).heading, "Waiting for players");
   snap.table.waiting = "closed";
   assert.deepEqual(centreWords(snap, null), { heading: "The table is closed", turn: "No new hands start here." });
+});
+
+test("a busted seat says it is out of chips, not that it plays the next hand", () => {
+  const running = { finished: false, dealer: 3 };
+  const seat = (stack) => ({ number: 2, state: "playing", stack, leaving: false });
+  assert.deepEqual(seatTags(seat(0), null, running, null, false, null), [OUT_OF_CHIPS]);
+  assert.deepEqual(seatTags(seat(0), null, null, null, false, null), [OUT_OF_CHIPS]);
+  // Sat down during the hand with chips: dealt in from the next one.
+  assert.deepEqual(seatTags(seat(500), null, running, null, false, null), ["next hand"]);
+  const sittingOut = { ...seat(0), state: "sitting_out" };
+  assert.deepEqual(seatTags(sittingOut, null, running, null, false, null), ["sitting out"]);
 });

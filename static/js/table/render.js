@@ -20,6 +20,9 @@ import { SAT_OUT_FOR_TIMEOUTS, seatName } from "./narrate.js";
 import { asksForSeats, seatAsked } from "./seat-requests.js";
 import { engineIndex, seatOf } from "./state.js";
 
+// A seat with no chips behind it and no hand: dealt out until its player rebuys.
+export const OUT_OF_CHIPS = "out of chips";
+
 // Seat number -> "wins 24 (main pot)" for the finished hand's winners.
 export function winnersBySeat(snap) {
   const out = {};
@@ -86,10 +89,12 @@ function occupiedSeat(table, seat, winners) {
 // (folded, all in, mucked), leaving, dealer, and what it won. `sittingOutNext`:
 // the viewer's own seat sits out when its hand ends, which only they are told.
 // While the next hand's dealer calls its game (`call`), the button is theirs.
-function seatTags(seat, hp, info, won, sittingOutNext, call) {
+export function seatTags(seat, hp, info, won, sittingOutNext, call) {
   const tags = [];
   if (seat.state === "sitting_out" && seat.sat_out_for === "timeouts") tags.push(SAT_OUT_FOR_TIMEOUTS);
   else if (seat.state !== "playing") tags.push(seat.state.replace("_", " "));
+  // Busted: dealt out until they buy back in.
+  else if (!hp && seat.stack === 0) tags.push(OUT_OF_CHIPS);
   // Sat down during a hand: dealt in from the next one.
   else if (!hp && info && !info.finished) tags.push("next hand");
   if (sittingOutNext) tags.push("sitting out next hand");
