@@ -1,6 +1,7 @@
 """The operators' admin pages in a real browser: the stakes form keeps its long
-choices in their column, a table's page closes and reopens it, and the pages
-changed for them run under the Content-Security-Policy.
+choices in their column, a table's page closes and reopens it, the pages
+changed for them run under the Content-Security-Policy, and the reports' total
+rows line up with their columns.
 
 The boss is a superuser, signed in at the admin's own login page.
 """
@@ -13,9 +14,12 @@ from typing import Any
 import pytest
 
 from accounts.models import User
+from accounts.services import user_signup
+from tables import services
 from tables.models import Table
 from tests.browser.test_csp import refusals
 from tests.browser.test_table_play import DESKTOP, PASSWORD, PHONE, shot
+from tests.tables.conftest import bet_and_call, play_out
 
 try:
     from playwright.sync_api import expect
@@ -126,3 +130,47 @@ def test_the_operators_pages_run_under_the_policy(
         expect(page.locator("#content")).to_be_visible()
 
     assert refused == []
+
+
+def test_a_reports_total_row_lines_up_with_the_rows_above(
+    browser: Any, live_server_url: str, table: Table
+) -> None:
+    """Each report's total row: its figures in the body's colour, on its
+    label's line, right-aligned with their column's figures, and ruled under
+    every cell, not the label's alone."""
+    for number, name in enumerate(("ann", "ben"), start=1):
+        player = user_signup(username=name, password=PASSWORD)  # with its first chips
+        services.seat_take(table_id=table.pk, player_id=player.pk, seat_number=number, buy_in=500)
+    play_out(services.hand_start(table_id=table.pk), bet_and_call)
+    page = admin_page(browser, live_server_url, DESKTOP)
+    for path in ("/admin/rake-report/", "/admin/activity-report/"):
+        page.goto(live_server_url + path)
+        expect(page.locator(".report-grid tfoot").first).to_be_visible()
+        skewed = page.evaluate(
+            """() => [...document.querySelectorAll('.report-grid table:has(tfoot)')]
+            .flatMap(table => {
+                const [label, ...figures] = table.querySelectorAll('tfoot tr > *');
+                const body = table.querySelector('tbody tr > td.num');
+                const line = (cell) => getComputedStyle(cell).borderBottomWidth;
+                const text = (cell) => {
+                    const range = document.createRange();
+                    range.selectNodeContents(cell);
+                    return range.getBoundingClientRect();
+                };
+                const top = text(label).top;
+                return figures.flatMap(cell => {
+                    const problems = [];
+                    if (Math.abs(text(cell).top - top) > 1) problems.push('not on the label line');
+                    if (getComputedStyle(cell).color !== getComputedStyle(body).color)
+                        problems.push('another colour');
+                    if (line(cell) !== line(label)) problems.push('another rule');
+                    const column = table.querySelector('tbody tr').cells[cell.cellIndex];
+                    if (column && column.classList.contains('num')
+                            && column.textContent.trim()
+                            && Math.abs(text(cell).right - text(column).right) > 1)
+                        problems.push('off its column');
+                    return problems.map(p => `${table.id} column ${cell.cellIndex}: ${p}`);
+                });
+            })"""
+        )
+        assert skewed == [], path
