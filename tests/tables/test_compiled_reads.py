@@ -225,6 +225,22 @@ def test_reads_sent_in_one_trip_give_what_each_gives_alone(busy: Table) -> None:
     assert together == alone and all(together)
 
 
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("postgresql")
+def test_rows_taken_inside_a_trip_send_what_came_before_them(busy: Table) -> None:
+    """Rows asked for before the block ends come back then, in a round trip
+    of their own, and what is sent after them still goes with the block's end."""
+    with transaction.atomic():
+        with one_trip():
+            seats = SEATS.send(busy.pk).rows()
+            waiting = WAITING.send(busy.pk)
+        assert [fields(o) for o in seats] == [fields(o) for o in SEATS(busy.pk)]
+        assert [entry.player_id for entry in waiting.rows()] == [
+            entry.player_id for entry in WAITING(busy.pk)
+        ]
+    assert len(seats) == 2 and autocommit_everywhere()
+
+
 def sent_begins(trace: str) -> int:
     """The BEGINs the client sent, in a libpq protocol trace."""
     return sum(line.startswith("F") and '"BEGIN"' in line for line in trace.splitlines())
