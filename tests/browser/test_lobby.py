@@ -1,5 +1,5 @@
 """The lobby in a real browser: its columns, its order, sorting that survives
-live updates, and a phone's screen.
+live updates, a desktop's rows two lines tall at most, and a phone's screen.
 
 A visitor, not logged in, compares tables before choosing one: three tables
 with different buy-ins, one of them full with a player waiting. On a phone,
@@ -126,6 +126,33 @@ def test_a_visitor_compares_tables_and_sorts_them(
     assert page.evaluate("window.kept.length === 4 && window.kept.every((a) => a.isConnected)")
     page.locator("#lobby th", has_text="Waiting").get_by_role("button").click()
     assert names(page)[-1] == "Cheap"  # the only table with anyone waiting, ascending
+
+
+def test_on_a_desktop_each_tables_stakes_and_rake_take_two_lines_at_most(
+    browser: Any, live_server_url: str, tables: dict[str, Table], screenshots: Path
+) -> None:
+    """The longest game's name among them, so that a desktop's lobby stays a
+    list to scan: each row two lines tall at most, not four or five."""
+    long = Stakes.objects.create(
+        name="Hi-lo stakes", variant="stud8", ante=1, bring_in=2, small_bet=5, big_bet=10,
+        min_buy_in=100, max_buy_in=1000, rake=tables["Cheap"].stakes.rake,
+    )  # fmt: skip
+    Table.objects.create(name="Demo Seven-card Stud Hi-Lo 1", stakes=long)
+    page = browser.new_context(**DESKTOP).new_page()
+    page.goto(live_server_url + "/tables/")
+    expect(page.locator("#lobby tbody tr")).to_have_count(4)
+    lines = page.evaluate(
+        """() => [...document.querySelectorAll('#lobby tbody td')].map(cell => {
+            const text = [...cell.childNodes].find(node => node.nodeType === Node.TEXT_NODE
+                && node.textContent.trim()) || cell;
+            const range = document.createRange();
+            range.selectNodeContents(text);
+            const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+            return [cell.textContent.trim().slice(0, 40), tops.size];
+        })"""
+    )
+    shot(page, screenshots, "lobby-desktop")
+    assert [cell for cell in lines if cell[1] > 2] == [], lines
 
 
 def test_on_a_phone_the_lobby_fits_the_screen_and_marks_the_players_table(
