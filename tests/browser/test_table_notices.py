@@ -4,9 +4,11 @@ Personas:
 - alice, on a desktop browser, reloads in the middle of a hand, then leaves
   after it; later she lets her turns run out.
 - bob, on a phone-sized browser, plays on, by keyboard where he can.
+- carol, on a phone, sits out until the table stands her up (al and bo
+  play the hand that does it, through the services).
 
-Every check reads the page as a person would; the hand is read from the
-database only to know whose turn it is.
+Every check reads the page as a person would; the database is read only to
+know whose turn it is, or that a change the page is to show has been made.
 """
 
 from __future__ import annotations
@@ -325,3 +327,46 @@ def test_sitting_out_waits_for_the_hand_and_a_mucked_hand_is_named_to_its_player
         expect(seat_box(page, 1).locator(".seat-tags")).not_to_contain_text("next hand")
     shot(alice, screenshots, "alice-2-her-mucked-hand")
     shot(bob, screenshots, "bob-2-alice-mucked")
+
+
+@pytest.mark.usefixtures("server_channel_layer")
+def test_a_player_stood_up_for_sitting_out_is_told_why_and_that_the_chips_are_back(
+    browser: Any, live_server_url: str, table: Table, screenshots: Path
+) -> None:
+    """Carol sits, then sits out; with the stakes' ``sit_out_hands`` at 1, the
+    first hand dealt without her stands her up. Her page says so, where it
+    would otherwise only offer an empty seat; a player who leaves by choice
+    is not told it."""
+    stakes = table.stakes
+    stakes.sit_out_hands = 1
+    stakes.save(update_fields=["sit_out_hands"])
+    users = {name: user_signup(username=name, password=PASSWORD) for name in ("carol", "al", "bo")}
+    carol = browser.new_context(**PHONE).new_page()
+    start_session(carol, live_server_url, "carol")
+    carol.goto(f"{live_server_url}/tables/{table.pk}/")
+    open_buy_in(carol, 3)
+    buy_in(carol, 300)
+    sit_out = carol.locator("#seat-controls").get_by_role("checkbox", name="Sit out next hand")
+    sit_out.check()
+    wait_until(lambda: Seat.objects.get(player=users["carol"]).state == "sitting_out", "sit out")
+    for number, name in ((1, "al"), (2, "bo")):
+        services.seat_take(
+            table_id=table.pk, player_id=users[name].pk, seat_number=number, buy_in=300
+        )
+    assert off_the_loop(lambda: services.hand_start(table_id=table.pk)) is not None
+    off_the_loop(lambda: broadcast.table_changed(table.pk))
+    assert not Seat.objects.filter(player=users["carol"]).exists()
+
+    controls = carol.locator("#seat-controls")
+    expect(controls).to_contain_text("You were stood up, your chips back in your balance")
+    expect(controls).to_contain_text("Pick an empty seat to sit down.")
+    shot(carol, screenshots, "carol-stood-up")
+
+    # Sitting down again clears it; leaving by choice doesn't bring it back.
+    open_buy_in(carol, 4)
+    buy_in(carol, 100)
+    expect(seat_box(carol, 4).locator(".seat-name")).to_have_text("carol")
+    expect(controls).not_to_contain_text("stood up")
+    controls.get_by_role("button", name="Leave table").click()  # not dealt in: at once
+    expect(controls).to_contain_text("Pick an empty seat to sit down.")
+    expect(controls).not_to_contain_text("stood up")

@@ -7,7 +7,7 @@ import { actMessage, actionChoices } from "../../static/js/table/actions.js";
 import { moveFor } from "../../static/js/table/advance.js";
 import { TICK_MS, barTo, clockAt, clockPlan } from "../../static/js/table/clock.js";
 import { OUT_OF_CHIPS, centreWords, seatTags } from "../../static/js/table/render.js";
-import { amountProblem } from "../../static/js/table/seat-controls.js";
+import { amountProblem, stoodUp } from "../../static/js/table/seat-controls.js";
 import { LONGEST_WAIT_MS, messagesOf, missedOne, nextWait } from "../../static/js/table/socket.js";
 
 test("a call and a bring-in are labelled with their cost, a bet with its amount", () => {
@@ -204,4 +204,18 @@ test("a busted seat says it is out of chips, not that it plays the next hand", (
   assert.deepEqual(seatTags(seat(500), null, running, null, false, null), ["next hand"]);
   const sittingOut = { ...seat(0), state: "sitting_out" };
   assert.deepEqual(seatTags(sittingOut, null, running, null, false, null), ["sitting out"]);
+});
+
+test("a seat gone unasked at an open table was stood up; one the viewer left was not", () => {
+  const snap = (seat, { open = true, leaving = false } = {}) => ({
+    you: { seat },
+    table: { is_open: open, seats: seat ? [{ number: seat, leaving }] : [] },
+  });
+  assert.equal(stoodUp(snap(3), snap(null), false), true);
+  assert.equal(stoodUp(snap(3), snap(null), true), false); // Leave table, clicked
+  assert.equal(stoodUp(snap(3, { leaving: true }), snap(null), false), false); // after this hand
+  assert.equal(stoodUp(snap(3), snap(null, { open: false }), false), false); // the table closed
+  assert.equal(stoodUp(snap(3), snap(3), false), false);
+  assert.equal(stoodUp(snap(null), snap(null), false), false);
+  assert.equal(stoodUp({ you: null, table: { is_open: true, seats: [] } }, snap(null), false), false);
 });

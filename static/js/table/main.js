@@ -16,7 +16,7 @@ import { renderHost } from "./host.js";
 import { HandLog, listenForChat, logSnapshot, takeChat } from "./log.js";
 import { animate, dealMs, movesBetween } from "./motion.js";
 import { renderBalance, renderCentre, renderLastHand, renderSeats } from "./render.js";
-import { BuyIn, renderSeatControls } from "./seat-controls.js";
+import { BuyIn, renderSeatControls, stoodUp } from "./seat-controls.js";
 import { SeatAsk, asksForSeats, redrawSeatRequests, renderSeatRequests } from "./seat-requests.js";
 import { Sounds, turnBegins } from "./sounds.js";
 import { TableSocket, tableUrl } from "./socket.js";
@@ -54,6 +54,7 @@ function start(room) {
     reviewUrl: (id) => config.handUrl.replace(/0\/$/, id + "/"),
     send(message) {
       if (!table.socket.send(message)) showError("Not connected yet; try again in a moment.");
+      else if (message.type === "leave" || message.type === "stay") table.askedToLeave = message.type === "leave";
     },
     // Where a home game's host approves each seat, a member asks for it (seat-requests.js).
     sit: (number) => (asksForSeats(table.state.snap) ? table.seatAsk.open(number) : table.buyIn.open(number)),
@@ -62,6 +63,8 @@ function start(room) {
     decided: null, // the decision whose move is on its way, if any (actions.js)
     called: null, // the dealer's call on its way, {number, position}, if any (actions.js)
     hostConfirming: null, // a home game's host command awaiting "are you sure?" (host.js)
+    askedToLeave: false, // the viewer asked to leave their seat (seat-controls.js, stoodUp)
+    stoodUp: false, // the table stood the viewer up, unasked: their seat controls say so
   };
   table.buyIn = new BuyIn(table);
   table.seatAsk = new SeatAsk(table);
@@ -112,6 +115,9 @@ function takeSnapshot(table, message) {
   const { before, fresh } = logSnapshot(table, message);
   if (before) table.log.seats(before, message);
   table.log.calls(before, message);
+  if (before && stoodUp(before, message, table.askedToLeave)) table.stoodUp = true;
+  if (table.mySeat()) table.stoodUp = false; // seated again
+  else table.askedToLeave = false; // the seat is gone: the request is spent
   table.buyIn.seated(table.mySeat());
   const played = playAdvance(table);
   render(table);

@@ -110,6 +110,20 @@ export class BuyIn {
   }
 }
 
+export const STOOD_UP =
+  "You were stood up, your chips back in your balance: your seat sat out, or had no chips, for too long.";
+
+// Whether snapshot `after` finds the viewer stood up by the table, not at
+// their asking (`asked`, or their seat's "leave after this hand" in `before`):
+// seated in `before`, not in `after`, at a table still open (a table closed
+// stands everyone up, and says so).
+export function stoodUp(before, after, asked) {
+  const was = before.you && before.you.seat;
+  if (!was || (after.you && after.you.seat) || !after.table.is_open || asked) return false;
+  const seat = before.table.seats.find((s) => s.number === was);
+  return !(seat && seat.leaving);
+}
+
 // The viewer's seat: "sit out next hand" and, while they are dealt into a
 // hand, "leave after this hand" are boxes to tick and untick; between their
 // hands, leaving is a button that leaves at once.
@@ -120,6 +134,7 @@ export function renderSeatControls(table) {
   const snap = table.state.snap;
   const mine = snap.table.seats.find((s) => s.number === table.mySeat());
   if (!mine) {
+    if (table.stoodUp && snap.table.is_open) box.appendChild(el("p", "help stood-up", STOOD_UP));
     const words = snap.table.is_open ? "Pick an empty seat to sit down." : "The table is closed: nobody sits down here.";
     box.appendChild(el("p", "help", words));
     return;
