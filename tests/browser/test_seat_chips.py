@@ -1,7 +1,8 @@
 """Chips at the seat and the waiting list, in a real browser.
 
 Personas:
-- alice tops up between hands, rebuys once busted, and sets an auto-rebuy;
+- alice tops up between hands, rebuys once busted (her seat out of chips
+  until then), and sets an auto-rebuy;
 - at a full two-seat table, carol joins the waiting list, bob leaves, and
   the seat is held for carol, who takes it, while dave watches it held.
 
@@ -83,9 +84,11 @@ def test_alice_tops_up_rebuys_and_sets_an_auto_rebuy(
     form = alice.locator("#add-chips")
     expect(form.get_by_role("button", name="Rebuy")).to_be_visible()
     expect(form).to_contain_text("100 to 1,000")
+    expect(seat_box(alice, 1).locator(".seat-tags")).to_have_text("out of chips")
     form.locator("input").fill("150")
     form.get_by_role("button", name="Rebuy").click()
     expect(seat_box(alice, 1).locator(".seat-stack")).to_have_text("150 chips")
+    expect(seat_box(alice, 1)).not_to_contain_text("out of chips")
     assert stack_of(table, "alice") == 150
 
     # Auto-rebuy to 400: set between her hands, it tops her up at once.
