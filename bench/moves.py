@@ -4,10 +4,11 @@
     REDIS_URL=redis://127.0.0.1:6379/6 python bench/moves.py [--moves 3000]
 
 The load benchmark (``bench/load.py``) measures a move with everything around
-it, on a machine whose speed drifts by a tenth between runs: a change worth a
-few percent of a move is lost in it. This measures one part, the move's
-transaction, in one thread with nothing else running, so that two commits can
-be told apart.
+it, on a machine whose speed drifts by a tenth between runs. This measures
+one part, the move's transaction, in one thread with nothing else running:
+what the service costs and where (run it under a profiler). The machine's
+drift still shows between its rounds (bench/README.md, "A move's service
+alone"), so two commits are compared by taking turns, several runs each.
 
 It recreates the database (its name must contain "bench"), empties the Redis
 database (not db 0), migrates, and seats six players at a fixed-limit stud
