@@ -134,7 +134,7 @@ export function renderSeatControls(table) {
   const snap = table.state.snap;
   const mine = snap.table.seats.find((s) => s.number === table.mySeat());
   if (!mine) {
-    if (table.stoodUp && snap.table.is_open) box.appendChild(el("p", "help stood-up", STOOD_UP));
+    if (table.stoodUp && snap.table.is_open) box.appendChild(el("p", "help", STOOD_UP));
     const words = snap.table.is_open ? "Pick an empty seat to sit down." : "The table is closed: nobody sits down here.";
     box.appendChild(el("p", "help", words));
     return;
