@@ -19,7 +19,16 @@ from django.conf import settings
 
 from accounts.models import User
 from accounts.services import user_signup
-from tests.browser.test_table_play import DESKTOP, PASSWORD, PHONE, fits_width, log_in, shot
+from tests.browser.test_names_and_times import header_is_one_line
+from tests.browser.test_table_play import (
+    DESKTOP,
+    PASSWORD,
+    PHONE,
+    fits_width,
+    log_in,
+    shot,
+    start_session,
+)
 
 try:
     from playwright.sync_api import Page, expect
@@ -163,3 +172,55 @@ def test_an_account_named_before_the_limit_has_a_profile_that_fits_a_phone(
     expect(page.locator("h1")).to_have_text(old_name)
     assert fits_width(page)
     shot(page, screenshots, "profile-old-long-name-phone")
+
+
+def test_on_a_phone_the_menu_reaches_my_hands_the_admin_and_log_out(
+    browser: Any, live_server_url: str, screenshots: Path
+) -> None:
+    """An operator on a phone: the header has room for the lobby and their
+    name only, and every other link opens from its menu, which closes as a
+    menu does. A desktop shows the links themselves and no menu."""
+    operator = user_signup(username="olga", password=PASSWORD)
+    User.objects.filter(pk=operator.pk).update(is_staff=True)
+    desktop = browser.new_context(**DESKTOP).new_page()
+    start_session(desktop, live_server_url, "olga")
+    desktop.goto(live_server_url + "/tables/")
+    header = desktop.locator(".site-header")
+    for name in ("My hands", "Admin", "Log out"):
+        expect(
+            header.get_by_role("link", name=name).or_(header.get_by_role("button", name=name))
+        ).to_be_visible()
+    expect(desktop.locator(".nav-menu")).to_be_hidden()
+
+    page = browser.new_context(**PHONE).new_page()
+    start_session(page, live_server_url, "olga")
+    page.goto(live_server_url + "/tables/")
+    menu = page.locator(".nav-menu")
+    items = menu.locator(".nav-menu-items")
+    expect(menu).to_be_visible()
+    expect(items).to_be_hidden()
+    assert header_is_one_line(page)
+
+    menu.locator("summary").click()
+    expect(items).to_be_visible()
+    names = items.locator("a, button").all_inner_texts()
+    assert names == ["My hands", "Profile", "Admin", "Log out"]
+    assert fits_width(page)
+    shot(page, screenshots, "phone-menu-open")
+
+    page.locator("main h1").click()  # a tap outside closes it
+    expect(items).to_be_hidden()
+    menu.locator("summary").click()
+    page.keyboard.press("Escape")  # as does Escape
+    expect(items).to_be_hidden()
+
+    menu.locator("summary").click()
+    items.get_by_role("link", name="My hands").click()
+    expect(page).to_have_url(live_server_url + "/hands/")
+    page.locator(".nav-menu summary").click()
+    page.locator(".nav-menu").get_by_role("link", name="Admin").click()
+    expect(page).to_have_url(live_server_url + "/admin/")
+    page.goto(live_server_url + "/tables/")
+    page.locator(".nav-menu summary").click()
+    page.locator(".nav-menu").get_by_role("button", name="Log out").click()
+    expect(page.locator(".site-header")).to_contain_text("Log in")
