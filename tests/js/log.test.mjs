@@ -172,6 +172,32 @@ test("a new hand in the same frame as the old one's end is headed with its own n
   assert.deepEqual(p.lines, narrated(FIRST, SECOND));
 });
 
+test("a player who sat down between hands is logged before the deal they join, after the hand before", () => {
+  const p = new Page();
+  p.frame(FIRST.events.slice(0, 14), FIRST.snap);
+  const carol = { number: 4, player: "carol", state: "playing" };
+  const dealt = { ...SECOND.snap, table: { seats: [SEATS[0], carol, SEATS[1]] } };
+  p.frame([...FIRST.events.slice(14), ...SECOND.events.slice(0, 3)], dealt);
+  const told = narrated(FIRST, SECOND);
+  const headed = told.indexOf("Hand #4");
+  assert.deepEqual(p.lines, [
+    ...told.slice(0, headed),
+    "carol sits down in seat 4",
+    ...narrated({ number: 4, events: SECOND.events.slice(0, 3) }),
+  ]);
+});
+
+test("a seat change in a frame without a new hand comes after that frame's events", () => {
+  const p = new Page();
+  p.frame(FIRST.events.slice(0, 9), FIRST.snap);
+  const left = { ...FIRST.snap, table: { seats: [SEATS[0]] } };
+  p.frame(FIRST.events.slice(9, 11), left);
+  assert.deepEqual(p.lines, [
+    ...narrated({ number: 3, events: FIRST.events.slice(0, 11) }),
+    "bob leaves the table",
+  ]);
+});
+
 test("a reconnect in the next hand tells only that hand's new events", () => {
   const p = new Page();
   p.frame(FIRST.events, FIRST.snap);

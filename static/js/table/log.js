@@ -60,7 +60,10 @@ export class HandLog {
 }
 
 // Takes snapshot `message` into the page's state and logs the events it ends,
-// each once and in order. When some went missing (a gap in the hand's event
+// each once and in order, and the seat changes since the snapshot before
+// between the hand that page showed and any newer: a player sits down, or
+// leaves, between hands, so their line comes before the deal it joins or
+// misses. When some events went missing (a gap in the hand's event
 // indexes) the socket asks for a snapshot, whose reply replays them; it alone
 // asks, once for the frame, however the gap showed. What the page draws next
 // needs the snapshot `before` and the events `fresh` to the log.
@@ -69,6 +72,7 @@ export function logSnapshot(table, message) {
   // The events this page hadn't shown: a reconnect sends some again.
   const fresh = [];
   early.forEach((m) => table.log.event(m, before) && fresh.push(m));
+  if (before) table.log.seats(before, message);
   late.forEach((m) => table.log.event(m, message) && fresh.push(m));
   if (table.state.events.takeGap()) table.socket.resync();
   return { before, fresh };

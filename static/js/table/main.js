@@ -113,7 +113,6 @@ function receive(table, message) {
 function takeSnapshot(table, message) {
   // Lines gone missing are asked for by the socket (log.js, socket.js).
   const { before, fresh } = logSnapshot(table, message);
-  if (before) table.log.seats(before, message);
   table.log.calls(before, message);
   if (before && stoodUp(before, message, table.askedToLeave)) table.stoodUp = true;
   if (table.mySeat()) table.stoodUp = false; // seated again
