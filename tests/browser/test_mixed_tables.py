@@ -229,6 +229,9 @@ def test_two_dealers_call_two_games_and_the_felt_follows_each_hand(
     # refused, said in the banner, and the page catches up with the hand dealt.
     wait_until(lambda: calling(table, 1), "alice's second call", NEXT_SECONDS)
     expect(alice.locator(".call-panel")).to_be_visible()
+    # Baseball's wild cards were the last hand's: the next may be any game.
+    expect(alice.locator("#street")).to_have_text("Dealer’s choice")
+    expect(alice.locator("#wilds")).to_be_hidden()
     services.game_call(table_id=table.pk, player_id=User.objects.get(username="alice").pk, game=0)
     alice.locator(".call-game").first.focus()
     alice.keyboard.press("Enter")

@@ -192,6 +192,7 @@ test("the centre says whose decision it is", () => {
   assert.deepEqual(centreWords(snap({ decision: "declare", deciding: [0] }), 1), {
     heading: "Hand #3 · 1st round",
     turn: "bob to declare",
+    wilds: "",
   });
 });
 

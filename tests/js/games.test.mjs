@@ -148,8 +148,10 @@ test("while the dealer calls, the centre says who is choosing and the clock is t
   assert.ok(myCall(snap({ call: calling(), mine: 1 })));
   assert.ok(!myCall(during));
   assert.ok(!myCall(snap({ mine: 1 })));
-  assert.deepEqual(centreWords(during, 2), { heading: "Dealer’s choice", turn: "alice is choosing the game" });
-  assert.deepEqual(centreWords(during, 1), { heading: "Dealer’s choice", turn: "Your call: choose the game" });
+  during.hand = { ...during.hand, wilds: "queens and nines" }; // the last hand's, not the next's
+  const choosing = { heading: "Dealer’s choice", turn: "alice is choosing the game", wilds: "" };
+  assert.deepEqual(centreWords(during, 2), choosing);
+  assert.deepEqual(centreWords(during, 1), { ...choosing, turn: "Your call: choose the game" });
   // Before the table's first hand too.
   const first = snap({ id: null, call: calling() });
   assert.equal(centreWords(first, null).turn, "alice is choosing the game");

@@ -176,8 +176,10 @@ test("the centre names the hand and street, and whose turn it is", () => {
     hand_info: { number: 12, seats: [1, 3] },
     hand: { street: "4th street", phase: "betting", to_act: 1 },
   };
-  assert.deepEqual(centreWords(snap, 1), { heading: "Hand #12 · 4th street", turn: "bob to act" });
+  assert.deepEqual(centreWords(snap, 1), { heading: "Hand #12 · 4th street", turn: "bob to act", wilds: "" });
   assert.equal(centreWords(snap, 3).turn, "Your turn");
+  snap.hand.wilds = "queens and nines";
+  assert.equal(centreWords(snap, 1).wilds, "Wild: queens and nines");
 });
 
 test("a finished hand's stage is its showdown, or over when uncontested", () => {
@@ -188,11 +190,21 @@ test("a finished hand's stage is its showdown, or over when uncontested", () => 
   assert.equal(centreWords(snap, null).heading, "Hand #2 · over");
 });
 
-test("a table waiting for players or closed says so", () => {
-  const snap = { table: { waiting: "players", seats: [] }, hand: null };
+test("a table waiting for players, paused or closed says so, and not what its last hand had wild", () => {
+  const hand = { street: "7th street", phase: "over", to_act: null, result: {}, wilds: "queens and nines" };
+  const snap = { table: { waiting: "players", seats: [] }, hand_info: { number: 3, seats: [] }, hand };
   assert.equal(centreWords(snap, null).heading, "Waiting for players");
+  assert.equal(centreWords(snap, null).wilds, "");
+  snap.table.waiting = "paused";
+  assert.deepEqual(centreWords(snap, null), {
+    heading: "Paused by the host",
+    turn: "No new hand starts until the host resumes the game.",
+    wilds: "",
+  });
   snap.table.waiting = "closed";
-  assert.deepEqual(centreWords(snap, null), { heading: "The table is closed", turn: "No new hands start here." });
+  assert.deepEqual(centreWords(snap, null), { heading: "The table is closed", turn: "No new hands start here.", wilds: "" });
+  snap.table.waiting = null; // the hand over, the next not yet dealt
+  assert.deepEqual(centreWords(snap, null), { heading: "Hand #3 · showdown", turn: "", wilds: "Wild: queens and nines" });
 });
 
 test("a busted seat says it is out of chips, not that it plays the next hand", () => {

@@ -12,6 +12,7 @@ import {
   handWords,
   potTitle,
   potsInPlay,
+  wildsText,
   winningSpade,
   winsByPlayer,
 } from "../shared/format.js";
@@ -97,7 +98,7 @@ class Replayer {
 
   renderCentre(view) {
     byId("replay-street").textContent = stepHeading(this.data.hand, view);
-    showWilds(byId("replay-wilds"), view);
+    showWilds(byId("replay-wilds"), wildsText(view));
     const community = byId("replay-community");
     community.textContent = "";
     view.community.forEach((c) => community.appendChild(card(c)));

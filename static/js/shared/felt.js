@@ -3,7 +3,7 @@
 // the server) and seats. One module rather than several, so a page fetches
 // few files before its keys work. Text goes in with textContent only: names
 // and chat are other people's words.
-import { cardFace, chips, wildsText } from "./format.js";
+import { cardFace, chips } from "./format.js";
 import { BET_SHARES, betSpots, boxAt, chipPile, firstClear, seatSpot, towardsCentre } from "./layout.js";
 
 export function byId(id) {
@@ -81,9 +81,9 @@ export function studCards(player, spade = null) {
   return row;
 }
 
-// The line under the street that says what is wild, hidden when nothing is.
-export function showWilds(node, view) {
-  const text = wildsText(view);
+// The line under the street that says what is wild (format.js's
+// wildsText), hidden when nothing is.
+export function showWilds(node, text) {
   node.textContent = text;
   node.hidden = !text;
 }

@@ -8,6 +8,7 @@ import {
   handTags,
   handWords,
   potsInPlay,
+  wildsText,
   winningSpade,
   winsByPlayer,
 } from "../shared/format.js";
@@ -129,9 +130,27 @@ function emptySeat(table, number) {
 }
 
 // "Hand #3 · 5th street", "Waiting for players", …, and whose turn it is;
-// while the dealer calls the next game, who is choosing it.
+// while the dealer calls the next game, who is choosing it. `wilds`: what
+// is wild, said only while the centre speaks of the hand: the last hand's
+// wild cards may not be the next's.
 export function centreWords(snap, mine) {
+  const idle = idleWords(snap, mine);
+  if (idle) return { ...idle, wilds: "" };
   const hand = snap.hand;
+  let stage = hand.street;
+  if (hand.phase === "over") stage = hand.result && !hand.result.uncontested ? "showdown" : "over";
+  let turn = "";
+  if (hand.phase === "deciding") turn = decisionTurn(snap, mine);
+  else if (hand.phase !== "over" && hand.to_act !== null) {
+    const seat = seatOf(snap, hand.to_act);
+    turn = seat === mine ? "Your turn" : seatName(snap, seat) + " to act";
+  }
+  return { heading: "Hand #" + snap.hand_info.number + " · " + stage, turn, wilds: wildsText(hand) };
+}
+
+// The centre's words when it speaks of no hand: the game being called, a
+// table waiting for players, paused or closed; null when there is a hand.
+function idleWords(snap, mine) {
   const waiting = snap.table.waiting;
   const call = callOf(snap);
   if (call) {
@@ -145,16 +164,8 @@ export function centreWords(snap, mine) {
   if (waiting === "paused") {
     return { heading: "Paused by the host", turn: "No new hand starts until the host resumes the game." };
   }
-  if (!hand) return { heading: "Waiting for players", turn: "" };
-  let stage = hand.street;
-  if (hand.phase === "over") stage = hand.result && !hand.result.uncontested ? "showdown" : "over";
-  let turn = "";
-  if (hand.phase === "deciding") turn = decisionTurn(snap, mine);
-  else if (hand.phase !== "over" && hand.to_act !== null) {
-    const seat = seatOf(snap, hand.to_act);
-    turn = seat === mine ? "Your turn" : seatName(snap, seat) + " to act";
-  }
-  return { heading: "Hand #" + snap.hand_info.number + " · " + stage, turn };
+  if (!snap.hand) return { heading: "Waiting for players", turn: "" };
+  return null;
 }
 
 export function renderCentre(table) {
@@ -162,7 +173,7 @@ export function renderCentre(table) {
   const words = centreWords(snap, table.mySeat());
   byId("street").textContent = words.heading;
   byId("turn").textContent = words.turn;
-  showWilds(byId("wilds"), snap.hand);
+  showWilds(byId("wilds"), words.wilds);
   const community = byId("community");
   community.textContent = "";
   const pots = byId("pots");
