@@ -34,6 +34,7 @@ from tables.services.tables import table_close
 # 32 random bytes, 256 bits, as 43 URL-safe characters.
 INVITE_BYTES = 32
 NOT_FOUND = "there is no such table"
+CLOSED = "this home game has closed; ask its host for the link to their next one"
 
 
 class NotFound(ServiceError):
@@ -111,24 +112,29 @@ def _new_code() -> str:
 def home_invite_redeem(*, player_id: int, code: str, address: str) -> Table:
     """Let ``player_id`` into the home game whose invite code is ``code``.
 
-    Raises :class:`NotFound` for a code no open home game has, and for any
-    code tried past the limit per player and per address an hour, so a guess
+    Raises :class:`NotFound` for a code no home game has, and for any code
+    tried past the limit per player and per address an hour, so a guess
     learns nothing. Every try counts, right or wrong: it is taken in its own
     transaction, kept whatever the code turns out to be. A member already in
-    is let in again.
+    is let in again, to a closed game too (its settle-up); a closed game
+    lets nobody new in, and says it has closed to whoever holds its link.
     """
     if not _invite_try_claim(player_id, address):
         raise NotFound("too many invite links tried; wait an hour and open yours again")
     with transaction.atomic():
         table = (
-            Table.objects.filter(invite_code=code, host__isnull=False, is_open=True).first()
+            Table.objects.filter(invite_code=code, host__isnull=False).first()
             if isinstance(code, str) and code
             else None
         )
         if table is None:
             raise NotFound(NOT_FOUND)
-        if table.host_id != player_id:
+        if table.host_id == player_id:
+            return table
+        if table.is_open:
             TableMember.objects.get_or_create(table=table, player_id=player_id)
+        elif not TableMember.objects.filter(table=table, player_id=player_id).exists():
+            raise NotFound(CLOSED)
         return table
 
 

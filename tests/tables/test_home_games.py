@@ -22,7 +22,6 @@ from cardroom.asgi import application
 from tables import services
 from tables.models import HomeRules, Table, TableGame, TableMember
 from tables.selectors.lobby import lobby_rows
-from tables.services.home import NotFound
 from tests.tables.test_consumers import SAME_SITE
 
 pytestmark = pytest.mark.django_db
@@ -301,10 +300,22 @@ def test_the_limit_is_per_address_too(home: Table, bob: User, carol: User, setti
     assert join(carol, home.invite_code, address="198.51.100.7").status_code == 404
 
 
-def test_a_closed_games_link_finds_nothing(home: Table, bob: User) -> None:
+def test_a_closed_games_link_lets_nobody_new_in_and_takes_its_players_to_the_settle_up(
+    home: Table, alice: User, bob: User, carol: User
+) -> None:
+    join(bob, home.invite_code)
     services.table_close(table_id=home.pk)
-    with pytest.raises(NotFound):
-        services.home_invite_redeem(player_id=bob.pk, code=home.invite_code, address="x")
+    refused = join(carol, home.invite_code)
+    assert refused.status_code == 404
+    assert refused.json() == {
+        "error": "This home game has closed; ask its host for the link to their next one."
+    }
+    assert not TableMember.objects.filter(player=carol).exists()
+    for player in (alice, bob):
+        assert join(player, home.invite_code).json() == {"url": reverse("table", args=[home.pk])}
+    assert TableMember.objects.filter(table=home).count() == 1
+    # A code no game has says no more than before.
+    assert join(carol, "x" + home.invite_code).json() == {"error": "There is no such table."}
 
 
 def test_the_join_page_keeps_the_code_out_of_requests_and_referrers(bob: User) -> None:
