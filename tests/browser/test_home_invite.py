@@ -247,6 +247,14 @@ def test_a_home_game_night_from_the_invite_to_the_settle_up(
     # The lobby keeps the closed game for its settle-up.
     bob.goto(live_server_url + "/tables/")
     expect(bob.locator("#home-games")).to_contain_text("Friday stud · closed: the settle-up")
+    # So does its link; carol, who never came in, is told it has closed.
+    bob.goto(link)
+    expect(bob.locator("#ledger-heading")).to_have_text("The final books")
+    carol.goto(link)
+    expect(carol.locator("#home-join-status")).to_have_text(
+        "This home game has closed; ask its host for the link to their next one."
+    )
+    assert not TableMember.objects.filter(player__username="carol").exists()
     assert seen == {"alice": [], "bob": []}
 
     LOOK_HERE.mkdir(parents=True, exist_ok=True)
