@@ -12,5 +12,6 @@ urlpatterns = [
     path("join/", views.home_join, name="home_join"),
     path("<int:table_id>/invite/", views.home_invite_renew, name="home_invite_renew"),
     path("<int:table_id>/change/", views.home_change, name="home_change"),
+    path("<int:table_id>/again/", views.home_again, name="home_again"),
     path("<int:table_id>/ledger.csv", views.home_ledger_csv, name="home_ledger_csv"),
 ]

@@ -31,6 +31,7 @@ from tables.services.home_changes import (
     HomeChange,
     SeatsTaken,
     change_waiting,
+    home_again_initial,
     home_change_initial,
     home_host_table,
 )
@@ -44,23 +45,59 @@ def home_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The form that opens a home game; the host lands at its table, link in hand."""
     form = HomeGameForm(request.POST or None, rules=HomeRules.current())
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        game = HomeGame(
-            name=data["name"],
-            stakes=form.instance,
-            policy=data["policy"],
-            variants=data["games"],
-            rotate_hands=data.get("rotate_hands") or 0,
-            seat_approval=data["seat_approval"],
-        )
         try:
-            table = services.home_game_open(host_id=request.user.pk, game=game)
+            table = services.home_game_open(host_id=request.user.pk, game=_home_game(form))
         except services.ServiceError as exc:
             form.add_error(None, as_sentence(exc))
         else:
             messages.success(request, "Your home game is open: send your friends its link.")
             return redirect("table", table_id=table.pk)
     return render(request, "home/new.html", {"form": form})
+
+
+@login_required
+def home_again(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
+    """The host's closed home game dealt again: the new-game form, filled in
+    with the game as it ended, which opens a new game for the same players."""
+    try:
+        closed = services.home_again_table(table_id=table_id, player_id=request.user.pk)
+    except NotFound:
+        raise Http404("No such table.") from None
+    except services.ServiceError as exc:
+        messages.error(request, as_sentence(exc))
+        return redirect("table", table_id=table_id)
+    initial = home_again_initial(closed)
+    form = HomeGameForm(request.POST or None, rules=HomeRules.current(), initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            table = services.home_game_again(
+                host_id=request.user.pk, table_id=table_id, game=_home_game(form)
+            )
+        except NotFound:
+            raise Http404("No such table.") from None
+        except services.ServiceError as exc:
+            form.add_error(None, as_sentence(exc))
+        else:
+            messages.success(
+                request,
+                f"Your home game is open again: everyone who played {closed.name} is in it. "
+                "Send its new link to anyone new.",
+            )
+            return redirect("table", table_id=table.pk)
+    return render(request, "home/new.html", {"form": form, "again": closed})
+
+
+def _home_game(form: HomeGameForm) -> HomeGame:
+    """The home game a valid form chose."""
+    data = form.cleaned_data
+    return HomeGame(
+        name=data["name"],
+        stakes=form.instance,
+        policy=data["policy"],
+        variants=data["games"],
+        rotate_hands=data.get("rotate_hands") or 0,
+        seat_approval=data["seat_approval"],
+    )
 
 
 def home_join(request: HttpRequest) -> HttpResponse:

@@ -56,7 +56,9 @@ from tables.services.hands import (
     next_hand_pause,
 )
 from tables.services.home import (
+    home_again_table,
     home_close,
+    home_game_again,
     home_game_open,
     home_invite_redeem,
     home_invite_renew,
@@ -134,11 +136,13 @@ __all__ = [
     "hand_view",
     "hands_expire_overdue",
     "hands_start_due",
+    "home_again_table",
     "home_bot_add",
     "home_bot_remove",
     "home_bots_stake",
     "home_change",
     "home_close",
+    "home_game_again",
     "home_game_open",
     "home_games_close_idle",
     "home_hand_over",

@@ -91,6 +91,32 @@ def home_game_open(*, host_id: int, game: HomeGame) -> Table:
     return table
 
 
+@transaction.atomic
+def home_game_again(*, host_id: int, table_id: int, game: HomeGame) -> Table:
+    """Open ``game`` as :func:`home_game_open` does, for the players of the
+    closed home game ``table_id`` that ``host_id`` hosted: everyone who was
+    in it is let into the new one (a player the host removed was out of it
+    already), but for the bots the host added, which the host adds again if
+    wanted. The new game has a link of its own, for anyone new."""
+    closed = _host_closed_table(table_id, host_id)
+    table = home_game_open(host_id=host_id, game=game)
+    bots = HomeBot.objects.filter(table=closed).values("player_id")
+    members = (
+        TableMember.objects.filter(table=closed)
+        .exclude(player_id__in=bots)
+        .values_list("player_id", flat=True)
+    )
+    TableMember.objects.bulk_create(TableMember(table=table, player_id=p) for p in members)
+    return table
+
+
+def home_again_table(*, table_id: int, player_id: int) -> Table:
+    """The closed home game ``table_id`` if ``player_id`` hosted it, for the
+    page that deals it again; refused, or not found, as every host power is."""
+    with transaction.atomic():
+        return _host_closed_table(table_id, player_id)
+
+
 def _free_name(model: type[Stakes] | type[Table], name: str) -> str:
     """``name``, or with a number after it if a row has it already: names are unique.
 
@@ -247,6 +273,14 @@ def _host_open_table(table_id: int, player_id: int) -> Table:
     table = _host_table(table_id, player_id)
     if not table.is_open:
         raise ServiceError(f"{table.name} is closed; its host has nothing left to run")
+    return table
+
+
+def _host_closed_table(table_id: int, player_id: int) -> Table:
+    """:func:`_host_table`, refused while the game is still open."""
+    table = _host_table(table_id, player_id)
+    if table.is_open:
+        raise ServiceError(f"{table.name} is still open: close it before dealing it again")
     return table
 
 

@@ -18,6 +18,7 @@ waiting is one not yet applied.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -183,6 +184,18 @@ def home_host_table(*, table_id: int, player_id: int) -> Table:
 def home_change_initial(table: Table) -> dict[str, Any]:
     """The change page's form as the table stands: its games and terms now."""
     return _values_of_table(table)
+
+
+def home_again_initial(table: Table) -> dict[str, Any]:
+    """The form that deals a closed game again, as the game ended: its games
+    and terms, whether the host approved each seat, and its name as the host
+    gave it, without the number in brackets a name taken already got
+    (``tables.services.home._free_name``)."""
+    return {
+        **_values_of_table(table),
+        "name": re.sub(r" \(\d+\)$", "", table.name),
+        "seat_approval": table.seat_approval,
+    }
 
 
 def _highest_seat_taken(table: Table) -> int:

@@ -133,7 +133,9 @@ def test_the_host_pauses_resumes_removes_a_friend_and_closes_the_game(
     shot(alice, screenshots, "6-host-confirms-close-desktop")
     panel(alice).get_by_role("button", name="Close the game", exact=True).click()
     expect(alice.locator("#street")).to_have_text("The table is closed")
-    expect(panel(alice)).to_be_hidden()
+    # Nothing is left to run: the panel offers only to deal the game again.
+    expect(panel(alice).locator("button")).to_have_count(0)
+    expect(panel(alice).get_by_role("link")).to_have_text(["Deal it again…"])
     wait_until(lambda: not Table.objects.get(pk=table.pk).is_open, "the game closed")
     shot(alice, screenshots, "7-closed-desktop")
     assert seen == {"alice": [], "bob": []}

@@ -227,6 +227,7 @@ def test_a_home_game_night_from_the_invite_to_the_settle_up(
     host_panel(alice).get_by_role("button", name="Close the game…").click()
     host_panel(alice).get_by_role("button", name="Close the game", exact=True).click()
     wait_until(lambda: not Seat.objects.filter(table=table).exists(), "every seat cashed out")
+    expect(alice.locator("#invite")).to_be_hidden()  # nobody new comes in now
 
     # Both see the same final books, which are the chip ledger's.
     books = books_payload(home_books(table.pk))
@@ -255,6 +256,24 @@ def test_a_home_game_night_from_the_invite_to_the_settle_up(
         "This home game has closed; ask its host for the link to their next one."
     )
     assert not TableMember.objects.filter(player__username="carol").exists()
+
+    # Next Friday alice deals it again, for the same friends: bob finds it
+    # in his lobby with no new link; carol still can't.
+    again = host_panel(alice).get_by_role("link", name="Deal it again…")
+    expect(again).to_be_visible()
+    again.click()
+    expect(alice.locator("h1")).to_have_text("Deal Friday stud again")
+    expect(alice.locator("#id_name")).to_have_value("Friday stud")
+    shot(alice, screenshots, "6-deal-again-desktop")
+    alice.locator("#home-new button[type=submit]").click()
+    expect(alice.locator("h1")).to_have_text("Friday stud (2)")
+    expect(alice.locator("#invite-link")).not_to_have_value(link)
+    bob.goto(live_server_url + "/tables/")
+    expect(bob.locator("#home-games")).to_contain_text("Friday stud (2)")
+    bob.locator("#home-games").get_by_role("link", name="Friday stud (2)").click()
+    expect(bob.locator("h1")).to_have_text("Friday stud (2)")
+    carol.goto(live_server_url + "/tables/")
+    expect(carol.locator("#home-games")).not_to_contain_text("Friday stud")
     assert seen == {"alice": [], "bob": []}
 
     LOOK_HERE.mkdir(parents=True, exist_ok=True)

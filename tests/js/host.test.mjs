@@ -64,6 +64,13 @@ test("the host's panel offers the role to the people seated, not to bots", () =>
   assert.equal(hostMode(snap({}, { host: false }, seats), null).kind, "none");
 });
 
+test("a closed game's host may only deal it again; its players get no panel", () => {
+  const closed = (you) => ({ ...snap({}, you), table: { ...snap({}).table, is_open: false } });
+  assert.deepEqual(hostMode(closed({ host: true }), { action: "close" }), { kind: "closed" });
+  assert.equal(hostMode(closed({ host: false }), null).kind, "none");
+  assert.equal(hostMode(closed(null), null).kind, "none");
+});
+
 test("the felt's notice is brief, and a page just opened shows none", () => {
   const before = { change: null, host: "alice" };
   assert.equal(homeNotice(before, snap({ change: WAITING })), "alice changed the game from the next hand");

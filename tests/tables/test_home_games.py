@@ -372,3 +372,71 @@ def test_a_closed_game_shows_no_invite_link(home: Table, alice: User) -> None:
     services.table_close(table_id=home.pk)
     page = client_of(alice).get(reverse("table", args=[home.pk])).content.decode()
     assert "This table is closed." in page and home.invite_code not in page
+
+
+# ------------------------------------------------------------ dealt again
+
+
+def test_a_closed_game_dealt_again_lets_its_players_in_and_nobody_else(
+    home: Table, alice: User, bob: User, carol: User, dave: User
+) -> None:
+    """Alice's Friday game closed; bob played it, carol was removed from it,
+    dave never had the link, and a bot she added played too. She deals it
+    again from the form, filled in as the game ended, with one thing changed."""
+    for friend in (bob, carol):
+        join(friend, home.invite_code)
+    services.seat_take(table_id=home.pk, player_id=carol.pk, seat_number=2, buy_in=100)
+    services.home_remove(table_id=home.pk, player_id=alice.pk, username="carol")
+    bot = services.home_bot_add(table_id=home.pk, player_id=alice.pk)
+    assert TableMember.objects.filter(table=home, player_id=bot.player_id).exists()
+    services.table_close(table_id=home.pk)
+
+    page = client_of(alice).get(reverse("home_again", args=[home.pk]))
+    assert "Deal Friday stud again" in page.content.decode()
+    initial = page.context["form"].initial
+    assert initial["name"] == "Friday stud" and initial["games"] == FORM["games"]
+    assert [str(initial[key]) for key in ("policy", "structure", "big_bet")] == [
+        FORM[key] for key in ("policy", "structure", "big_bet")
+    ]
+    form = {key: value for key, value in initial.items() if key != "seat_approval"}
+    answer = client_of(alice).post(reverse("home_again", args=[home.pk]), {**form, "seats": 6})
+
+    again = Table.objects.filter(host=alice).latest("pk")
+    assert answer.status_code == 302 and answer["Location"] == reverse("table", args=[again.pk])
+    assert again.pk != home.pk and again.is_open and again.name == "Friday stud (2)"
+    assert again.invite_code and again.invite_code != home.invite_code
+    assert again.stakes.seats == 6 and again.stakes_id != home.stakes_id
+    assert list(again.games.values_list("variant", flat=True)) == FORM["games"]
+    assert list(TableMember.objects.filter(table=again).values_list("player", flat=True)) == [
+        bob.pk
+    ]
+    for user, sees in ((bob, True), (carol, False), (dave, False)):
+        lobby = client_of(user).get(reverse("lobby")).content.decode()
+        assert (reverse("table", args=[again.pk]) in lobby) is sees, user.username
+    # Dealt again from the second, its name is still the game's own.
+    services.table_close(table_id=again.pk)
+    page = client_of(alice).get(reverse("home_again", args=[again.pk]))
+    assert page.context["form"].initial["name"] == "Friday stud"
+
+
+def test_only_the_host_deals_a_game_again_and_only_once_it_is_closed(
+    home: Table, table: Table, alice: User, bob: User, carol: User
+) -> None:
+    join(bob, home.invite_code)
+    address = reverse("home_again", args=[home.pk])
+    still_open = client_of(alice).get(address, follow=True)
+    assert "Friday stud is still open: close it before dealing it again." in [
+        str(message) for message in still_open.context["messages"]
+    ]
+    services.table_close(table_id=home.pk)
+    refused = client_of(bob).post(address, FORM, follow=True)
+    assert "Only Friday stud's host may do that." in [
+        str(message) for message in refused.context["messages"]
+    ]
+    assert client_of(carol).post(address, FORM).status_code == 404
+    assert client_of(None).get(address).status_code == 302  # to the login page
+    room = client_of(alice).get(reverse("home_again", args=[table.pk]), follow=True)
+    assert "Table 1 is a table of the room, not a home game." in [
+        str(message) for message in room.context["messages"]
+    ]
+    assert Table.objects.filter(host=alice).count() == 1

@@ -1,6 +1,6 @@
 // A home game's host runs it from here: pause and resume the deal, change the
 // game for the next hand (on its own page), remove a player, hand the host
-// role to another, close the game. Everyone at a home game sees when it is
+// role to another, close the game, and deal a closed one again (on its own page). Everyone at a home game sees when it is
 // paused and what the host's change will be; only the host gets the panel.
 // The server checks every command again, and refuses anyone else's. The pure
 // helpers come first and touch no page, so node's test runner imports this
@@ -59,9 +59,11 @@ export function homeNotice(seen, snap) {
 }
 
 // What the host's panel shows, as a key: it is built again only when this
-// changes, so a snapshot arriving mid-confirm keeps the question asked.
+// changes, so a snapshot arriving mid-confirm keeps the question asked. Once
+// the game is closed, the host may only deal it again.
 export function hostMode(snap, confirming) {
-  if (!snap.table.home || !snap.you || !snap.you.host || !snap.table.is_open) return { kind: "none" };
+  if (!snap.table.home || !snap.you || !snap.you.host) return { kind: "none" };
+  if (!snap.table.is_open) return { kind: "closed" };
   const players = snap.table.seats
     .filter((seat) => seat.player !== snap.table.home.host)
     .map((seat) => ({ name: seat.player, leaving: seat.leaving, bot: isBot(snap, seat.player) }));
@@ -101,6 +103,9 @@ export function renderHost(table) {
   const words = homeStatus(snap);
   status.textContent = words;
   status.hidden = !words;
+  // A closed game lets nobody new in: its link goes, as from a page drawn after.
+  const invite = byId("invite");
+  if (invite) invite.hidden = !snap.table.is_open;
   announce(table, snap);
   const panel = byId("host-panel");
   if (roleMoved(panel.hasAttribute("data-hosting"), snap)) {
@@ -117,6 +122,7 @@ export function renderHost(table) {
   const box = byId("host-controls");
   box.textContent = "";
   if (mode.kind === "host") drawPanel(table, box, mode, panel.dataset.changeUrl);
+  else if (mode.kind === "closed") box.appendChild(againRow(panel.dataset.againUrl));
 }
 
 // The log's lines for the host's change and the host, once each.
@@ -194,6 +200,16 @@ function playerList(mode, ask, send) {
     list.appendChild(row);
   }
   return list;
+}
+
+function againRow(againUrl) {
+  const row = el("div", "host-row");
+  const link = el("a", "button", "Deal it again…");
+  link.href = againUrl;
+  link.id = "host-again";
+  row.appendChild(link);
+  row.appendChild(el("span", "help", "A new game for the same friends, set up as this one ended."));
+  return row;
 }
 
 function closeRow(mode, ask, send) {
