@@ -1,7 +1,8 @@
 // A home game's host runs it from here: pause and resume the deal, change the
 // game for the next hand (on its own page), remove a player, hand the host
-// role to another, close the game, and deal a closed one again (on its own page). Everyone at a home game sees when it is
-// paused and what the host's change will be; only the host gets the panel.
+// role to another, close the game, and deal a closed one again (on its own
+// page). Everyone at a home game sees when it is paused and what the host's
+// change will be; only the host gets the panel.
 // The server checks every command again, and refuses anyone else's. The pure
 // helpers come first and touch no page, so node's test runner imports this
 // module as it is.
