@@ -216,7 +216,8 @@ import { patchChildren } from "./shared/patch.js";
   // ------------------------------------------------------- my home games
 
   // The player's home games, as the server lists them: open ones with their
-  // game, players seated and host; closed ones lead to their settle-up.
+  // game, players seated and host; closed ones lead to their settle-up, and
+  // their host to dealing them again.
   var homeList = document.getElementById("home-games-list");
   var homeNone = document.getElementById("home-games-none");
 
@@ -227,6 +228,10 @@ import { patchChildren } from "./shared/patch.js";
     if (!g.is_open) {
       li.appendChild(document.createTextNode(" · closed: "));
       li.appendChild(link(g.url + "#ledger", "the settle-up"));
+      if (g.again_url) {
+        li.appendChild(document.createTextNode(" · "));
+        li.appendChild(link(g.again_url, "deal it again"));
+      }
       return li;
     }
     li.appendChild(document.createTextNode(" · " + g.stakes + " · " + g.seated + " seated · "));

@@ -84,6 +84,12 @@ def home_game_rows(player_id: int | None) -> list[dict[str, Any]]:
             "seated": table.seated,
             "is_open": table.is_open,
             "closed_at": table.closed_at.isoformat() if table.closed_at else None,
+            # Where its host deals a closed game again (``tables.home.views.home_again``).
+            "again_url": (
+                reverse("home_again", args=[table.pk])
+                if not table.is_open and table.host_id == player_id
+                else None
+            ),
         }
         for table in listed
     ]

@@ -259,9 +259,10 @@ def test_a_home_game_night_from_the_invite_to_the_settle_up(
 
     # Next Friday alice deals it again, for the same friends: bob finds it
     # in his lobby with no new link; carol still can't.
-    again = host_panel(alice).get_by_role("link", name="Deal it again…")
-    expect(again).to_be_visible()
-    again.click()
+    expect(host_panel(alice).get_by_role("link", name="Deal it again…")).to_be_visible()
+    alice.goto(live_server_url + "/tables/")  # her lobby offers it too
+    expect(alice.locator("#lobby-status")).to_contain_text("Live")  # drawn by the socket
+    alice.locator("#home-games").get_by_role("link", name="deal it again").click()
     expect(alice.locator("h1")).to_have_text("Deal Friday stud again")
     expect(alice.locator("#id_name")).to_have_value("Friday stud")
     shot(alice, screenshots, "6-deal-again-desktop")

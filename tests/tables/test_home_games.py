@@ -201,6 +201,14 @@ def test_a_closed_game_stays_in_my_home_games_for_a_week_for_its_settle_up(
     settle_up = reverse("table", args=[home.pk]) + "#ledger"
     for user in (alice, bob):
         assert settle_up in client_of(user).get(reverse("lobby")).content.decode()
+    # Its host, and only its host, may deal it again from there.
+    again = reverse("home_again", args=[home.pk])
+    for user, may in ((alice, True), (bob, False)):
+        lobby = client_of(user).get(reverse("lobby"))
+        assert (f'href="{again}"' in lobby.content.decode()) is may
+        assert [game["again_url"] for game in lobby.context["home_games"]] == [
+            again if may else None
+        ]
     assert settle_up not in client_of(carol).get(reverse("lobby")).content.decode()
     week_ago = timezone.now() - datetime.timedelta(days=7, minutes=1)
     Table.objects.filter(pk=home.pk).update(closed_at=week_ago)
