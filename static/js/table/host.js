@@ -123,7 +123,10 @@ export function renderHost(table) {
   const box = byId("host-controls");
   box.textContent = "";
   if (mode.kind === "host") drawPanel(table, box, mode, panel.dataset.changeUrl);
-  else if (mode.kind === "closed") box.appendChild(againRow(panel.dataset.againUrl));
+  else if (mode.kind === "closed") {
+    const help = "A new game for the same friends, set up as this one ended.";
+    box.appendChild(pageRow("Deal it again…", "button", panel.dataset.againUrl, "host-again", help));
+  }
 }
 
 // The log's lines for the host's change and the host, once each.
@@ -160,13 +163,8 @@ function drawPanel(table, box, mode, changeUrl) {
   else deal.appendChild(button("Pause the deal", "button", () => send({ type: "home_pause" })));
   deal.appendChild(el("span", "help", mode.paused ? "No new hand starts while paused." : "The hand in play finishes first."));
   box.appendChild(deal);
-  const change = el("div", "host-row");
-  const link = el("a", "button button-quiet", "Change the game…");
-  link.href = changeUrl;
-  link.id = "host-change";
-  change.appendChild(link);
-  change.appendChild(el("span", "help", "Games, stakes, seats, buy-ins or action time, from the next hand."));
-  box.appendChild(change);
+  const help = "Games, stakes, seats, buy-ins or action time, from the next hand.";
+  box.appendChild(pageRow("Change the game…", "button button-quiet", changeUrl, "host-change", help));
   box.appendChild(playerList(mode, ask, send));
   box.appendChild(closeRow(mode, ask, send));
 }
@@ -203,13 +201,14 @@ function playerList(mode, ask, send) {
   return list;
 }
 
-function againRow(againUrl) {
+// A row of the panel that leads to one of the host's pages, with what it does.
+function pageRow(label, className, url, id, help) {
   const row = el("div", "host-row");
-  const link = el("a", "button", "Deal it again…");
-  link.href = againUrl;
-  link.id = "host-again";
+  const link = el("a", className, label);
+  link.href = url;
+  link.id = id;
   row.appendChild(link);
-  row.appendChild(el("span", "help", "A new game for the same friends, set up as this one ended."));
+  row.appendChild(el("span", "help", help));
   return row;
 }
 
