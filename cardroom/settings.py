@@ -97,17 +97,43 @@ DATABASE_CONN_MAX_AGE = env_int("DATABASE_CONN_MAX_AGE", default=300)
 # that shares server connections between transactions (PgBouncer's
 # transaction mode), where a prepared statement may not be there next time.
 DATABASE_PREPARE_AFTER = env_int("DATABASE_PREPARE_AFTER", default=5)
+# What PostgreSQL's planner takes a page read out of order to cost, against 1
+# for one read in order, on this project's connections. The server's default,
+# 4, is for disks that seek; a cardroom's rows are in memory or on SSD. At 4
+# the planner read a table's seats with their players by walking the users'
+# key index from its start (or the whole users table) rather than looking up
+# the six players, so a move's reads grew with the number of accounts: at
+# 1,800 the seats' read took 0.46 ms against 0.12 (bench/README.md, "A
+# move's reads that grew with the players"). "server" leaves the server's
+# setting (as behind a pooler that refuses connection options); so does an
+# `options` in DATABASE_URL's query.
+DATABASE_RANDOM_PAGE_COST = env_str("DATABASE_RANDOM_PAGE_COST", default="1.1")
 
 
 def _database(name: str, url: str) -> dict[str, Any]:
     database = env_database(url, name=name)
     database["CONN_MAX_AGE"] = DATABASE_CONN_MAX_AGE
     database["CONN_HEALTH_CHECKS"] = True
-    if database["ENGINE"] == "django.db.backends.postgresql" and DATABASE_PREPARE_AFTER > 0:
-        database.setdefault("OPTIONS", {}).update(
-            server_side_binding=True, prepare_threshold=DATABASE_PREPARE_AFTER
-        )
+    if database["ENGINE"] != "django.db.backends.postgresql":
+        return database
+    options = database.setdefault("OPTIONS", {})
+    if DATABASE_PREPARE_AFTER > 0:
+        options.update(server_side_binding=True, prepare_threshold=DATABASE_PREPARE_AFTER)
+    if DATABASE_RANDOM_PAGE_COST != "server" and "options" not in options:
+        options["options"] = f"-c random_page_cost={_page_cost(DATABASE_RANDOM_PAGE_COST)}"
     return database
+
+
+def _page_cost(value: str) -> float:
+    try:
+        cost = float(value)
+    except ValueError:
+        cost = -1.0
+    if not 0 < cost < 1000:  # also refuses nan and inf
+        raise ImproperlyConfigured(
+            f"DATABASE_RANDOM_PAGE_COST must be a number above 0, or server, not {value!r}."
+        )
+    return cost
 
 
 DATABASES = {
