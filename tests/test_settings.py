@@ -425,12 +425,52 @@ def test_postgresql_prepares_the_statements_it_runs_again_unless_told_not_to(
     if after is not None:
         env["DATABASE_PREPARE_AFTER"] = after
     values = _settings_from(["DATABASES"], **env)
-    assert values["DATABASES"]["default"].get("OPTIONS", {}) == options
+    given = values["DATABASES"]["default"].get("OPTIONS", {})
+    assert {key: value for key, value in given.items() if key != "options"} == options
+
+
+@pytest.mark.parametrize(
+    ("cost", "query", "options"),
+    [
+        (None, "", "-c random_page_cost=1.1"),
+        ("2.5", "", "-c random_page_cost=2.5"),
+        ("server", "", None),
+        (None, "?options=-c%20work_mem%3D8MB", "-c work_mem=8MB"),  # the URL's own, as given
+    ],
+)
+def test_postgresqls_planner_is_told_that_reading_out_of_order_is_cheap(
+    cost: str | None, query: str, options: str | None
+) -> None:
+    env = {"DATABASE_URL": "postgres://cardroom@db.example:5432/cardroom" + query}
+    if cost is not None:
+        env["DATABASE_RANDOM_PAGE_COST"] = cost
+    values = _settings_from(["DATABASES"], **env)
+    assert values["DATABASES"]["default"]["OPTIONS"].get("options") == options
+
+
+@pytest.mark.parametrize("cost", ["0", "-1", "cheap", "nan"])
+def test_settings_refuse_a_page_cost_that_is_no_cost(cost: str) -> None:
+    result = _import_settings_with(
+        DATABASE_URL="postgres://cardroom@db.example:5432/cardroom", DATABASE_RANDOM_PAGE_COST=cost
+    )
+    assert result.returncode != 0
+    assert f"DATABASE_RANDOM_PAGE_COST must be a number above 0, or server, not '{cost}'." in (
+        result.stderr
+    )
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("postgresql")
+def test_the_projects_postgresql_connections_plan_with_the_page_cost_set() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW random_page_cost")
+        assert cursor.fetchone() == ("1.1",)
 
 
 def test_sqlite_is_never_given_postgresqls_statement_options() -> None:
     values = _settings_from(["DATABASES"], DATABASE_URL="sqlite:///x.sqlite3")
     assert "server_side_binding" not in values["DATABASES"]["default"]["OPTIONS"]
+    assert "options" not in values["DATABASES"]["default"]["OPTIONS"]
 
 
 def test_each_read_replica_is_a_database_tuned_as_the_primary_and_mirrors_it_in_tests() -> None:
