@@ -224,6 +224,11 @@ def test_a_home_game_night_from_the_invite_to_the_settle_up(
     expect(alice.locator("#home-status")).to_contain_text("You paused the game")
     assert not calling(table, 1) and latest_hand(table).number == len(variants)  # type: ignore[union-attr]
     shot(bob, screenshots, "4-friend-after-the-hands-phone")
+    # Her lobby, open in another tab, shows the game as it goes (lobby.js).
+    lobby = browser.new_context(**DESKTOP).new_page()
+    start_session(lobby, live_server_url, "alice")
+    lobby.goto(live_server_url + "/tables/")
+    expect(lobby.locator("#home-games")).to_contain_text("you host it")
     host_panel(alice).get_by_role("button", name="Close the game…").click()
     host_panel(alice).get_by_role("button", name="Close the game", exact=True).click()
     wait_until(lambda: not Seat.objects.filter(table=table).exists(), "every seat cashed out")
@@ -260,15 +265,16 @@ def test_a_home_game_night_from_the_invite_to_the_settle_up(
     # Next Friday alice deals it again, for the same friends: bob finds it
     # in his lobby with no new link; carol still can't.
     expect(host_panel(alice).get_by_role("link", name="Deal it again…")).to_be_visible()
-    alice.goto(live_server_url + "/tables/")  # her lobby offers it too
-    expect(alice.locator("#lobby-status")).to_contain_text("Live")  # drawn by the socket
-    alice.locator("#home-games").get_by_role("link", name="deal it again").click()
-    expect(alice.locator("h1")).to_have_text("Deal Friday stud again")
-    expect(alice.locator("#id_name")).to_have_value("Friday stud")
-    shot(alice, screenshots, "6-deal-again-desktop")
-    alice.locator("#home-new button[type=submit]").click()
-    expect(alice.locator("h1")).to_have_text("Friday stud (2)")
-    expect(alice.locator("#invite-link")).not_to_have_value(link)
+    # Her lobby offers it too, drawn again live once the game closed.
+    games = lobby.locator("#home-games")
+    expect(games).to_contain_text("Friday stud · closed: the settle-up · deal it again")
+    games.get_by_role("link", name="deal it again").click()
+    expect(lobby.locator("h1")).to_have_text("Deal Friday stud again")
+    expect(lobby.locator("#id_name")).to_have_value("Friday stud")
+    shot(lobby, screenshots, "6-deal-again-desktop")
+    lobby.locator("#home-new button[type=submit]").click()
+    expect(lobby.locator("h1")).to_have_text("Friday stud (2)")
+    expect(lobby.locator("#invite-link")).not_to_have_value(link)
     bob.goto(live_server_url + "/tables/")
     expect(bob.locator("#home-games")).to_contain_text("Friday stud (2)")
     bob.locator("#home-games").get_by_role("link", name="Friday stud (2)").click()
