@@ -529,6 +529,8 @@ def test_keys_make_moves_after_chatting_and_the_turn_waits_for_the_cards_to_land
     bob.locator("#actions .action-check").click()
     expect(bob.locator("#actions .action-bet")).to_be_visible()
     shot(bob, screenshots, "bob-5th-street")
+    # The page may show the buttons before its next frame is looked at.
+    bob.wait_for_function("() => window.cardroomFrames.some((frame) => frame.cards === 5)")
     frames = bob.evaluate("window.cardroomFrames")
     assert not any(frame["flying"] for frame in frames), frames
     fifth = next(frame for frame in frames if frame["cards"] == 5)
