@@ -15,6 +15,7 @@ not see the table is told it doesn't exist. A closed game takes no commands.
 from __future__ import annotations
 
 import datetime
+import re
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -110,11 +111,11 @@ def home_game_again(*, host_id: int, table_id: int, game: HomeGame) -> Table:
     return table
 
 
+@transaction.atomic
 def home_again_table(*, table_id: int, player_id: int) -> Table:
     """The closed home game ``table_id`` if ``player_id`` hosted it, for the
     page that deals it again; refused, or not found, as every host power is."""
-    with transaction.atomic():
-        return _host_closed_table(table_id, player_id)
+    return _host_closed_table(table_id, player_id)
 
 
 def _free_name(model: type[Stakes] | type[Table], name: str) -> str:
@@ -129,6 +130,12 @@ def _free_name(model: type[Stakes] | type[Table], name: str) -> str:
     if name not in taken:
         return name
     return next(f"{name} ({n})" for n in range(2, len(taken) + 3) if f"{name} ({n})" not in taken)
+
+
+def given_name(name: str) -> str:
+    """A game's name as its host gave it, without the number in brackets
+    :func:`_free_name` added to a name taken already."""
+    return re.sub(r" \(\d+\)$", "", name)
 
 
 def _new_code() -> str:

@@ -18,7 +18,6 @@ waiting is one not yet applied.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -34,7 +33,7 @@ from tables.rules.variants import VARIANTS
 from tables.services.common import ServiceError, _unfinished_hand
 from tables.services.games import _call_off
 from tables.services.hands import hand_start_if_ready
-from tables.services.home import _host_open_table
+from tables.services.home import _host_open_table, given_name
 
 # The stakes' columns a host's change sets; the rest stay as the game opened.
 CHANGED_STAKES = ("variant", *Stakes.HOST_TERMS)
@@ -189,11 +188,10 @@ def home_change_initial(table: Table) -> dict[str, Any]:
 def home_again_initial(table: Table) -> dict[str, Any]:
     """The form that deals a closed game again, as the game ended: its games
     and terms, whether the host approved each seat, and its name as the host
-    gave it, without the number in brackets a name taken already got
-    (``tables.services.home._free_name``)."""
+    gave it."""
     return {
         **_values_of_table(table),
-        "name": re.sub(r" \(\d+\)$", "", table.name),
+        "name": given_name(table.name),
         "seat_approval": table.seat_approval,
     }
 
