@@ -984,13 +984,16 @@ class Hand(RowLoaded):
         indexes = [
             models.Index(fields=["table", "-started_at"]),
             # For the reports and the hand search: finished hands in the order they
-            # ended (id breaks ties), with their table, from the index alone.
+            # ended (id breaks ties), with their table and game, from the index
+            # alone (the activity report counts them by both, bench/README.md).
             # Also how the clock's sweeps find the running hands (ended_at null).
             # No index covers a column that a move writes (``HAND_MOVED`` in
             # tables.services.hands but ended_at, written once): PostgreSQL
             # then writes a move's new row version beside the old one (a HOT
             # update) without adding an entry to each of these indexes.
-            models.Index(fields=["ended_at", "id"], include=["table"], name="hand_ended_covering"),
+            models.Index(
+                fields=["ended_at", "id"], include=["table", "variant"], name="hand_ended_covering"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import Permission
+from django.db import connection
 from django.db.models import Sum
 from django.test import Client
 from django.urls import reverse
@@ -857,3 +858,26 @@ def test_the_activity_queries_do_not_grow_with_the_hands_at_one_table(
 
     assert response.context["report"].total.hands == 3 + 20
     assert len(captured) == few
+
+
+@pytest.mark.django_db(transaction=True)  # VACUUM runs outside a transaction
+def test_the_activity_report_counts_hands_from_the_index_alone(
+    known: dict[str, Any], postgresql: None
+) -> None:
+    """Every column the report's pass over the finished hands reads is in their
+    index, so it reads no hand's row (a row holds the hand's whole state).
+
+    Vacuumed, the hands' rows are all marked visible, so an index that covers
+    the pass makes an index-only scan the cheapest way left once reading the
+    whole table is turned off; one that doesn't leaves an index scan, which
+    reads each hand's row."""
+    hands = queries.hands_per_table_hour(Hand.objects.filter(ended_at__isnull=False))
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE tables_hand")
+        cursor.execute("SET enable_seqscan = off; SET enable_bitmapscan = off")
+        try:
+            plan = hands.explain()
+        finally:
+            cursor.execute("RESET enable_seqscan; RESET enable_bitmapscan")
+
+    assert "Index Only Scan using hand_ended_covering on tables_hand" in plan, plan
