@@ -412,3 +412,33 @@ def test_a_hands_state_is_written_with_lz4_and_going_back_restores_the_servers_d
     migrate_to([("tables", BEFORE_LZ4)])
 
     assert compressed_with("tables_hand", "state") == ""
+
+
+BEFORE_GAME_IN_INDEX = "0033_hot_updates"
+
+
+def hand_indexes() -> dict[str, list[str]]:
+    """The hand table's indexes, each with its columns (key and included), as
+    the database has them."""
+    with connection.cursor() as cursor:
+        found = connection.introspection.get_constraints(cursor, "tables_hand")
+    return {name: each["columns"] for name, each in found.items() if each["index"]}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_finished_hands_index_takes_the_game_and_going_back_leaves_it_out(
+    migrating: None,
+) -> None:
+    # PostgreSQL builds the new index beside the old one (SQLite makes it
+    # again); either way one index of that name is left, and no other.
+    after = hand_indexes()
+    migrate_to([("tables", BEFORE_GAME_IN_INDEX)])
+    before = hand_indexes()
+    migrate_to()
+
+    assert hand_indexes() == after
+    assert {name for name in after if "covering" in name} == {"hand_ended_covering"}
+    assert before.keys() == after.keys()
+    if connection.vendor == "postgresql":  # SQLite's introspection lists no included column
+        assert after["hand_ended_covering"] == ["ended_at", "id", "table_id", "variant"]
+        assert before["hand_ended_covering"] == ["ended_at", "id", "table_id"]
