@@ -29,11 +29,13 @@ def _replace(apps: Any, schema_editor: Any, index: models.Index, *, old: models.
     columns = ", ".join(f'"{hand._meta.get_field(f).column}"' for f in index.fields)
     include = ", ".join(f'"{hand._meta.get_field(f).column}"' for f in index.include)
     table = hand._meta.db_table
-    schema_editor.execute(f'DROP INDEX CONCURRENTLY IF EXISTS "{BUILDING}"')  # a run cut short
+    # Each step can be run again after a run cut short (IF EXISTS): an index
+    # left half built is dropped, as is the old one if it is still there.
+    schema_editor.execute(f'DROP INDEX CONCURRENTLY IF EXISTS "{BUILDING}"')
     schema_editor.execute(
         f'CREATE INDEX CONCURRENTLY "{BUILDING}" ON "{table}" ({columns}) INCLUDE ({include})'
     )
-    schema_editor.execute(f'DROP INDEX CONCURRENTLY "{NAME}"')
+    schema_editor.execute(f'DROP INDEX CONCURRENTLY IF EXISTS "{NAME}"')
     schema_editor.execute(f'ALTER INDEX "{BUILDING}" RENAME TO "{NAME}"')
 
 
