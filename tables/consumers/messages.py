@@ -223,8 +223,10 @@ Checker = Callable[[dict[str, Any]], dict[str, Any]]
 Service = Callable[..., object]
 # A move checks the socket's login in its own first round trip to the
 # database: it is called with ``login=`` too (a LoginCheck), and raises
-# NoLongerCurrent, changing nothing, when the login has ended.
-CHECKS_LOGIN_ITSELF: frozenset[Service] = frozenset({services.hand_play})
+# NoLongerCurrent, changing nothing, when the login has ended. It is also
+# called with ``received_at=``, when the socket received it: the player's
+# clock stops as their move arrives, not when a busy server gets to it.
+MOVES: frozenset[Service] = frozenset({services.hand_play})
 MESSAGES: dict[str, tuple[Checker, Service | None]] = {
     "sit": (_check_sit, services.seat_take_and_deal),
     "act": (_check_act, services.hand_play),

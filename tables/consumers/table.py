@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -10,8 +11,8 @@ from django.utils import timezone
 from tables import broadcast, services
 from tables.consumers.base import DirectConsumer, in_db_thread, message_limit, too_many
 from tables.consumers.messages import (
-    CHECKS_LOGIN_ITSELF,
     MESSAGES,
+    MOVES,
     NEEDS_LOGIN,
     BadMessage,
     Service,
@@ -53,16 +54,28 @@ NO_TIMER: dict[str, Any] = dict.fromkeys(
 
 
 def serve(
-    service: Service, table_id: int, player_id: int, session_key: str | None, **fields: Any
+    service: Service,
+    table_id: int,
+    player_id: int,
+    session_key: str | None,
+    *,
+    received_at: datetime | None = None,
+    **fields: Any,
 ) -> tuple[TableRows, bytes] | None:
     """Check that the socket still speaks for ``player_id``, then call ``service``:
     one trip to a database thread for both, and for a move one round trip to
-    the database too (:data:`CHECKS_LOGIN_ITSELF`). The table's rows the
-    service returns, if it does (``services.hand_play``), and the same packed
-    to be carried to the other processes."""
+    the database too (:data:`MOVES`), timed from ``received_at``. The table's
+    rows the service returns, if it does (``services.hand_play``), and the
+    same packed to be carried to the other processes."""
     login = LoginCheck(player_id, session_key)
-    if service in CHECKS_LOGIN_ITSELF:
-        result = service(table_id=table_id, player_id=player_id, login=login, **fields)
+    if service in MOVES:
+        result = service(
+            table_id=table_id,
+            player_id=player_id,
+            login=login,
+            received_at=received_at,
+            **fields,
+        )
     else:
         login.confirm()
         result = service(table_id=table_id, player_id=player_id, **fields)
@@ -163,6 +176,7 @@ class TableConsumer(DirectConsumer):
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
     ) -> None:
+        received_at = timezone.now()  # before any wait: a move is timed from here
         if self.revoked:
             return  # the socket is closing; the close says why
         if not self.messages.allow():
@@ -173,9 +187,11 @@ class TableConsumer(DirectConsumer):
         except BadMessage as exc:
             await self.send_error("bad_message", str(exc))
             return
-        await self.receive_json(content)
+        await self.receive_json(content, received_at=received_at)
 
-    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+    async def receive_json(
+        self, content: Any, received_at: datetime | None = None, **kwargs: Any
+    ) -> None:
         kind = content.get("type") if isinstance(content, dict) else None
         if not isinstance(kind, str) or kind not in MESSAGES:
             allowed = ", ".join(MESSAGES)
@@ -191,7 +207,7 @@ class TableConsumer(DirectConsumer):
             await self.send_error("bad_message", str(exc))
             return
         if service is not None:  # it checks the login itself, on the same trip
-            await self.run_service(service, fields)
+            await self.run_service(service, fields, received_at=received_at)
             return
         if self.player_id is not None and not await in_db_thread(player_is_current)(
             self.player_id, self.session_key
@@ -227,13 +243,20 @@ class TableConsumer(DirectConsumer):
             return
         await broadcast.announce_chat(self.table_id, line)
 
-    async def run_service(self, service: Service, fields: dict[str, Any]) -> None:
+    async def run_service(
+        self, service: Service, fields: dict[str, Any], *, received_at: datetime | None = None
+    ) -> None:
         # Every message with a service needs a login (NEEDS_LOGIN): receive_json
         # refuses them to an observer.
         assert self.player_id is not None
         try:
             made = await in_db_thread(serve)(
-                service, self.table_id, self.player_id, self.session_key, **fields
+                service,
+                self.table_id,
+                self.player_id,
+                self.session_key,
+                received_at=received_at,
+                **fields,
             )
         except NoLongerCurrent:
             await self.revoke(NOT_CURRENT)

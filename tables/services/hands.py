@@ -398,6 +398,7 @@ def hand_act(
     version: int,
     now: datetime | None = None,
     table_id: int | None = None,
+    received_at: datetime | None = None,
 ) -> Hand:
     """Apply one move by ``player_id``, made when the hand was at ``version``.
 
@@ -407,8 +408,9 @@ def hand_act(
     player's choice may have moved the version on, and a player still to
     choose may choose whatever version they saw (only once). A move
     made after the action time (``now``, default the current time) with a time
-    bank spends the time taken from it. With ``table_id``, a hand that is not
-    at that table is refused.
+    bank spends the time taken from it, up to ``received_at`` if given (when
+    the move reached the server, which may be busy). With ``table_id``, a
+    hand that is not at that table is refused.
     """
     hand, _, _ = hand_act_seated(
         hand_id=hand_id,
@@ -419,6 +421,7 @@ def hand_act(
         version=version,
         now=now,
         table_id=table_id,
+        received_at=received_at,
     )
     return hand
 
@@ -435,6 +438,7 @@ def hand_act_seated(
     now: datetime | None,
     table_id: int | None,
     login: LoginCheck | None = None,
+    received_at: datetime | None = None,
 ) -> tuple[Hand, list[Seat], list[WaitingPlayer]]:
     """:func:`hand_act`, and every seat at the table as the move left them,
     with their players, and the table's waiting list: what a move's snapshot
@@ -458,7 +462,10 @@ def hand_act_seated(
         raise ServiceError(f"you are not dealt into hand #{hand.number}")
     now = now or timezone.now()
     seats = HandSeats.load(hand, at_table)
-    _clock_charge_move(hand, seats, player, now)  # against this turn's deadline
+    # Against this turn's deadline, up to when the move reached the server: a
+    # move that waited for a busy server's database is not charged the wait.
+    moved = now if received_at is None else min(received_at, now)
+    _clock_charge_move(hand, seats, player, moved)
     step = state.step if state.simultaneous else None
     _hand_apply(hand, state, seats, player, kind, amount, cards, now)
     # A choice made at once keeps its one clock until the last player chooses.

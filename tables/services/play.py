@@ -11,6 +11,7 @@ follow them call the section's service itself (``seat_leave``, ``waiting_join``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 from tables.models import Hand
 from tables.selectors.players import LoginCheck
@@ -66,6 +67,7 @@ def hand_play(
     version: int,
     hand_id: int | None = None,
     login: LoginCheck | None = None,
+    received_at: datetime | None = None,
 ) -> TableRows | None:
     """Make a player's move in the table's hand (``hand_id``, or the one being
     played), then what follows it (:func:`hand_follow_up`).
@@ -76,7 +78,9 @@ def hand_play(
 
     With ``login`` (a socket's), the mover's login is checked in the move's
     first round trip: :class:`~tables.selectors.players.NoLongerCurrent` if
-    it no longer speaks for them, and nothing changes.
+    it no longer speaks for them, and nothing changes. ``received_at``: when
+    the socket received the move; the mover's time bank is charged up to
+    then, not for the time the move waited to be served.
     """
     if hand_id is None:
         hand_id = (
@@ -98,6 +102,7 @@ def hand_play(
         now=None,
         table_id=table_id,
         login=login,
+        received_at=received_at,
     )
     hand_follow_up(hand=hand)
     if hand.is_finished:

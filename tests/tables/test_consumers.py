@@ -12,9 +12,10 @@ import io
 import json
 import re
 import sys
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import channels.consumer
@@ -24,10 +25,12 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
+from django.utils import timezone
 
 from accounts.models import User
 from cardroom.asgi import application
 from tables import services
+from tables.consumers import table as table_consumer
 from tables.models import Hand, Seat, Table, TableConnection
 from tables.rules.games import how_it_plays
 from tests.tables.conftest import session_of
@@ -849,6 +852,39 @@ def test_a_move_reaches_each_viewer_as_one_snapshot_of_their_own(
             assert waiter.last_snapshot["hand"]["legal_actions"]
             for socket in (mover, waiter, observer):
                 assert await socket.quiet()
+
+    run(scenario)
+
+
+def test_a_move_is_timed_from_when_its_socket_received_it(
+    table: Table, cookies: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The move's service gets the moment the frame was received, not the
+    later one at which a database thread got to it (here 0.3 s later): the
+    clock charges the player up to the first."""
+    calls: list[tuple[Any, datetime]] = []
+    original = table_consumer.serve
+
+    def slow_serve(*args: Any, **fields: Any) -> Any:
+        time.sleep(0.3)  # a busy server's queue
+        calls.append((fields.get("received_at"), timezone.now()))
+        return original(*args, **fields)
+
+    monkeypatch.setattr(table_consumer, "serve", slow_serve)
+
+    async def scenario() -> None:
+        async with room() as join:
+            alice, bob, observer = await heads_up(join, table, cookies)
+            mover = alice if to_act(bob.last_snapshot) == 1 else bob
+            before = mover.last_snapshot["hand"]["turn"]
+            calls.clear()  # the seats taken
+            sent = timezone.now()
+            await mover.send(first_move(mover.last_snapshot))
+            assert (await mover.receive_snapshot())["hand"]["turn"] == before + 1
+
+            [(received, served)] = calls
+            assert received is not None
+            assert sent <= received <= served - timedelta(seconds=0.25)
 
     run(scenario)
 

@@ -142,6 +142,24 @@ def test_a_move_on_the_bank_spends_the_time_taken(stakes: Stakes, seated: Table)
     assert seat_of(seated, mover).time_bank_ms == 14_500
 
 
+def test_a_move_that_waited_for_a_busy_server_spends_the_time_to_its_arrival(
+    stakes: Stakes, seated: Table
+) -> None:
+    """Received 2 s into the bank, served 8 s in: the player is charged 2 s."""
+    use_time_bank(stakes)
+    hand = start(seated)
+    mover = player_to_act(hand)
+    services.hand_act(
+        hand_id=hand.pk,
+        player_id=mover,
+        kind="bring_in",
+        version=hand.version,
+        now=T0 + ACTION + seconds(8),
+        received_at=T0 + ACTION + seconds(2),
+    )
+    assert seat_of(seated, mover).time_bank_ms == 18_000
+
+
 def test_a_spent_bank_shortens_the_players_next_turn(no_bring_in: Stakes, seated: Table) -> None:
     use_time_bank(no_bring_in)
     hand = start(seated)
