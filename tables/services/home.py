@@ -34,7 +34,12 @@ from tables.services.tables import table_close
 
 # 32 random bytes, 256 bits, as 43 URL-safe characters.
 INVITE_BYTES = 32
-NOT_FOUND = "there is no such table"
+# Said alike of a code that never was and of one the host has replaced, so a
+# guess learns nothing; the friend with an old link learns what to do.
+NOT_FOUND = (
+    "there is no home game for this link; it may be cut short, or its host may "
+    "have made a new one: ask them to send it again"
+)
 CLOSED = "this home game has closed; ask its host for the link to their next one"
 
 

@@ -42,6 +42,7 @@ from tests.browser.test_table_play import (
     start_session,
     wait_until,
 )
+from tests.tables.test_home_games import NOT_FOUND_SAID
 
 try:
     from playwright.sync_api import Page, expect
@@ -155,7 +156,7 @@ def test_a_home_game_night_from_the_invite_to_the_settle_up(
     assert response is not None and response.status == 404
     # A forged link is told the same as a table that doesn't exist.
     carol.goto(live_server_url + "/home/join/#forged-code-0000000000000000000000000000000")
-    expect(carol.locator("#home-join-status")).to_have_text("There is no such table.")
+    expect(carol.locator("#home-join-status")).to_have_text(NOT_FOUND_SAID)
     assert not TableMember.objects.filter(player__username="carol").exists()
 
     # Bob opens the link on his phone, logs in, and comes back to the table.

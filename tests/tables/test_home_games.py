@@ -24,6 +24,12 @@ from tables.models import HomeRules, Table, TableGame, TableMember
 from tables.selectors.lobby import lobby_rows
 from tests.tables.test_consumers import SAME_SITE
 
+# What a friend is told of a link no home game has, forged or replaced.
+NOT_FOUND_SAID = (
+    "There is no home game for this link; it may be cut short, or its host may "
+    "have made a new one: ask them to send it again."
+)
+
 pytestmark = pytest.mark.django_db
 
 FORM = {
@@ -266,7 +272,7 @@ def test_a_friend_joins_by_the_link(home: Table, bob: User) -> None:
 def test_a_wrong_code_is_told_the_table_does_not_exist(home: Table, bob: User, code: str) -> None:
     response = join(bob, code)
     assert response.status_code == 404
-    assert response.json() == {"error": "There is no such table."}
+    assert response.json() == {"error": NOT_FOUND_SAID}
     assert not TableMember.objects.filter(player=bob).exists()
 
 
@@ -323,7 +329,7 @@ def test_a_closed_games_link_lets_nobody_new_in_and_takes_its_players_to_the_set
         assert join(player, home.invite_code).json() == {"url": reverse("table", args=[home.pk])}
     assert TableMember.objects.filter(table=home).count() == 1
     # A code no game has says no more than before.
-    assert join(carol, "x" + home.invite_code).json() == {"error": "There is no such table."}
+    assert join(carol, "x" + home.invite_code).json() == {"error": NOT_FOUND_SAID}
 
 
 def test_the_join_page_keeps_the_code_out_of_requests_and_referrers(bob: User) -> None:
