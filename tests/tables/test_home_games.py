@@ -282,7 +282,11 @@ def test_a_new_link_retires_the_old_one(home: Table, alice: User, bob: User, car
     assert response.status_code == 302
     home.refresh_from_db()
     assert home.invite_code != old
-    assert join(bob, old).status_code == 404
+    retired = join(bob, old)
+    # Told as a code no game ever had: the friend learns to ask for the new one.
+    assert retired.status_code == 404
+    assert retired.json() == {"error": NOT_FOUND_SAID}
+    assert not TableMember.objects.filter(table=home, player=bob).exists()
     assert join(carol, home.invite_code).status_code == 200
 
 
