@@ -14,10 +14,12 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
 from django.test import Client, RequestFactory
+from django.urls import reverse
 from django.views.defaults import server_error
 
 from cardroom.runner import free_port
@@ -133,6 +135,52 @@ def test_daphne_serves_static_files_with_debug_off(daphne_without_debug: str) ->
         assert response.status == 200
         assert response.headers["Content-Type"].startswith("text/css")
     assert body == (PROJECT_ROOT / "static" / "css" / "site.css").read_bytes()
+
+
+# ---------------------------------------------------------------- the front page
+
+
+def links_of(page: str) -> dict[str, str]:
+    """The page's main part's links, by their words."""
+    main = page[page.index('<main class="page">') :]
+    return {
+        re.sub(r"\s+", " ", words).strip(): href
+        for href, words in re.findall(r'<a[^>]* href="([^"]+)"[^>]*>([^<]+)</a>', main)
+    }
+
+
+def test_the_front_page_shows_a_visitor_the_room_home_games_and_hands(
+    client: Client, db: None
+) -> None:
+    page = client.get("/").content.decode()
+
+    for heading in ("Play in the room", "Host a home game", "Review your hands"):
+        assert f">{heading}</h2>" in page
+    assert links_of(page) == {
+        "Sign up": reverse("accounts:signup"),
+        "log in": reverse("accounts:login"),
+        "Go to the lobby": reverse("lobby"),
+        "Open a home game": reverse("home_new"),
+        "My hands": reverse("my_hands"),
+    }
+    # A visitor who follows the home game's way in logs in first, then lands on its form.
+    opened = client.get(reverse("home_new"))
+    assert opened.status_code == 302
+    assert opened["Location"] == f"{reverse('accounts:login')}?next={reverse('home_new')}"
+
+
+def test_the_front_page_takes_a_player_straight_to_the_form_of_a_home_game(
+    client: Client, django_user_model: Any
+) -> None:
+    client.force_login(django_user_model.objects.create_user("frida", password="x-y-z-12345"))
+
+    page = client.get("/").content.decode()
+
+    links = links_of(page)
+    assert "Sign up" not in links
+    assert client.get(links["Open a home game"]).status_code == 200
+    assert client.get(links["Go to the lobby"]).status_code == 200
+    assert client.get(links["My hands"]).status_code == 200
 
 
 # ------------------------------------------------------------------ the favicon
