@@ -161,8 +161,7 @@ def test_the_front_page_shows_a_visitor_the_room_home_games_and_hands(
         "log in": reverse("accounts:login"),
         "Go to the lobby": reverse("lobby"),
         "Open a home game": reverse("home_new"),
-        "My hands": reverse("my_hands"),
-    }
+    }  # and no link to hands they can't have played
     # A visitor who follows the home game's way in logs in first, then lands on its form.
     opened = client.get(reverse("home_new"))
     assert opened.status_code == 302
