@@ -25,11 +25,12 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
-def timeout_send(hand_id: int, turn: int, expires_at: datetime) -> None:
-    """Send ``expire_turn`` for the moment turn ``turn`` of the hand expires."""
+def timeout_send(hand_id: int, turn: int, due: datetime) -> None:
+    """Send ``expire_turn`` for the moment turn ``turn`` of the hand times out
+    (``due``: a little after it expires, ``tables.services.clock.timeout_due``)."""
     from tables.tasks import expire_turn
 
-    _send_at(expire_turn, (hand_id, turn), expires_at, f"hand {hand_id}")
+    _send_at(expire_turn, (hand_id, turn), due, f"hand {hand_id}")
 
 
 def next_hand_send(table_id: int) -> None:
@@ -45,11 +46,12 @@ def next_hand_send(table_id: int) -> None:
         logger.exception("could not send start_next_hand for table %s", table_id)
 
 
-def call_timeout_send(table_id: int, call: int, expires_at: datetime) -> None:
-    """Send ``expire_call`` for the moment the dealer's call number ``call`` runs out."""
+def call_timeout_send(table_id: int, call: int, due: datetime) -> None:
+    """Send ``expire_call`` for the moment the dealer's call number ``call`` times
+    out (``due``, as for a turn)."""
     from tables.tasks import expire_call
 
-    _send_at(expire_call, (table_id, call), expires_at, f"table {table_id}")
+    _send_at(expire_call, (table_id, call), due, f"table {table_id}")
 
 
 def _send_at(task: Task[..., Any], args: tuple[int, int], at: datetime, what: str) -> None:

@@ -40,8 +40,8 @@ def expire_turn(hand_id: int, turn: int) -> bool:
 def send_due_timeouts() -> int:
     """Send the timeout task of every open turn near its expiry that has none; how many."""
     due = services.turn_timeouts_claim_due()
-    for hand_id, turn, expires_at in due:
-        scheduling.timeout_send(hand_id, turn, expires_at)
+    for hand_id, turn, at in due:
+        scheduling.timeout_send(hand_id, turn, at)
     return len(due)
 
 

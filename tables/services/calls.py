@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from tables.models import Hand, Seat, Table
 from tables.selectors.games import entry_at, fitting, table_games
+from tables.services.clock import timeout_due, timeout_wait
 from tables.services.common import ServiceError, _lock_table
 from tables.services.games import _call_end, _call_off, _default
 from tables.services.hands import _AtDeal, _deal_after_call
@@ -68,7 +69,7 @@ def game_call_timeout(*, table_id: int, call: int, now: datetime | None = None) 
     table = _lock_table(table_id)
     if table.call_seat is None or table.call_number != call:
         return None
-    if table.call_expires_at is not None and now < table.call_expires_at:
+    if table.call_expires_at is not None and now < timeout_due(table.call_expires_at):
         return None
     games, seen = table_games(table), _AtDeal(table)
     entry = _default(table, games, len(seen.dealt_in()))
@@ -81,10 +82,12 @@ def game_call_timeout(*, table_id: int, call: int, now: datetime | None = None) 
 
 
 def calls_expire_overdue(*, now: datetime | None = None) -> list[Hand | int]:
-    """Time out every dealer's call past its expiry (its own task lost or late);
-    each hand dealt, or the table's id where none could be."""
+    """Time out every dealer's call whose timeout is due (:func:`timeout_due`;
+    its own task lost or late); each hand dealt, or the table's id where none
+    could be."""
     now = now or timezone.now()
-    overdue = Table.objects.filter(call_seat__isnull=False, call_expires_at__lte=now)
+    cutoff = now - timeout_wait()
+    overdue = Table.objects.filter(call_seat__isnull=False, call_expires_at__lte=cutoff)
     changed: list[Hand | int] = []
     for table_id, number in overdue.values_list("pk", "call_number")[:100]:
         hand = game_call_timeout(table_id=table_id, call=number, now=now)

@@ -32,6 +32,24 @@ from tables.rules import HandState
 from tables.services.common import SWEEP_BATCH, HandSeats, _lock_hand
 
 
+def timeout_wait() -> timedelta:
+    """How long after a clock runs out its timeout acts: ``CARDROOM_TIMEOUT_WAIT_MS``."""
+    return timedelta(milliseconds=settings.CARDROOM_TIMEOUT_WAIT_MS)
+
+
+def timeout_due(expires_at: datetime) -> datetime:
+    """When the timeout of a clock that runs out at ``expires_at`` acts.
+
+    A move is judged by when it reached the server (``received_at``), but it is
+    served when a database thread is free, which on a busy server may be a
+    little after its clock ran out. Were the timeout to act at once, a move in
+    time would lose to it and be refused as stale; so the timeout waits
+    :func:`timeout_wait`, and a move served meanwhile is made as usual. The
+    tasks are sent for this moment, and the services act only from it.
+    """
+    return expires_at + timeout_wait()
+
+
 @transaction.atomic
 def hand_reconnect(*, hand_id: int, player_id: int, now: datetime | None = None) -> Hand | None:
     """Give a player who reconnects on their turn more time, once per hand.
@@ -145,13 +163,15 @@ def _schedule_timeout(hand: Hand, now: datetime) -> None:
         return
     hand.timeout_sent_for, turn = expires_at, hand.version
     # hand.pk is read at commit: a new hand's clock starts before its row is written.
-    transaction.on_commit(lambda: scheduling.timeout_send(hand.pk, turn, expires_at), robust=True)
+    due = timeout_due(expires_at)
+    transaction.on_commit(lambda: scheduling.timeout_send(hand.pk, turn, due), robust=True)
 
 
 @transaction.atomic
 def turn_timeouts_claim_due(*, now: datetime | None = None) -> list[tuple[int, int, datetime]]:
     """Claim the turns that expire within ``CARDROOM_TURN_LOOKAHEAD_SECONDS`` and
-    have no timeout task for that expiry yet: (hand id, turn, expiry) each.
+    have no timeout task for that expiry yet: (hand id, turn, when the timeout
+    is due) each (:func:`timeout_due`).
 
     Beat calls it every ``CARDROOM_TURN_SEND_SECONDS`` and sends each a task
     for its expiry. Each claim is written before the tasks leave, so the next
@@ -172,4 +192,4 @@ def turn_timeouts_claim_due(*, now: datetime | None = None) -> list[tuple[int, i
     if due:
         claimed = [hand_id for hand_id, _, _ in due]
         Hand.objects.filter(pk__in=claimed).update(timeout_sent_for=F("turn_expires_at"))
-    return due
+    return [(hand_id, turn, timeout_due(expires_at)) for hand_id, turn, expires_at in due]

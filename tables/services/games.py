@@ -30,6 +30,7 @@ from tables import scheduling
 from tables.models import Seat, Stakes, Table, TableGame
 from tables.rules import GameConfig
 from tables.selectors.games import entry_at, fitting, next_fitting, orbit_done, table_games
+from tables.services.clock import timeout_due
 
 logger = logging.getLogger(__name__)
 
@@ -141,10 +142,8 @@ def _call_begin(table: Table, seat: Seat, now: datetime) -> None:
     table.save(update_fields=[*CALL_FIELDS, "called"])
     if not settings.CARDROOM_TURN_TASKS:
         return  # no broker, no clock: as for the turns (tables.services.clock)
-    number, expires = table.call_number, table.call_expires_at
-    transaction.on_commit(
-        lambda: scheduling.call_timeout_send(table.pk, number, expires), robust=True
-    )
+    number, due = table.call_number, timeout_due(table.call_expires_at)
+    transaction.on_commit(lambda: scheduling.call_timeout_send(table.pk, number, due), robust=True)
 
 
 def _call_off(table: Table) -> None:

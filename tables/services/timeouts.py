@@ -13,6 +13,7 @@ from tables.compiled import CompiledRead
 from tables.models import Hand, Seat, Stakes
 from tables.rules import HandState
 from tables.rules.state import PROTECT
+from tables.services.clock import timeout_due
 from tables.services.common import SWEEP_BATCH, HandSeats, _lock_hand
 from tables.services.hands import _hand_apply, _hand_store
 
@@ -82,9 +83,12 @@ def _hand_time_out(hand_id: int, turn: int, now: datetime) -> Hand | None:
 
 
 def _turn_open_past(hand: Hand, turn: int, now: datetime) -> bool:
-    """Whether the hand is still being played at ``turn`` and that turn has expired by ``now``."""
+    """Whether the hand is still being played at ``turn`` and that turn's
+    timeout is due by ``now`` (:func:`timeout_due`)."""
     expires = hand.turn_expires_at
-    return not hand.is_finished and hand.version == turn and expires is not None and now >= expires
+    if hand.is_finished or hand.version != turn or expires is None:
+        return False
+    return now >= timeout_due(expires)
 
 
 def _timeout_move(state: HandState, policy: str) -> str:

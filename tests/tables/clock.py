@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 from tables import services
 from tables.models import Hand, Seat, Table
+from tables.services.clock import timeout_due
 from tests.tables.conftest import player_to_act
 
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -35,9 +36,11 @@ def act(hand: Hand, kind: str, now: datetime, amount: int | None = None) -> Hand
 
 
 def expire(hand: Hand, now: datetime | None = None) -> Hand | None:
-    """The timeout task for the hand's current turn, run at ``now`` (default: as it expires)."""
+    """The timeout task for the hand's current turn, run at ``now`` (default: as
+    it falls due, a moment after the turn expires)."""
     hand.refresh_from_db()
-    at = hand.turn_expires_at if now is None else now
+    assert hand.turn_expires_at is not None
+    at = timeout_due(hand.turn_expires_at) if now is None else now
     return services.hand_timeout(hand_id=hand.pk, turn=hand.version, now=at)
 
 

@@ -20,6 +20,7 @@ from django.utils import timezone
 from tables.models import Hand, HandResult, Seat, Stakes, Table
 from tables.rules import HandState
 from tables.selectors.history import ReplayMismatch, hand_access, hand_replay
+from tables.services.clock import timeout_due
 from tests.tables.clock import T0, act, expire, seconds, start
 from tests.tables.test_history_access import (
     MUCK_DECK,
@@ -369,7 +370,9 @@ def test_going_back_rebuilds_a_row_per_move_from_the_action_list(
     assert [m.at for m in moves] == [
         T0 + seconds(1),
         T0 + seconds(2),
-        T0 + seconds(32),  # the turn's expiry: its action time and countdown
+        timeout_due(
+            T0 + seconds(32)
+        ),  # the turn's expiry (action time and countdown), and the wait
         T0 + seconds(40),
         T0 + seconds(41),
     ]

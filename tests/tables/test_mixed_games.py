@@ -26,6 +26,7 @@ from tables.models import Hand, Seat, Stakes, Table, TableGame
 from tables.rules import HandState
 from tables.rules.formats.phh import read_phh
 from tables.selectors.games import coming, orbit_done, orbit_hands_left
+from tables.services.clock import timeout_due
 from tests.tables.conftest import Worker, play_out, wait_until
 from tests.tables.test_history_access import folds
 
@@ -299,12 +300,15 @@ def test_the_default_is_dealt_once_when_the_dealers_time_runs_out(
     number, expires = table.call_number, table.call_expires_at
     early = services.game_call_timeout(table_id=table.pk, call=number, now=expires - SECOND)
     assert early is None and not table.hands.exists()
-    hand = services.game_call_timeout(table_id=table.pk, call=number, now=expires)
+    # The timeout waits a moment after the time runs out, for a call on its way.
+    assert services.game_call_timeout(table_id=table.pk, call=number, now=expires) is None
+    hand = services.game_call_timeout(table_id=table.pk, call=number, now=timeout_due(expires))
     # Before any game was dealt, the last game dealt is the list's first.
     assert (hand.variant, hand.call) == ("stud", {"by": "alice", "how": "timed_out"})
     # The same timeout again, and a late one for an older call, change nothing.
-    assert services.game_call_timeout(table_id=table.pk, call=number, now=expires) is None
-    assert services.game_call_timeout(table_id=table.pk, call=number - 1, now=expires) is None
+    due = timeout_due(expires)
+    assert services.game_call_timeout(table_id=table.pk, call=number, now=due) is None
+    assert services.game_call_timeout(table_id=table.pk, call=number - 1, now=due) is None
     assert table.hands.count() == 1
     # A call made after its time ran out finds the hand dealt.
     with pytest.raises(services.ServiceError, match="already dealt"):
@@ -323,7 +327,7 @@ def test_the_default_is_the_last_game_or_the_lists_first(
     finish(services.game_call(table_id=table.pk, player_id=alice.pk, game=1))
     table = begin_call(table)
     hand = services.game_call_timeout(
-        table_id=table.pk, call=table.call_number, now=table.call_expires_at
+        table_id=table.pk, call=table.call_number, now=timeout_due(table.call_expires_at)
     )
     assert hand.variant == expected
 
@@ -340,6 +344,7 @@ def test_an_away_dealer_gets_the_default_at_once(choice: Table, alice: User) -> 
 def test_overdue_calls_are_swept(choice: Table) -> None:
     table = begin_call(choice)
     assert services.calls_expire_overdue(now=table.call_expires_at - SECOND) == []
+    assert services.calls_expire_overdue(now=table.call_expires_at) == []  # the timeout's wait
     [hand] = services.calls_expire_overdue(now=table.call_expires_at + SECOND)
     assert isinstance(hand, Hand) and hand.call["how"] == "timed_out"
 

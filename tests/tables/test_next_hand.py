@@ -90,7 +90,8 @@ def test_a_hand_ended_by_a_timeout_schedules_the_next(
     hand = services.hand_start(table_id=seated.pk)
     move(hand, "bring_in")
     hand.refresh_from_db()
-    Hand.objects.filter(pk=hand.pk).update(turn_expires_at=hand.started_at)  # long expired
+    long_ago = hand.started_at - timedelta(minutes=1)
+    Hand.objects.filter(pk=hand.pk).update(turn_expires_at=long_ago)  # long expired
     with django_capture_on_commit_callbacks(execute=True):
         assert tasks.expire_turn(hand.pk, hand.version)  # facing the bring-in: a fold
     assert engine(hand).finished

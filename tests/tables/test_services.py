@@ -15,6 +15,7 @@ from tables.models import Hand, HandResult, RakeEntry, Seat, Stakes, Table
 from tables.rules import HandState, IllegalAction
 from tables.rules.cards import FULL_DECK, card_str
 from tables.services import IllegalMove, ServiceError, StaleMove
+from tables.services.clock import timeout_due
 from tests.tables.conftest import bet_and_call, engine, play_out, player_to_act
 
 pytestmark = pytest.mark.django_db
@@ -312,7 +313,8 @@ def test_a_hand_ended_by_the_clock_lets_the_leaver_go(table, seated, grant):
     leaver = User.objects.get(pk=player_to_act(hand))
     services.seat_leave(table_id=table.pk, player_id=leaver.pk)
     while not hand.is_finished:  # every turn left to the clock: checks and folds
-        services.hand_timeout(hand_id=hand.pk, turn=hand.version, now=hand.turn_expires_at)
+        due = timeout_due(hand.turn_expires_at)
+        services.hand_timeout(hand_id=hand.pk, turn=hand.version, now=due)
         hand.refresh_from_db()
     assert not Seat.objects.filter(table=table, player=leaver).exists()
     final = {r.player_id: r.final_stack for r in HandResult.objects.filter(hand=hand)}

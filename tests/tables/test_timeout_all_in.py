@@ -21,6 +21,7 @@ from accounts.models import User
 from tables import services
 from tables.models import Hand, HandResult, Move, Seat, Stakes, Table
 from tables.rules import HandState
+from tables.services.clock import timeout_due
 from tests.tables.conftest import bet_and_call, engine, play_out, player_to_act
 
 pytestmark = pytest.mark.django_db
@@ -61,9 +62,9 @@ def act(hand: Hand, kind: str, amount: int | None = None, at: datetime = T0) -> 
 def time_out(hand: Hand) -> Hand:
     """The turn's timeout task, run once the turn has expired."""
     hand.refresh_from_db()
-    done = services.hand_timeout(
-        hand_id=hand.pk, turn=hand.version, now=hand.turn_expires_at or T0 + TIMED_OUT
-    )
+    expires = hand.turn_expires_at
+    due = timeout_due(expires) if expires is not None else T0 + TIMED_OUT
+    done = services.hand_timeout(hand_id=hand.pk, turn=hand.version, now=due)
     assert done is not None, "the timeout did nothing"
     return done
 

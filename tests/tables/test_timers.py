@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 from uuid import uuid4
 
@@ -21,6 +22,7 @@ from django.utils import timezone
 from accounts.models import User
 from tables import services
 from tables.models import Hand, Move, Seat, Stakes, Table
+from tables.services.clock import timeout_due, timeout_wait
 from tables.tasks import SAFETY_NETS, expire_turn, sweep_overdue_turns, sweep_safety_nets
 from tests.tables.clock import ACTION, EXTRA, T0, act, expire, seat_of, seconds, start
 from tests.tables.conftest import Worker, player_to_act, wait_until
@@ -49,7 +51,7 @@ def test_an_unanswered_turn_times_out_to_a_check_when_checking_is_free(
 ) -> None:
     hand = start(seated)
     waiting = player_to_act(hand)
-    hand = expire(hand, T0 + ACTION + EXTRA)
+    hand = expire(hand)
     move = last_move(hand)
     assert (move.player_id, move.kind, move.timed_out) == (waiting, "check", True)
     assert hand.version == 1
@@ -61,7 +63,7 @@ def test_an_unanswered_turn_facing_a_bet_times_out_to_a_fold(
     hand = start(seated)
     act(hand, "bet", T0 + seconds(1), amount=5)
     waiting = player_to_act(hand)
-    hand = expire(hand, T0 + seconds(1) + ACTION + EXTRA)
+    hand = expire(hand)
     move = last_move(hand)
     assert (move.player_id, move.kind, move.timed_out) == (waiting, "fold", True)
     assert hand.is_finished
@@ -70,7 +72,7 @@ def test_an_unanswered_turn_facing_a_bet_times_out_to_a_fold(
 
 def test_an_unanswered_bring_in_is_posted(seated: Table) -> None:
     hand = start(seated)
-    hand = expire(hand, T0 + ACTION + EXTRA)
+    hand = expire(hand)
     move = last_move(hand)
     assert (move.kind, move.timed_out) == ("bring_in", True)
     posted = next(event for event in hand.state["events"] if event["type"] == "bring_in")
@@ -82,6 +84,39 @@ def test_a_timeout_before_the_turn_expires_does_nothing(seated: Table) -> None:
     assert expire(hand, T0 + ACTION + EXTRA - seconds(0.001)) is None
     hand.refresh_from_db()
     assert (hand.version, len(hand.moves())) == (0, 0)
+
+
+def test_the_timeout_acts_only_once_the_wait_after_the_expiry_is_over(seated: Table) -> None:
+    hand = start(seated)
+    expires = T0 + ACTION + EXTRA
+    wait = timeout_wait()
+    assert wait > timedelta(0)  # the default: a move just in time must get a chance
+    assert timeout_due(expires) == expires + wait
+    assert expire(hand, expires) is None
+    assert expire(hand, expires + wait - seconds(0.001)) is None
+    assert expire(hand, expires + wait) is not None
+    assert last_move(hand).timed_out
+
+
+def test_a_move_received_in_time_but_served_after_the_expiry_beats_its_timeout(
+    seated: Table,
+) -> None:
+    """The server took the move 10 ms before the turn ran out but got to it
+    only 200 ms after, a timeout task having come meanwhile: the move stands."""
+    hand = start(seated)
+    turn, expires = hand.version, T0 + ACTION + EXTRA
+    assert services.hand_timeout(hand_id=hand.pk, turn=turn, now=expires + seconds(0.1)) is None
+    services.hand_act(
+        hand_id=hand.pk,
+        player_id=player_to_act(hand),
+        kind="bring_in",
+        version=turn,
+        now=expires + seconds(0.2),
+        received_at=expires - seconds(0.01),
+    )
+    assert services.hand_timeout(hand_id=hand.pk, turn=turn, now=timeout_due(expires)) is None
+    moves = stored_moves(hand)
+    assert [(move.kind, move.timed_out) for move in moves] == [("bring_in", False)]
 
 
 def test_a_move_just_before_expiry_wins_and_the_old_turns_task_does_nothing(
@@ -99,7 +134,7 @@ def test_a_move_just_before_expiry_wins_and_the_old_turns_task_does_nothing(
 
 def test_a_repeated_timeout_task_changes_nothing(seated: Table) -> None:
     hand = start(seated)
-    turn, at = hand.version, T0 + ACTION + EXTRA
+    turn, at = hand.version, timeout_due(T0 + ACTION + EXTRA)
     assert services.hand_timeout(hand_id=hand.pk, turn=turn, now=at) is not None
     assert services.hand_timeout(hand_id=hand.pk, turn=turn, now=at) is None
     hand.refresh_from_db()
@@ -136,11 +171,11 @@ def test_the_next_turn_is_timed_from_the_move(seated: Table) -> None:
 def test_one_timeout_is_counted_and_a_move_forgives_it(no_bring_in: Stakes, seated: Table) -> None:
     hand = start(seated)
     first = player_to_act(hand)
-    hand = expire(hand, T0 + ACTION + EXTRA)
+    hand = expire(hand)
     assert seat_of(seated, first).timeouts_in_a_row == 1
     assert seat_of(seated, first).state == Seat.State.PLAYING
     at = hand.turn_expires_at
-    hand = expire(hand, at)  # the other player's turn times out too: the street ends
+    hand = expire(hand)  # the other player's turn times out too: the street ends
     while player_to_act(hand) != first:
         hand = act(hand, "check", at)
     act(hand, "check", at)
@@ -157,7 +192,7 @@ def test_two_timeouts_in_a_row_sit_the_player_out(
         assert not hand.is_finished
         if player_to_act(hand) == alice.pk:
             at = hand.turn_expires_at
-            hand, timeouts = expire(hand, at), timeouts + 1
+            hand, timeouts = expire(hand), timeouts + 1
         else:
             hand = act(hand, "check", at)
         if timeouts == 1:
@@ -184,8 +219,8 @@ def test_reconnecting_on_ones_turn_extends_it_once_per_hand(seated: Table) -> No
 def test_an_extended_turn_times_out_only_at_its_new_expiry(seated: Table) -> None:
     hand = start(seated)
     services.hand_reconnect(hand_id=hand.pk, player_id=player_to_act(hand), now=T0)
-    assert expire(hand, T0 + ACTION + EXTRA) is None
-    assert expire(hand, T0 + ACTION + EXTRA + seconds(20)) is not None
+    assert expire(hand, timeout_due(T0 + ACTION + EXTRA)) is None
+    assert expire(hand, timeout_due(T0 + ACTION + EXTRA + seconds(20))) is not None
 
 
 def test_reconnecting_off_ones_turn_extends_nothing(seated: Table, alice: User, bob: User) -> None:
@@ -295,7 +330,8 @@ def test_beat_claims_a_turn_once_it_nears_its_expiry_and_only_once(
     hand = start(seated)
     expires, lookahead = T0 + ACTION + EXTRA, seconds(settings.CARDROOM_TURN_LOOKAHEAD_SECONDS)
     assert services.turn_timeouts_claim_due(now=expires - lookahead - seconds(1)) == []
-    assert services.turn_timeouts_claim_due(now=expires - lookahead) == [(hand.pk, 0, expires)]
+    due = [(hand.pk, 0, timeout_due(expires))]
+    assert services.turn_timeouts_claim_due(now=expires - lookahead) == due
     assert services.turn_timeouts_claim_due(now=expires - seconds(1)) == []  # sent already
     hand.refresh_from_db()
     assert hand.timeout_sent_for == expires
@@ -304,18 +340,19 @@ def test_beat_claims_a_turn_once_it_nears_its_expiry_and_only_once(
 def test_a_reconnect_moves_the_expiry_and_beat_claims_the_turn_again(seated: Table) -> None:
     hand = start(seated)
     expires = T0 + ACTION + EXTRA
-    assert services.turn_timeouts_claim_due(now=expires) == [(hand.pk, 0, expires)]
+    assert services.turn_timeouts_claim_due(now=expires) == [(hand.pk, 0, timeout_due(expires))]
     services.hand_reconnect(hand_id=hand.pk, player_id=player_to_act(hand), now=T0 + seconds(5))
     later = expires + seconds(20)
     assert services.turn_timeouts_claim_due(now=expires) == []  # not near the new expiry yet
-    assert services.turn_timeouts_claim_due(now=later) == [(hand.pk, 0, later)]
+    assert services.turn_timeouts_claim_due(now=later) == [(hand.pk, 0, timeout_due(later))]
 
 
 def test_beat_claims_the_next_turn_of_a_hand_not_the_turn_played(seated: Table) -> None:
     hand = start(seated)
     act(hand, "bring_in", T0 + seconds(1))
     next_expiry = T0 + seconds(1) + ACTION + EXTRA
-    assert services.turn_timeouts_claim_due(now=next_expiry) == [(hand.pk, 1, next_expiry)]
+    due = [(hand.pk, 1, timeout_due(next_expiry))]
+    assert services.turn_timeouts_claim_due(now=next_expiry) == due
 
 
 def test_a_finished_hand_is_never_claimed(seated: Table) -> None:
