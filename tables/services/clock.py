@@ -9,9 +9,10 @@ seat's time bank: a move made after the deadline spends the time it took out
 of the bank, the bank is refilled as the player is dealt hands, and it is
 kept for a player who stands up and comes back
 (:func:`tables.services.seats.time_bank_kept_for`). Each turn's timeout is a
-Celery task sent for ``turn_expires_at`` and naming the hand and its version;
-a sweep run by beat (:func:`tables.services.timeouts.hands_expire_overdue`)
-catches any task that was lost. Both end in
+Celery task sent for a moment after ``turn_expires_at`` (:func:`timeout_due`)
+and naming the hand and its version; a sweep run by beat
+(:func:`tables.services.timeouts.hands_expire_overdue`) catches any task that
+was lost. Both end in
 :func:`tables.services.timeouts.hand_timeout`, which acts only on the turn it
 was sent for, so a late, early or repeated task changes nothing.
 """
