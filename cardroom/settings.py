@@ -459,8 +459,8 @@ CARDROOM_TURN_LOOKAHEAD_SECONDS = env_int(
 )
 CARDROOM_TURN_GRACE_SECONDS = env_int("CARDROOM_TURN_GRACE_SECONDS", default=1)
 # A clock that runs out (a turn's, a dealer's call) is acted on this long after
-# it does, so that a move or call that reached the server in time but waited
-# behind other work there is never beaten by its own timeout
+# it does, so that a move or call that reached the server in time, then waited
+# up to this long behind other work there, is not beaten by its own timeout
 # (tables.services.clock.timeout_due).
 CARDROOM_TIMEOUT_WAIT_MS = env_int("CARDROOM_TIMEOUT_WAIT_MS", default=250, minimum=0)
 # Extra time, once per hand, for a player who reconnects during their turn.
