@@ -220,7 +220,10 @@ def test_a_home_game_night_from_the_invite_to_the_settle_up(
         if len(set(variants)) == 2:
             break
     assert len(set(variants)) == 2, variants
-    # Before the next deal (the table waits a few seconds), she pauses, then closes.
+    # Before the next deal (the table waits a few seconds), she pauses, then
+    # closes: once her page shows the hand over, as she would, so that her
+    # click doesn't land while the end of the hand moves the page under it.
+    expect(alice.locator("#last-hand")).to_contain_text(f"Last hand #{hand.number}")
     host_panel(alice).get_by_role("button", name="Pause the deal").click()
     expect(alice.locator("#home-status")).to_contain_text("You paused the game")
     assert not calling(table, 1) and latest_hand(table).number == len(variants)  # type: ignore[union-attr]
