@@ -370,9 +370,8 @@ def test_going_back_rebuilds_a_row_per_move_from_the_action_list(
     assert [m.at for m in moves] == [
         T0 + seconds(1),
         T0 + seconds(2),
-        timeout_due(
-            T0 + seconds(32)
-        ),  # the turn's expiry (action time and countdown), and the wait
+        # The turn's expiry (its action time and countdown), and the timeout's wait.
+        timeout_due(T0 + seconds(32)),
         T0 + seconds(40),
         T0 + seconds(41),
     ]
