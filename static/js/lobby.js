@@ -216,7 +216,7 @@ import { patchChildren } from "./shared/patch.js";
   // ------------------------------------------------------- my home games
 
   // The player's home games, as the server lists them: open ones with their
-  // game, players seated and host; closed ones lead to their settle-up, and
+  // game (and at a mixed one what is coming), players seated and host; closed ones lead to their settle-up, and
   // their host to dealing them again.
   var homeList = document.getElementById("home-games-list");
   var homeNone = document.getElementById("home-games-none");
@@ -234,7 +234,8 @@ import { patchChildren } from "./shared/patch.js";
       }
       return li;
     }
-    li.appendChild(document.createTextNode(" · " + g.stakes + " · " + g.seated + " seated · "));
+    var coming = g.coming ? " · " + g.coming : "";
+    li.appendChild(document.createTextNode(" · " + g.stakes + coming + " · " + g.seated + " seated · "));
     if (g.you_host) {
       var strong = document.createElement("strong");
       strong.textContent = "you host it";

@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tables.models import Table, TableMember
+from tables.selectors.lobby import dealings
 
 if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
@@ -65,6 +66,8 @@ def home_game_rows(player_id: int | None) -> list[dict[str, Any]]:
         .order_by("name")
     )
     latest = datetime.datetime.max.replace(tzinfo=datetime.UTC)
+    # An open game says what it deals now, and at a mixed one what is coming.
+    dealing = dealings([table for table in games if table.is_open])
     listed = sorted(
         games,
         key=lambda table: (
@@ -78,7 +81,8 @@ def home_game_rows(player_id: int | None) -> list[dict[str, Any]]:
             "id": table.pk,
             "name": table.name,
             "url": reverse("table", args=[table.pk]),
-            "stakes": table.stakes.describe(),
+            "stakes": dealing[table.pk].words if table.is_open else table.stakes.describe(),
+            "coming": dealing[table.pk].coming if table.is_open else "",
             "host": table.host.username if table.host else "",
             "you_host": table.host_id == player_id,
             "seated": table.seated,

@@ -199,6 +199,33 @@ def test_the_lobby_lists_my_home_games(home: Table, alice: User, bob: User, caro
     )
 
 
+def test_my_home_games_say_what_a_dealers_choice_game_deals_and_who_calls_it(
+    home: Table, alice: User, bob: User
+) -> None:
+    """Each line says the game being dealt and, at a mixed game, what is
+    coming, as the room's rows do: not the first game of its list."""
+    join(bob, home.invite_code)
+
+    def listed() -> tuple[str, str, str]:
+        lobby = client_of(bob).get(reverse("lobby"))
+        [game] = lobby.context["home_games"]
+        return game["stakes"], game["coming"], lobby.content.decode()
+
+    stakes, coming, _ = listed()
+    assert (stakes.split(",")[0], coming) == ("Seven-card stud", "Dealer’s choice")
+    for number, player in enumerate((alice, bob), start=1):
+        services.seat_take(table_id=home.pk, player_id=player.pk, seat_number=number, buy_in=100)
+    later = timezone.now() + services.next_hand_pause() + datetime.timedelta(seconds=1)
+    services.hand_start_if_ready(table_id=home.pk, now=later)
+    home.refresh_from_db()
+    assert listed()[1] == "Dealer’s choice · the dealer is calling the game"
+    baseball = next(g.position for g in TableGame.objects.filter(table=home, variant="baseball"))
+    services.game_call(table_id=home.pk, player_id=home.call_player_id, game=baseball)
+    stakes, coming, page = listed()
+    assert stakes.startswith("Baseball, spread 5-20") and coming == "Dealer’s choice · Baseball"
+    assert f"{stakes} · {coming} · 2 seated" in page
+
+
 def test_a_closed_game_stays_in_my_home_games_for_a_week_for_its_settle_up(
     home: Table, alice: User, bob: User, carol: User
 ) -> None:
