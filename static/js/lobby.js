@@ -216,8 +216,8 @@ import { patchChildren } from "./shared/patch.js";
   // ------------------------------------------------------- my home games
 
   // The player's home games, as the server lists them: open ones with their
-  // game (and at a mixed one what is coming), players seated and host; closed ones lead to their settle-up, and
-  // their host to dealing them again.
+  // game (and at a mixed one what is coming), players seated and host;
+  // closed ones lead to their settle-up, and their host to dealing them again.
   var homeList = document.getElementById("home-games-list");
   var homeNone = document.getElementById("home-games-none");
 
