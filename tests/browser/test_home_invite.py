@@ -233,6 +233,9 @@ def test_a_home_game_night_from_the_invite_to_the_settle_up(
     start_session(lobby, live_server_url, "alice")
     lobby.goto(live_server_url + "/tables/")
     expect(lobby.locator("#home-games")).to_contain_text("you host it")
+    # It says the game last dealt, not the first of its list.
+    last_game = GAMES[variants[-1]]
+    expect(lobby.locator("#home-games")).to_contain_text(f"Dealer’s choice · {last_game}")
     host_panel(alice).get_by_role("button", name="Close the game…").click()
     host_panel(alice).get_by_role("button", name="Close the game", exact=True).click()
     wait_until(lambda: not Seat.objects.filter(table=table).exists(), "every seat cashed out")
