@@ -441,9 +441,10 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 # Turn timers (tables.services, "The turn clock"). A turn's timeout is a task
-# for the moment it expires, sent only when a broker is configured and only for
-# a turn still open near its expiry; beat's sweep times out any turn whose task
-# was lost. The grace keeps the sweep from racing a task that is merely late.
+# for a moment after it expires (CARDROOM_TIMEOUT_WAIT_MS), sent only when a
+# broker is configured and only for a turn still open near its expiry; beat's
+# sweep times out any turn whose task was lost. The grace, counted from when the
+# task was due, keeps the sweep from racing a task that is merely late.
 CARDROOM_TURN_TASKS = env_bool("CARDROOM_TURN_TASKS", default=bool(REDIS_URL))
 CARDROOM_TURN_QUEUE = env_str("CARDROOM_TURN_QUEUE", default="celery")
 # A worker drops a timeout task this long after its turn expired; the sweep has

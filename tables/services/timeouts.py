@@ -13,7 +13,7 @@ from tables.compiled import CompiledRead
 from tables.models import Hand, Seat, Stakes
 from tables.rules import HandState
 from tables.rules.state import PROTECT
-from tables.services.clock import timeout_due
+from tables.services.clock import timeout_due, timeout_wait
 from tables.services.common import SWEEP_BATCH, HandSeats, _lock_hand
 from tables.services.hands import _hand_apply, _hand_store
 
@@ -122,13 +122,15 @@ def hands_expire_overdue(
     """Time out every turn whose timeout task is overdue; the number timed out.
 
     The safety net under the per-turn tasks, run by beat every few seconds: a
-    turn counts as overdue ``CARDROOM_TURN_GRACE_SECONDS`` after it expired, so
-    the task normally gets there first and this finds nothing. Each hand is its
+    turn counts as overdue ``CARDROOM_TURN_GRACE_SECONDS`` after its timeout was
+    due (:func:`timeout_due`), so the task normally gets there first and this
+    finds nothing. Each hand is its
     own timeout transaction, and ``on_expired`` is called with each
     hand timed out, after that transaction (if this call isn't inside another).
     """
     now = now or timezone.now()
-    cutoff = now - timedelta(seconds=settings.CARDROOM_TURN_GRACE_SECONDS)
+    grace = timedelta(seconds=settings.CARDROOM_TURN_GRACE_SECONDS)
+    cutoff = now - timeout_wait() - grace
     overdue = Hand.objects.filter(ended_at__isnull=True, turn_expires_at__lte=cutoff)
     expired = 0
     for hand_id, turn in overdue.order_by("turn_expires_at").values_list("pk", "version")[

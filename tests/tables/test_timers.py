@@ -243,7 +243,9 @@ def test_reconnecting_after_the_turn_expired_extends_nothing(seated: Table) -> N
 
 def test_the_sweep_leaves_a_turn_alone_within_the_grace(seated: Table) -> None:
     hand = start(seated)
-    assert services.hands_expire_overdue(now=T0 + ACTION + EXTRA + seconds(0.5)) == 0
+    # The grace counts from when the task was due, the timeout's wait after the expiry.
+    due = timeout_due(T0 + ACTION + EXTRA)
+    assert services.hands_expire_overdue(now=due + seconds(0.5)) == 0
     hand.refresh_from_db()
     assert hand.version == 0
 
@@ -253,7 +255,7 @@ def test_the_sweep_times_out_a_turn_whose_task_was_lost(seated: Table) -> None:
     hand = start(seated)
     seen: list[int] = []
     expired = services.hands_expire_overdue(
-        now=T0 + ACTION + EXTRA + seconds(1), on_expired=lambda h: seen.append(h.pk)
+        now=timeout_due(T0 + ACTION + EXTRA) + seconds(1), on_expired=lambda h: seen.append(h.pk)
     )
     assert (expired, seen) == (1, [hand.pk])
     assert last_move(hand).timed_out
