@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { chipMode } from "../../static/js/table/chip-controls.js";
+import { addChipsHelp, chipMode } from "../../static/js/table/chip-controls.js";
 import { amountProblem } from "../../static/js/table/seat-controls.js";
 
 const LIMITS = { seatCount: 2, minBuyIn: 100, maxBuyIn: 1000 };
@@ -20,22 +20,35 @@ const seat = (number, stack) => ({ number, stack, player: "p" + number });
 
 test("between hands a stack below the maximum may be topped up to it", () => {
   const mode = chipMode(snap({ you: ME, seats: [seat(1, 400)] }), LIMITS);
-  assert.deepEqual(mode, { kind: "seated", add: { verb: "top_up", min: 1, max: 600 }, autoRebuy: null });
-});
-
-test("a stack at the maximum has nothing to add; a stack of 0 rebuys within the buy-in", () => {
-  assert.equal(chipMode(snap({ you: ME, seats: [seat(1, 1000)] }), LIMITS).add, null);
-  assert.deepEqual(chipMode(snap({ you: ME, seats: [seat(1, 0)] }), LIMITS).add, {
-    verb: "rebuy", min: 100, max: 1000,
+  assert.deepEqual(mode, {
+    kind: "seated", add: { verb: "top_up", min: 1, max: 600, shut: null }, autoRebuy: null,
   });
+  assert.equal(addChipsHelp(mode.add, 1000), "1 to 600 more, between your hands");
 });
 
-test("during a hand the player is dealt into, no chips may be added", () => {
+test("a stack at the maximum has the form shut; a stack of 0 rebuys within the buy-in", () => {
+  const most = chipMode(snap({ you: ME, seats: [seat(1, 1000)] }), LIMITS).add;
+  assert.deepEqual(most, { verb: "top_up", min: 1, max: 0, shut: "most" });
+  assert.equal(addChipsHelp(most, 1000), "Your stack is the table’s most, 1,000.");
+  // Above it (a pot won): still nothing to add, and no amount below nothing.
+  assert.deepEqual(chipMode(snap({ you: ME, seats: [seat(1, 1400)] }), LIMITS).add.max, 0);
+  const rebuy = chipMode(snap({ you: ME, seats: [seat(1, 0)] }), LIMITS).add;
+  assert.deepEqual(rebuy, { verb: "rebuy", min: 100, max: 1000, shut: null });
+  assert.equal(addChipsHelp(rebuy, 1000), "100 to 1,000");
+});
+
+test("during a hand the player is dealt into, the form stays, shut", () => {
   const hand = { finished: false, seats: [1, 2] };
   const mode = chipMode(snap({ you: { ...ME, auto_rebuy_to: 500 }, seats: [seat(1, 0)], hand }), LIMITS);
-  assert.deepEqual(mode, { kind: "seated", add: null, autoRebuy: 500 });
+  assert.deepEqual(mode, {
+    kind: "seated", add: { verb: "top_up", min: 1, max: 1000, shut: "hand" }, autoRebuy: 500,
+  });
+  const playing = chipMode(snap({ you: ME, seats: [seat(1, 300)], hand }), LIMITS).add;
+  assert.deepEqual(playing, { verb: "top_up", min: 1, max: 700, shut: "hand" });
   const other = { finished: false, seats: [2, 3] }; // a hand without us
   assert.equal(chipMode(snap({ you: ME, seats: [seat(1, 0)], hand: other }), LIMITS).add.verb, "rebuy");
+  const over = { finished: true, seats: [1, 2] }; // ours, and over
+  assert.equal(chipMode(snap({ you: ME, seats: [seat(1, 300)], hand: over }), LIMITS).add.shut, null);
 });
 
 test("standing at a full table offers the waiting list; on it, the place; with an offer, the seat", () => {

@@ -25,11 +25,14 @@ export function chipMode(snap, limits) {
   const info = snap.hand_info;
   const inHand = Boolean(info && !info.finished && info.seats.includes(mine.number));
   const autoRebuy = you.auto_rebuy_to === undefined ? null : you.auto_rebuy_to;
-  if (inHand) return { kind: "seated", add: null, autoRebuy };
-  if (mine.stack === 0) return { kind: "seated", add: { verb: "rebuy", min: limits.minBuyIn, max: limits.maxBuyIn }, autoRebuy };
-  const room = limits.maxBuyIn - mine.stack;
-  const add = room > 0 ? { verb: "top_up", min: 1, max: room } : null;
-  return { kind: "seated", add, autoRebuy };
+  // The form is there whenever the player sits, shut (`shut` says why)
+  // while they can add nothing: what lies below it keeps its place.
+  if (mine.stack === 0 && !inHand) {
+    return { kind: "seated", add: { verb: "rebuy", min: limits.minBuyIn, max: limits.maxBuyIn, shut: null }, autoRebuy };
+  }
+  const room = Math.max(limits.maxBuyIn - mine.stack, 0);
+  const shut = inHand ? "hand" : room === 0 ? "most" : null;
+  return { kind: "seated", add: { verb: "top_up", min: 1, max: room, shut }, autoRebuy };
 }
 
 export function renderChipControls(table) {
@@ -57,7 +60,7 @@ export function renderChipControls(table) {
       box.appendChild(sending(table, "Join the waiting list", { type: "wait" }));
     }
   } else if (mode.kind === "seated") {
-    if (mode.add) box.appendChild(addChipsForm(table, mode.add));
+    box.appendChild(addChipsForm(table, mode.add));
     box.appendChild(autoRebuyForm(table, mode.autoRebuy));
   }
 }
@@ -66,7 +69,15 @@ function sending(table, label, message) {
   return button(label, "button button-quiet", () => table.send(message));
 }
 
-// "Add chips" (a top-up) or "Rebuy": an amount and a button.
+// What the add-chips form says under its button.
+export function addChipsHelp(add, maxBuyIn) {
+  if (add.verb === "rebuy") return chips(add.min) + " to " + chips(add.max);
+  if (add.shut === "most") return "Your stack is the table’s most, " + chips(maxBuyIn) + ".";
+  return chips(add.min) + " to " + chips(add.max) + " more, between your hands";
+}
+
+// "Add chips" (a top-up) or "Rebuy": an amount and a button; shut, both
+// greyed, during the player's hand or with nothing to add.
 function addChipsForm(table, add) {
   const rebuy = add.verb === "rebuy";
   const form = el("form", "chip-form");
@@ -75,7 +86,7 @@ function addChipsForm(table, add) {
   const input = el("input", "chip-amount");
   input.inputMode = "numeric";
   input.autocomplete = "off";
-  input.value = String(add.max);
+  input.value = add.max ? String(add.max) : "";
   input.setAttribute("aria-describedby", "add-chips-help");
   label.appendChild(input);
   label.appendChild(document.createTextNode(" chips"));
@@ -83,7 +94,8 @@ function addChipsForm(table, add) {
   const submit = el("button", "button button-quiet", rebuy ? "Rebuy" : "Top up");
   submit.type = "submit";
   form.appendChild(submit);
-  const help = el("span", "help", chips(add.min) + " to " + chips(add.max) + (rebuy ? "" : " more, between your hands"));
+  input.disabled = submit.disabled = add.shut !== null;
+  const help = el("span", "help", addChipsHelp(add, table.config.maxBuyIn));
   help.id = "add-chips-help";
   form.appendChild(help);
   const problem = el("span", "errors");

@@ -19,6 +19,7 @@ import { renderBalance, renderCentre, renderLastHand, renderSeats } from "./rend
 import { BuyIn, renderSeatControls, stoodUp } from "./seat-controls.js";
 import { SeatAsk, asksForSeats, redrawSeatRequests, renderSeatRequests } from "./seat-requests.js";
 import { Sounds, turnBegins } from "./sounds.js";
+import { keepMoveRoom } from "./steady.js";
 import { TableSocket, tableUrl } from "./socket.js";
 import { TableState, mySeat } from "./state.js";
 
@@ -65,6 +66,7 @@ function start(room) {
     hostConfirming: null, // a home game's host command awaiting "are you sure?" (host.js)
     askedToLeave: false, // the viewer asked to leave their seat (seat-controls.js, stoodUp)
     stoodUp: false, // the table stood the viewer up, unasked: their seat controls say so
+    moveRoom: null, // the room the move area keeps, {width, height} (steady.js)
   };
   table.buyIn = new BuyIn(table);
   table.seatAsk = new SeatAsk(table);
@@ -92,7 +94,11 @@ function start(room) {
   let resizing = null;
   window.addEventListener("resize", () => {
     cancelAnimationFrame(resizing);
-    resizing = requestAnimationFrame(() => table.state.snap && renderSeats(table));
+    resizing = requestAnimationFrame(() => {
+      if (!table.state.snap) return;
+      renderSeats(table);
+      keepMoveRoom(table);
+    });
   });
   table.socket.connect();
 }
@@ -121,6 +127,7 @@ function takeSnapshot(table, message) {
   const played = playAdvance(table);
   render(table);
   if (played) byId("actions").textContent = ""; // sent for the player: no buttons to click
+  keepMoveRoom(table);
   // What happened since the page last drew is seen moving and heard; a page
   // just opened is still and quiet.
   if (before) {
