@@ -6,7 +6,9 @@ area keeps its room (steady.js), the top-up form stays, shut, during the
 player's hand, and an error floats over the page instead of pushing it down.
 Alice plays a spread-limit hand from a desktop, where her turn brings the
 bet-size control, the tallest row of moves; every position is read from her
-page at each turn, between the hands and on the next hand.
+page at each turn, between the hands and on the next hand. On a phone, a
+mixed table's head names each hand's games in one line or two, and the felt
+under it stays where it is either way.
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ import pytest
 
 from tables.models import Table
 from tests.browser.test_advance import seat_players
+from tests.browser.test_mixed_tables import mixed_table
 from tests.browser.test_table_notices import seat_to_act
-from tests.browser.test_table_play import latest_hand, shot, wait_until
+from tests.browser.test_table_play import PHONE, latest_hand, shot, wait_until
 
 try:
     from playwright.sync_api import Page, expect
@@ -102,3 +105,49 @@ def test_what_lies_under_the_felt_stays_put_through_turns_hands_and_errors(
     assert {"her turn", "his turn", "between hands", "the next hand", "an error"} <= kinds
     places = {tuple(where.items()) for _, where in seen}
     assert len(places) == 1, seen
+
+
+SHORT = ("Razz, 5/10", "Razz · 1 more hand, then Seven-card stud")
+LONG = (
+    "Seven-card stud hi-lo, eight or better, 5/10, ante 1, bring-in 2",
+    "Seven-card stud hi-lo, eight or better · 3 more hands, then Seven-card stud",
+)
+# The page's head as a new hand's snapshot redraws it (games.js): the stakes
+# line's game and the mix line.
+HEAD = """([game, mix]) => {
+  document.getElementById('game-words').textContent = game;
+  document.getElementById('mix').textContent = mix;
+  return document.querySelector('#felt').getBoundingClientRect().top + window.scrollY;
+}"""
+
+# How many lines a block's text takes of itself, its kept room let go for the count.
+LINES = """selector => {
+  const block = document.querySelector(selector);
+  block.style.minHeight = '0px';
+  const line = parseFloat(getComputedStyle(block).lineHeight);
+  const lines = Math.round(block.getBoundingClientRect().height / line);
+  block.style.minHeight = '';
+  return lines;
+}"""
+
+
+def test_a_mixed_tables_game_names_long_or_short_leave_the_felt_where_it_is_on_a_phone(
+    browser: Any, live_server_url: str, table: Table, screenshots: Path
+) -> None:
+    mixed_table(table, "Stud mix", Table.Policy.ROTATION, ["stud", "razz"], rotate_hands=2)
+    page = browser.new_context(**PHONE).new_page()
+    page.goto(f"{live_server_url}/tables/{table.pk}/")
+    expect(page.locator("#mix")).to_be_visible()
+    expect(page.locator("#conn")).to_have_text("")
+    expect(page.locator("#felt .seat")).to_have_count(table.stakes.seats)  # drawn
+    short = page.evaluate(HEAD, list(SHORT))
+    long = page.evaluate(HEAD, list(LONG))
+    shot(page, screenshots, "long-names-phone")
+    # At 390 pixels the long names do take two lines each, as the short
+    # ones take one: measured with the room kept for two let go.
+    assert page.evaluate(LINES, ".room-stakes") == 2
+    assert page.evaluate(LINES, "#mix") == 2
+    page.evaluate(HEAD, list(SHORT))
+    assert page.evaluate(LINES, ".room-stakes") == 1
+    assert page.evaluate(LINES, "#mix") == 1
+    assert long == short
