@@ -22,7 +22,9 @@ class LobbyConsumer(DirectConsumer):
     Change notices can come many times a second from a busy room, so each
     connection answers them at most once per ``LOBBY_REFRESH_SECONDS``. The
     notice is the same for every viewer; each connection reads its own rows,
-    which mark the tables its player sits at, and a player's home games.
+    which mark the tables its player sits at, and a player's home games. A
+    notice that comes while the rows are being read may tell of a change the
+    read began too early to see: the rows are read again after it.
     """
 
     async def connect(self) -> None:
@@ -32,6 +34,7 @@ class LobbyConsumer(DirectConsumer):
         self.seq = 0
         self.messages = message_limit()
         self.refresh: asyncio.Task[None] | None = None
+        self.changed = False  # a change notice not yet answered by a read begun after it
         self.groups = [broadcast.LOBBY_GROUP]
         await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
         await self.accept()
@@ -68,12 +71,15 @@ class LobbyConsumer(DirectConsumer):
         await self.send_rows()
 
     async def lobby_changed(self, message: dict[str, Any]) -> None:
+        self.changed = True
         if self.refresh is None or self.refresh.done():
             self.refresh = asyncio.create_task(self.send_rows_soon())
 
     async def send_rows_soon(self) -> None:
-        await asyncio.sleep(LOBBY_REFRESH_SECONDS)
-        await self.send_rows()
+        while self.changed:
+            await asyncio.sleep(LOBBY_REFRESH_SECONDS)
+            self.changed = False  # this read begins after every notice so far
+            await self.send_rows()
 
     async def send_rows(self) -> None:
         rows = await database_sync_to_async(self.read_rows)()

@@ -8,6 +8,7 @@ visitor's marks none, from the same change notice.
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -16,10 +17,12 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
+from django.db import connection
 
 from accounts.models import User
 from cardroom.asgi import application
 from tables import broadcast, services
+from tables.consumers.lobby import LobbyConsumer
 from tables.models import Stakes, Table, TableMember
 from tables.selectors.lobby import lobby_rows
 from tests.tables.conftest import session_of
@@ -308,3 +311,55 @@ async def until(
         if wanted(await socket.receive_json_from(timeout=DUE)):
             return True
     return False
+
+
+def test_a_change_told_while_the_rows_are_read_is_read_again(
+    table: Table, alice: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The read answering one notice may begin before the next change
+    commits; the next notice, come meanwhile, gets a read of its own."""
+    reading, release = threading.Event(), threading.Event()
+    read_rows, lobby_changed = LobbyConsumer.read_rows, LobbyConsumer.lobby_changed
+    notices = []  # the notices the socket has taken in, as they come
+
+    def read_then_wait(consumer: LobbyConsumer) -> dict[str, Any]:
+        rows = read_rows(consumer)
+        if not release.is_set():  # the first push's read: held once it has read
+            reading.set()
+            release.wait(DUE)
+        return rows
+
+    async def counted(consumer: LobbyConsumer, message: dict[str, Any]) -> None:
+        await lobby_changed(consumer, message)
+        notices.append(message)
+
+    def sit(player: User) -> None:
+        try:
+            services.seat_take(table_id=table.pk, player_id=player.pk, seat_number=1, buy_in=100)
+        finally:
+            connection.close()
+
+    async def taken_in(count: int) -> None:
+        async with asyncio.timeout(DUE):
+            while len(notices) < count:
+                await asyncio.sleep(0.01)
+
+    async def scenario() -> None:
+        async with lobby() as socket:
+            assert (await socket.receive_json_from(timeout=DUE))["tables"][0]["seats_taken"] == 0
+            monkeypatch.setattr(LobbyConsumer, "read_rows", read_then_wait)
+            monkeypatch.setattr(LobbyConsumer, "lobby_changed", counted)
+            await broadcast.announce_changed(table.pk)  # something else changed
+            assert await asyncio.to_thread(reading.wait, DUE)
+            # That read is done, not yet sent, when alice sits down and the
+            # socket is told. (She sits from a thread of her own: the read
+            # holds the one that database_sync_to_async shares.)
+            await asyncio.to_thread(sit, alice)
+            await broadcast.announce_changed(table.pk)
+            await taken_in(2)
+            release.set()
+            assert (await socket.receive_json_from(timeout=DUE))["tables"][0]["seats_taken"] == 0
+            again = await socket.receive_json_from(timeout=DUE)
+            assert (again["type"], again["tables"][0]["seats_taken"]) == ("lobby", 1)
+
+    run(scenario)
