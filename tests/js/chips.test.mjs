@@ -37,14 +37,16 @@ test("a stack at the maximum has the form shut; a stack of 0 rebuys within the b
   assert.equal(addChipsHelp(rebuy, 1000), "100 to 1,000");
 });
 
-test("during a hand the player is dealt into, the form stays, shut", () => {
+test("during a hand the player is dealt into, the form stays, shut, whatever the stack", () => {
   const hand = { finished: false, seats: [1, 2] };
   const mode = chipMode(snap({ you: { ...ME, auto_rebuy_to: 500 }, seats: [seat(1, 0)], hand }), LIMITS);
-  assert.deepEqual(mode, {
-    kind: "seated", add: { verb: "top_up", min: 1, max: 1000, shut: "hand" }, autoRebuy: 500,
-  });
-  const playing = chipMode(snap({ you: ME, seats: [seat(1, 300)], hand }), LIMITS).add;
-  assert.deepEqual(playing, { verb: "top_up", min: 1, max: 700, shut: "hand" });
+  const shut = { verb: "top_up", min: 1, max: null, shut: "hand" };
+  assert.deepEqual(mode, { kind: "seated", add: shut, autoRebuy: 500 });
+  // A bet changes the stack, not the controls: they aren't drawn again.
+  for (const stack of [300, 295, 1000]) {
+    assert.deepEqual(chipMode(snap({ you: ME, seats: [seat(1, stack)], hand }), LIMITS).add, shut);
+  }
+  assert.equal(addChipsHelp(shut, 1000), "Top up between your hands.");
   const other = { finished: false, seats: [2, 3] }; // a hand without us
   assert.equal(chipMode(snap({ you: ME, seats: [seat(1, 0)], hand: other }), LIMITS).add.verb, "rebuy");
   const over = { finished: true, seats: [1, 2] }; // ours, and over

@@ -30,9 +30,11 @@ export function chipMode(snap, limits) {
   if (mine.stack === 0 && !inHand) {
     return { kind: "seated", add: { verb: "rebuy", min: limits.minBuyIn, max: limits.maxBuyIn, shut: null }, autoRebuy };
   }
+  // During the hand no amount is offered: one that followed the stack would
+  // redraw the controls at every bet, and wipe an auto-rebuy being typed.
+  if (inHand) return { kind: "seated", add: { verb: "top_up", min: 1, max: null, shut: "hand" }, autoRebuy };
   const room = Math.max(limits.maxBuyIn - mine.stack, 0);
-  const shut = inHand ? "hand" : room === 0 ? "most" : null;
-  return { kind: "seated", add: { verb: "top_up", min: 1, max: room, shut }, autoRebuy };
+  return { kind: "seated", add: { verb: "top_up", min: 1, max: room, shut: room === 0 ? "most" : null }, autoRebuy };
 }
 
 export function renderChipControls(table) {
@@ -73,6 +75,7 @@ function sending(table, label, message) {
 export function addChipsHelp(add, maxBuyIn) {
   if (add.verb === "rebuy") return chips(add.min) + " to " + chips(add.max);
   if (add.shut === "most") return "Your stack is the table’s most, " + chips(maxBuyIn) + ".";
+  if (add.shut === "hand") return "Top up between your hands.";
   return chips(add.min) + " to " + chips(add.max) + " more, between your hands";
 }
 
